@@ -1,0 +1,5 @@
+export * from './app-error';
+export * from './validation-error';
+export * from './error-handler';
+export * from './envelopes';
+export * from './request-id';
