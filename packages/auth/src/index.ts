@@ -1,0 +1,5 @@
+export * from './keys';
+export * from './header';
+export * from './scopes';
+export * from './cidr';
+export * from './rate-limiter';

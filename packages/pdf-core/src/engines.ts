@@ -1,0 +1,40 @@
+/**
+ * The command-line engines the PDF tools may call, by a stable name, with the binary
+ * to run and the arguments that make it print its version.
+ */
+export interface EngineSpec {
+  binary: string;
+  versionArgs: readonly string[];
+}
+
+export const ENGINES = {
+  ghostscript: { binary: 'gs', versionArgs: ['--version'] },
+  qpdf: { binary: 'qpdf', versionArgs: ['--version'] },
+  libreoffice: { binary: 'soffice', versionArgs: ['--version'] },
+  ocrmypdf: { binary: 'ocrmypdf', versionArgs: ['--version'] },
+  // poppler's tools print their version to stderr
+  pdftoppm: { binary: 'pdftoppm', versionArgs: ['-v'] },
+  pdfinfo: { binary: 'pdfinfo', versionArgs: ['-v'] },
+  pdftotext: { binary: 'pdftotext', versionArgs: ['-v'] },
+  pdfsig: { binary: 'pdfsig', versionArgs: ['-v'] },
+  mutool: { binary: 'mutool', versionArgs: ['-v'] },
+  tesseract: { binary: 'tesseract', versionArgs: ['--version'] },
+} as const satisfies Record<string, EngineSpec>;
+
+export type EngineName = keyof typeof ENGINES;
+
+export const ENGINE_NAMES = Object.keys(ENGINES) as EngineName[];
+
+/**
+ * Binaries to run instead of the registry's, by engine: an absolute path where an
+ * engine lives outside PATH, or a stand-in program in tests.
+ */
+export type EngineBinaries = Partial<Record<EngineName, string>>;
+
+export function isEngineName(name: string): name is EngineName {
+  return Object.prototype.hasOwnProperty.call(ENGINES, name);
+}
+
+export function engineBinary(engine: EngineName, binaries: EngineBinaries = {}): string {
+  return binaries[engine] ?? ENGINES[engine].binary;
+}

@@ -1,0 +1,5 @@
+export * from './engines';
+export * from './engine-errors';
+export * from './engine-runner';
+export * from './temp-dir';
+export * from './discovery';

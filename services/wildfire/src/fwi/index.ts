@@ -1,0 +1,5 @@
+/** Canadian Forest Fire Weather Index System: components, daily series and the `wildfire fwi` CSV command. */
+export * from './components';
+export * from './day-length';
+export * from './series';
+export * from './csv-cli';
