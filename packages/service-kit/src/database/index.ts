@@ -1,0 +1,2 @@
+export * from './open-database';
+export { pgliteLocation, currentHost } from './pglite-host';

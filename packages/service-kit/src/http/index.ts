@@ -1,0 +1,5 @@
+export * from './create-app';
+export * from './route';
+export * from './openapi';
+export * from './docs';
+export * from './escape-html';

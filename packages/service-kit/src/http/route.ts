@@ -1,0 +1,75 @@
+import type { RouteConfig, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { z } from 'zod';
+import { fromZodError } from '@platform/errors';
+
+type AnyObject = z.ZodType<Record<string, unknown>>;
+
+export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z.ZodType> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI-style path: `/firma/documentos/{document_id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  query?: Q;
+  params?: P;
+  body?: B;
+  /** Media type of the body when it is not JSON (e.g. multipart/form-data, documented only). */
+  bodyContentType?: string;
+  /** Status to answer when the handler returns a value (default 200). */
+  status?: number;
+  responses: RouteConfig['responses'];
+  security?: RouteConfig['security'];
+  /** Runs before validation: authentication, scopes, rate limits, body parsers. */
+  before?: RequestHandler[];
+  handler: (
+    input: { query: z.infer<Q>; params: z.infer<P>; body: z.infer<B> },
+    req: Request,
+    res: Response,
+  ) => Promise<unknown> | unknown;
+}
+
+/**
+ * Declares a route once: the same zod schemas validate the request (errors become
+ * ValidationError located in query/path/body) and document it in OpenAPI.
+ */
+export function defineRoute<Q extends AnyObject, P extends AnyObject, B extends z.ZodType>(
+  router: Router,
+  registry: OpenAPIRegistry,
+  spec: RouteSpec<Q, P, B>,
+): void {
+  const request: RouteConfig['request'] = {};
+  if (spec.query) request.query = spec.query as never;
+  if (spec.params) request.params = spec.params as never;
+  if (spec.body) {
+    request.body = { content: { [spec.bodyContentType ?? 'application/json']: { schema: spec.body } }, required: true };
+  }
+  registry.registerPath({
+    method: spec.method,
+    path: spec.path,
+    summary: spec.summary,
+    description: spec.description,
+    tags: spec.tags,
+    request,
+    responses: spec.responses,
+    security: spec.security,
+  });
+
+  const expressPath = spec.path.replace(/\{([^}]+)\}/g, ':$1');
+  const validate: RequestHandler = async (req, res) => {
+    const query = parse(spec.query, req.query, 'query');
+    const params = parse(spec.params, req.params, 'path');
+    const body = parse(spec.body, req.body, spec.bodyContentType?.startsWith('multipart/') ? 'form' : 'body');
+    const result = await spec.handler({ query, params, body } as never, req, res);
+    if (result !== undefined && !res.headersSent) res.status(spec.status ?? 200).json(result);
+  };
+  router[spec.method](expressPath, ...(spec.before ?? []), validate);
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown, location: 'query' | 'path' | 'body' | 'form'): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw fromZodError(result.error, location, value ?? {});
+  return result.data;
+}

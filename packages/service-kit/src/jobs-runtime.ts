@@ -1,0 +1,63 @@
+import type { Logger } from 'pino';
+import {
+  createBullMqQueue,
+  createInProcessQueue,
+  startBullMqWorker,
+  type JobHandlers,
+  type JobQueue,
+  type JobRegistry,
+  type JobWorker,
+} from './queue';
+
+export interface JobsRuntime<R extends JobRegistry> {
+  queue: JobQueue<R>;
+  mode: 'bullmq' | 'in-process';
+  /** Present when this process runs handlers (worker role, or embedded). */
+  worker?: JobWorker;
+  /** Stops taking jobs, finishes running ones, closes connections. */
+  close(): Promise<void>;
+}
+
+export interface JobsRuntimeOptions<R extends JobRegistry> {
+  redisUrl?: string;
+  queueName: string;
+  registry: R;
+  /** Built lazily: a producer-only API process never needs the handlers' dependencies. */
+  handlers: () => JobHandlers<R>;
+  /** Whether this process executes jobs (worker and all-in-one roles). */
+  runWorker: boolean;
+  concurrency: number;
+  logger: Logger;
+}
+
+/**
+ * With REDIS_URL: BullMQ producer, plus a BullMQ worker when this process runs jobs.
+ * Without: the same handlers run in-process after enqueue returns.
+ */
+export function startJobs<R extends JobRegistry>(options: JobsRuntimeOptions<R>): JobsRuntime<R> {
+  const logger = options.logger.child({ component: 'jobs' });
+  if (!options.redisUrl) {
+    const queue = createInProcessQueue({ registry: options.registry, handlers: options.handlers(), logger, concurrency: options.concurrency });
+    return { queue, mode: 'in-process', close: () => queue.close() };
+  }
+  const queue = createBullMqQueue({ connection: options.redisUrl, queueName: options.queueName, registry: options.registry, logger });
+  const worker = options.runWorker
+    ? startBullMqWorker({
+        connection: options.redisUrl,
+        queueName: options.queueName,
+        registry: options.registry,
+        handlers: options.handlers(),
+        concurrency: options.concurrency,
+        logger,
+      })
+    : undefined;
+  return {
+    queue,
+    mode: 'bullmq',
+    worker,
+    async close() {
+      await worker?.close();
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import type { AnyJobDefinition } from './define-job';
+import { JobFailedError, JobWaitTimeoutError } from './errors';
+import {
+  assertEnqueueOptions,
+  assertWaitOptions,
+  type EnqueueAndWaitOptions,
+  type EnqueueOptions,
+  type JobQueue,
+} from './job-queue';
+import type { JobLogger } from './logger';
+import { prepareJob } from './payload';
+import { blockingClient, closeClient, commandClient, type RedisConnection } from './redis-connection';
+import type { JobRegistry } from './registry';
+
+export interface BullMqQueueOptions<R extends JobRegistry> {
+  connection: RedisConnection;
+  /** Shared by the API (producer) and its workers; must not contain ':'. */
+  queueName: string;
+  /** Redis key prefix, BullMQ's default being `bull`. */
+  prefix?: string;
+  registry: R;
+  /** Receives Redis connection errors. Default: console. */
+  logger?: JobLogger;
+}
+
+/**
+ * Failed jobs are kept two weeks (up to 10 000) so that they can be inspected and
+ * retried by hand; they are the ones someone will ask about.
+ */
+const KEEP_FAILED = { age: 14 * 24 * 60 * 60, count: 10_000 };
+
+/** The options every job of `definition` is added with: its policy, written once, in the definition. */
+export function jobOptions(definition: AnyJobDefinition, jobId: string | undefined, delayMs: number | undefined): JobsOptions {
+  return {
+    attempts: definition.attempts,
+    backoff: { type: definition.backoff.type, delay: definition.backoff.delayMs },
+    removeOnComplete: definition.removeOnComplete,
+    removeOnFail: KEEP_FAILED,
+    ...(jobId === undefined ? {} : { jobId }),
+    ...(delayMs ? { delay: delayMs } : {}),
+  };
+}
+
+/**
+ * The producer side in production: adds jobs to a BullMQ queue in Redis, to be run
+ * by `startBullMqWorker` in separate processes.
+ */
+export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOptions<R>): JobQueue<R> {
+  const { registry, queueName, prefix } = options;
+  const logger = options.logger ?? console;
+  const redis = commandClient(options.connection);
+  const queue = new Queue(queueName, { connection: redis.client, prefix });
+  // An EventEmitter's 'error' without a listener throws, which would take the API
+  // process down with Redis.
+  queue.on('error', (err) => logger.error({ err, queueName }, 'job queue connection error'));
+
+  let events: Promise<QueueEvents> | undefined;
+  let eventsClient: ReturnType<typeof blockingClient> | undefined;
+  let closing: Promise<void> | undefined;
+
+  /**
+   * One QueueEvents per queue, created on the first enqueueAndWait. A fresh
+   * QueueEvents reads the stream from "now" ('$') once its first read reaches Redis,
+   * and a job finishing before that would never be reported; so it is started from
+   * the stream's last entry as it was before the job was added.
+   */
+  function queueEvents(): Promise<QueueEvents> {
+    events ??= (async () => {
+      const last = await redis.client.xrevrange(queue.toKey('events'), '+', '-', 'COUNT', 1);
+      eventsClient = blockingClient(options.connection);
+      const created = new QueueEvents(queueName, { connection: eventsClient, prefix, lastEventId: last[0]?.[0] ?? '0-0' });
+      created.on('error', (err) => logger.error({ err, queueName }, 'job queue events connection error'));
+      return created;
+    })();
+    // A failed start (Redis unreachable) is not cached: the next call tries again.
+    events.catch(() => {
+      events = undefined;
+    });
+    return events;
+  }
+
+  async function add(name: string, input: unknown, opts: EnqueueOptions | undefined) {
+    if (closing) throw new Error('Job queue is closed');
+    assertEnqueueOptions(opts);
+    const definition = registry.get(name);
+    const prepared = prepareJob(definition, input, opts?.jobId);
+    const job = await queue.add(name, prepared.data, jobOptions(definition, prepared.jobId, opts?.delayMs));
+    if (job.id === undefined) throw new Error(`BullMQ returned no id for job "${name}"`);
+    return job;
+  }
+
+  return {
+    async enqueue(name, payload, opts) {
+      const job = await add(name, payload, opts);
+      return { id: job.id as string };
+    },
+
+    async enqueueAndWait(name, payload, opts: EnqueueAndWaitOptions) {
+      assertWaitOptions(opts);
+      const listener = await queueEvents();
+      const job = await add(name, payload, opts);
+      const id = job.id as string;
+      const startedAt = Date.now();
+      try {
+        return await job.waitUntilFinished(listener, opts.timeoutMs);
+      } catch (err) {
+        // BullMQ rejects with a plain Error both on failure and on timeout; the clock
+        // tells them apart without depending on its wording.
+        if (Date.now() - startedAt >= opts.timeoutMs) throw new JobWaitTimeoutError(name, id, opts.timeoutMs);
+        if (closing) throw new Error(`Job queue closed while waiting for job "${name}" (id ${id})`, { cause: err });
+        throw new JobFailedError(name, id, (err as Error).message, { cause: err });
+      }
+    },
+
+    close() {
+      closing ??= (async () => {
+        const listener = await events?.catch(() => undefined);
+        if (listener) await listener.close();
+        if (eventsClient) await closeClient(eventsClient);
+        await queue.close();
+        if (redis.owned) await closeClient(redis.client);
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { AsyncResource } from 'node:async_hooks';
+import type { AnyJobDefinition, JobBackoff } from './define-job';
+import { JobFailedError, JobPayloadError, JobWaitTimeoutError } from './errors';
+import { assertHandlers, type JobHandler, type JobHandlers } from './handlers';
+import {
+  assertConcurrency,
+  assertEnqueueOptions,
+  assertWaitOptions,
+  DEFAULT_CONCURRENCY,
+  type EnqueueAndWaitOptions,
+  type EnqueueOptions,
+  type JobQueue,
+} from './job-queue';
+import type { JobLogger } from './logger';
+import { parsePayload, prepareJob } from './payload';
+import type { JobRegistry } from './registry';
+import { runHandler } from './run-handler';
+
+export interface InProcessQueueOptions<R extends JobRegistry> {
+  registry: R;
+  handlers: JobHandlers<R>;
+  logger: JobLogger;
+  /** Jobs running at once. Default 5. */
+  concurrency?: number;
+}
+
+export interface InProcessJobQueue<R extends JobRegistry = JobRegistry> extends JobQueue<R> {
+  /**
+   * Resolves once no job is queued, delayed, waiting for a retry or running. Jobs
+   * enqueued meanwhile (by handlers, say) are waited for too.
+   */
+  drain(): Promise<void>;
+  /** Refuses new jobs, then drains. */
+  close(): Promise<void>;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+interface Entry {
+  id: string;
+  definition: AnyJobDefinition;
+  /** The JSON round-tripped payload, parsed again before every attempt as a worker would. */
+  data: unknown;
+  attemptsStarted: number;
+  /** Never rejects, so that nobody awaiting it is not an unhandled rejection. */
+  outcome: Promise<Outcome>;
+  settle(outcome: Outcome): void;
+}
+
+/**
+ * Embedded mode, for when there is no REDIS_URL: the service's own handlers run in
+ * the API process with the definitions' retry policy. Jobs live in memory, so those
+ * not finished when the process dies are lost; it suits development, tests and small
+ * deployments, not work that must survive a crash.
+ */
+export function createInProcessQueue<R extends JobRegistry>(options: InProcessQueueOptions<R>): InProcessJobQueue<R> {
+  const { registry, logger } = options;
+  assertHandlers(registry, options.handlers);
+  const handlers = options.handlers as unknown as Record<string, JobHandler<unknown>>;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  assertConcurrency(concurrency);
+
+  // Jobs run in the async context of the queue's creation, not the enqueuer's: a
+  // timer started during a request would otherwise carry that request's
+  // AsyncLocalStorage (its transaction, its request-scoped logger) into the handler.
+  const detached = new AsyncResource('InProcessJobQueue');
+  const pending = new Map<string, Entry>();
+  const ready: Entry[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let drainWaiters: (() => void)[] = [];
+  let running = 0;
+  let closed = false;
+
+  function add(name: string, input: unknown, opts: EnqueueOptions | undefined): Entry {
+    if (closed) throw new Error('Job queue is closed');
+    assertEnqueueOptions(opts);
+    const definition = registry.get(name);
+    const prepared = prepareJob(definition, input, opts?.jobId);
+    const id = prepared.jobId ?? randomUUID();
+    const existing = pending.get(id);
+    if (existing) return existing;
+    let settle!: (outcome: Outcome) => void;
+    const outcome = new Promise<Outcome>((resolve) => {
+      settle = resolve;
+    });
+    const entry: Entry = { id, definition, data: prepared.data, attemptsStarted: 0, outcome, settle };
+    pending.set(id, entry);
+    detached.runInAsyncScope(() => schedule(entry, opts?.delayMs ?? 0));
+    return entry;
+  }
+
+  function schedule(entry: Entry, delayMs: number): void {
+    if (delayMs === 0) {
+      // Never synchronously: the handler must not start inside the caller's call.
+      setImmediate(() => makeReady(entry));
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      makeReady(entry);
+    }, delayMs);
+    // A delayed job or a retry alone does not keep the process alive (it would block
+    // a plain exit), except while someone awaits drain() and is owed the outcome.
+    if (drainWaiters.length === 0) timer.unref();
+    timers.add(timer);
+  }
+
+  function makeReady(entry: Entry): void {
+    ready.push(entry);
+    pump();
+  }
+
+  function pump(): void {
+    while (running < concurrency) {
+      const entry = ready.shift();
+      if (!entry) return;
+      running += 1;
+      void attempt(entry).finally(() => {
+        running -= 1;
+        pump();
+        notifyIfDrained();
+      });
+    }
+  }
+
+  async function attempt(entry: Entry): Promise<void> {
+    const { definition } = entry;
+    entry.attemptsStarted += 1;
+    const attemptNumber = entry.attemptsStarted;
+    const log = { jobName: definition.name, jobId: entry.id, attempt: attemptNumber };
+    try {
+      const payload = parsePayload(definition, entry.data);
+      const handler = handlers[definition.name];
+      if (!handler) throw new Error(`No handler for job "${definition.name}"`);
+      const value = await runHandler({ definition, handler, payload, jobId: entry.id, attempt: attemptNumber, logger });
+      finish(entry, { ok: true, value });
+    } catch (err) {
+      // An invalid payload will not become valid on a retry (BullMQ's worker fails
+      // it as unrecoverable too).
+      if (err instanceof JobPayloadError || attemptNumber >= definition.attempts) {
+        logger.error({ ...log, err }, 'job failed; giving up');
+        finish(entry, { ok: false, error: err });
+        return;
+      }
+      const delayMs = retryDelayMs(definition.backoff, attemptNumber);
+      logger.warn({ ...log, err, retryInMs: delayMs }, 'job failed; will retry');
+      schedule(entry, delayMs);
+    }
+  }
+
+  function finish(entry: Entry, outcome: Outcome): void {
+    pending.delete(entry.id);
+    entry.settle(outcome);
+  }
+
+  function notifyIfDrained(): void {
+    if (pending.size > 0 || running > 0) return;
+    const waiters = drainWaiters;
+    drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  function drain(): Promise<void> {
+    if (pending.size === 0 && running === 0) return Promise.resolve();
+    for (const timer of timers) timer.ref();
+    return new Promise((resolve) => drainWaiters.push(resolve));
+  }
+
+  return {
+    async enqueue(name, payload, opts) {
+      return { id: add(name, payload, opts).id };
+    },
+
+    async enqueueAndWait(name, payload, opts: EnqueueAndWaitOptions) {
+      assertWaitOptions(opts);
+      const entry = add(name, payload, opts);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), opts.timeoutMs);
+      });
+      const outcome = await Promise.race([entry.outcome, timedOut]).finally(() => clearTimeout(timer));
+      if (outcome === 'timeout') throw new JobWaitTimeoutError(name, entry.id, opts.timeoutMs);
+      if (outcome.ok) return outcome.value;
+      const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+      throw new JobFailedError(name, entry.id, reason, { cause: outcome.error });
+    },
+
+    drain,
+
+    async close() {
+      closed = true;
+      await drain();
+    },
+  };
+}
+
+/** BullMQ's formulas, so that both modes space their retries alike. */
+export function retryDelayMs(backoff: JobBackoff, failedAttempts: number): number {
+  if (backoff.type === 'fixed') return backoff.delayMs;
+  return Math.round(backoff.delayMs * 2 ** (failedAttempts - 1));
+}

@@ -1,0 +1,10 @@
+export * from './define-job';
+export * from './registry';
+export * from './handlers';
+export * from './job-queue';
+export * from './logger';
+export * from './errors';
+export { createInProcessQueue, type InProcessJobQueue, type InProcessQueueOptions } from './in-process-queue';
+export { createBullMqQueue, type BullMqQueueOptions } from './bullmq-queue';
+export { startBullMqWorker, type BullMqWorkerOptions, type JobWorker } from './bullmq-worker';
+export type { RedisConnection } from './redis-connection';

@@ -1,0 +1,61 @@
+import type { JobInputOf, JobNameOf, JobRegistry } from './registry';
+
+export interface EnqueueOptions {
+  /** Run no sooner than this many milliseconds from now. */
+  delayMs?: number;
+  /** Overrides the definition's dedupe id. Enqueueing an id that is still queued is a no-op. */
+  jobId?: string;
+}
+
+export interface EnqueueAndWaitOptions extends EnqueueOptions {
+  /** How long to wait for the outcome; the job itself keeps going past it. */
+  timeoutMs: number;
+}
+
+/**
+ * Where services put work to be done after their transaction commits. The BullMQ and
+ * in-process implementations share this interface, so a service is written once and
+ * runs embedded (no REDIS_URL) or against Redis with separate workers.
+ */
+export interface JobQueue<R extends JobRegistry = JobRegistry> {
+  /** Validates the payload (throws JobPayloadError) and queues the job; returns its id. */
+  enqueue<Name extends JobNameOf<R>>(
+    name: Name,
+    payload: JobInputOf<R, Name>,
+    opts?: EnqueueOptions,
+  ): Promise<{ id: string }>;
+  /**
+   * Queues the job and resolves with its handler's result once it completes, retries
+   * included. Rejects with JobFailedError when it is given up, JobWaitTimeoutError
+   * when `timeoutMs` passes first.
+   */
+  enqueueAndWait<Name extends JobNameOf<R>>(
+    name: Name,
+    payload: JobInputOf<R, Name>,
+    opts: EnqueueAndWaitOptions,
+  ): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** Several jobs at a time per process: jobs are mostly I/O (mail, HTTP, PDF storage). */
+export const DEFAULT_CONCURRENCY = 5;
+
+export function assertEnqueueOptions(opts: EnqueueOptions | undefined): void {
+  const delayMs = opts?.delayMs;
+  if (delayMs !== undefined && !(Number.isFinite(delayMs) && delayMs >= 0)) {
+    throw new Error(`delayMs must be a non-negative number, got ${delayMs}`);
+  }
+}
+
+export function assertWaitOptions(opts: EnqueueAndWaitOptions): void {
+  assertEnqueueOptions(opts);
+  if (!(Number.isFinite(opts.timeoutMs) && opts.timeoutMs > 0)) {
+    throw new Error(`timeoutMs must be a positive number, got ${opts.timeoutMs}`);
+  }
+}
+
+export function assertConcurrency(concurrency: number): void {
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new Error(`concurrency must be an integer of at least 1, got ${concurrency}`);
+  }
+}

@@ -1,0 +1,59 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { env, parseConfig } from '@platform/service-kit';
+
+/**
+ * Every environment variable esign reads, parsed once at start-up. The README's
+ * configuration table lists the same names and defaults.
+ */
+const EsignEnv = z.object({
+  ESIGN_PORT: env.port(8001),
+  HOST: z.string().default('0.0.0.0'),
+  ESIGN_DATABASE_URL: env.url(['postgres', 'postgresql']).optional(),
+  DATA_DIR: z.string().optional(),
+  INIT_CWD: z.string().optional(),
+  REDIS_URL: env.url(['redis', 'rediss']).optional(),
+  SMTP_URL: env.url(['smtp', 'smtps']).optional(),
+  SMTP_FROM: z.string().default('Firma <no-reply@localhost>'),
+  ESIGN_PUBLIC_URL: env.url(['http', 'https']).optional(),
+  ESIGN_MAX_UPLOAD_MB: env.int(25, 1),
+  ESIGN_JSON_LIMIT: z.string().default('1mb'),
+  SIGNING_P12_PATH: z.string().optional(),
+  SIGNING_P12_PASSWORD: z.string().optional(),
+  TSA_URL: env.url(['http', 'https']).optional(),
+  WEBHOOK_ALLOW_PRIVATE: env.bool(false),
+  TRUSTED_PROXIES: env.list(),
+  ESIGN_DEMO_KEY: env.bool(true),
+  ESIGN_WORKER_CONCURRENCY: env.int(4, 1),
+  SHUTDOWN_GRACE_MS: env.int(10_000),
+  LOG_LEVEL: env.logLevel(),
+});
+
+export type EsignConfig = ReturnType<typeof loadConfig>;
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
+  const e = parseConfig(EsignEnv, source);
+  // npm -w runs scripts inside the workspace folder; INIT_CWD is where the user typed the command.
+  const dataDir = resolve(e.INIT_CWD ?? process.cwd(), e.DATA_DIR ?? 'data');
+  return {
+    port: e.ESIGN_PORT,
+    host: e.HOST,
+    databaseUrl: e.ESIGN_DATABASE_URL,
+    dataDir,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.SMTP_FROM,
+    mailDir: resolve(dataDir, 'mail'),
+    publicUrl: (e.ESIGN_PUBLIC_URL ?? `http://localhost:${e.ESIGN_PORT}`).replace(/\/+$/, ''),
+    maxUploadBytes: e.ESIGN_MAX_UPLOAD_MB * 1024 * 1024,
+    jsonLimit: e.ESIGN_JSON_LIMIT,
+    signing: { p12Path: e.SIGNING_P12_PATH, p12Password: e.SIGNING_P12_PASSWORD, tsaUrl: e.TSA_URL },
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    trustedProxies: e.TRUSTED_PROXIES,
+    // A demo key is only created on an embedded first start, never against a real database.
+    demoKey: e.ESIGN_DEMO_KEY && !e.ESIGN_DATABASE_URL,
+    workerConcurrency: e.ESIGN_WORKER_CONCURRENCY,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    logLevel: e.LOG_LEVEL,
+  };
+}

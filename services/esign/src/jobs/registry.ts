@@ -1,0 +1,7 @@
+import { createJobRegistry } from '@platform/service-kit';
+import { sendEmailJob } from '../mail/jobs';
+
+/** Every job esign runs. Adding a job here without a handler stops the worker from starting. */
+export const esignJobs = createJobRegistry([sendEmailJob]);
+export type EsignJobs = typeof esignJobs;
+export const ESIGN_QUEUE = 'esign';

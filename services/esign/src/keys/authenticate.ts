@@ -1,0 +1,46 @@
+import type { RequestHandler } from 'express';
+import { parseAuthorizationHeader } from '@platform/auth';
+import { ForbiddenError, UnauthorizedError, ValidationError } from '@platform/errors';
+import type { KeyRecord } from './repository';
+import type { KeysService } from './service';
+
+export interface EsignPrincipal {
+  keyId: string;
+  tenant: string;
+  role: KeyRecord['role'];
+}
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    esign?: EsignPrincipal;
+    principal?: string;
+  }
+}
+
+/**
+ * Resolves the `authorization` header (`Bearer <key>` or the bare key) to the key's
+ * tenant. The tenant always comes from the key, never from the request. A missing
+ * header is a 422 in the validation shape, as the original service answered.
+ */
+export function authenticate(keys: KeysService, options: { superadmin?: boolean } = {}): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.get('authorization');
+    if (header === undefined) {
+      throw new ValidationError([{ loc: ['header', 'authorization'], msg: 'Field required', type: 'missing' }]);
+    }
+    const presented = parseAuthorizationHeader(header);
+    const record = presented ? await keys.authenticate(presented) : null;
+    if (!record) throw new UnauthorizedError('Invalid or revoked API key', 'INVALID_API_KEY');
+    if (options.superadmin && record.role !== 'superadmin') {
+      throw new ForbiddenError('This endpoint needs a superadmin key', 'SUPERADMIN_REQUIRED');
+    }
+    res.locals.esign = { keyId: record.id, tenant: record.tenant, role: record.role };
+    res.locals.principal = `tenant:${record.tenant}`;
+    next();
+  };
+}
+
+export function principalOf(locals: { esign?: EsignPrincipal }): EsignPrincipal {
+  if (!locals.esign) throw new Error('authenticate() middleware missing on this route');
+  return locals.esign;
+}

@@ -1,0 +1,55 @@
+import { displayPrefix, generateKey, hashKey } from '@platform/auth';
+import { ConflictError } from '@platform/errors';
+import type { KeyRecord, KeyRole, KeysRepository } from './repository';
+
+export const KEY_PREFIX = 'esk_';
+const TENANT_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+
+export class InvalidTenantNameError extends Error {}
+
+/** Key lifecycle: the plaintext key exists only in the return value of `create`. */
+export function createKeysService(repo: KeysRepository, clock: () => Date = () => new Date()) {
+  return {
+    async create(input: { tenant: string; role?: KeyRole; label?: string }): Promise<{ key: string; record: KeyRecord }> {
+      if (!TENANT_NAME.test(input.tenant)) {
+        throw new InvalidTenantNameError(
+          `Invalid tenant name "${input.tenant}": use 1-63 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit`,
+        );
+      }
+      const key = generateKey(KEY_PREFIX);
+      const record = await repo.insertKey({
+        tenant: input.tenant,
+        role: input.role ?? 'tenant',
+        keyHash: hashKey(key),
+        prefix: displayPrefix(key),
+        label: input.label,
+      });
+      return { key, record };
+    },
+
+    /** The active key record for a presented key, or null. Lookup is by hash, so timing reveals nothing of the key. */
+    async authenticate(presented: string): Promise<KeyRecord | null> {
+      if (!presented.startsWith(KEY_PREFIX)) return null;
+      return repo.findActiveByHash(hashKey(presented));
+    },
+
+    list: (tenant?: string) => repo.list(tenant),
+
+    async revoke(idOrPrefix: string): Promise<KeyRecord[]> {
+      const revoked = await repo.revoke(idOrPrefix, clock());
+      if (revoked.length > 1) {
+        throw new ConflictError(`Prefix "${idOrPrefix}" matched ${revoked.length} keys`, 'AMBIGUOUS_KEY');
+      }
+      return revoked;
+    },
+
+    /** On an embedded first start: one key for tenant "demo", so the quick start has something to curl with. */
+    async createDemoKeyIfEmpty(): Promise<string | null> {
+      if ((await repo.countKeys()) > 0) return null;
+      const { key } = await this.create({ tenant: 'demo', label: 'demo key created on first start' });
+      return key;
+    },
+  };
+}
+
+export type KeysService = ReturnType<typeof createKeysService>;

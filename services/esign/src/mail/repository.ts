@@ -1,0 +1,33 @@
+import { eq, sql } from 'drizzle-orm';
+import type { EsignDb } from '../db';
+import { emailOutbox } from './tables';
+
+export function createMailRepository(db: EsignDb) {
+  return {
+    async insert(email: { to: string; subject: string; text: string; html?: string }): Promise<string> {
+      const [row] = await db
+        .insert(emailOutbox)
+        .values({ toAddress: email.to, subject: email.subject, textBody: email.text, htmlBody: email.html })
+        .returning({ id: emailOutbox.id });
+      return row!.id;
+    },
+    async find(id: string) {
+      const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).limit(1);
+      return row ?? null;
+    },
+    async markSent(id: string, at: Date): Promise<void> {
+      await db
+        .update(emailOutbox)
+        .set({ status: 'sent', sentAt: at, attempts: sql`${emailOutbox.attempts} + 1`, lastError: null })
+        .where(eq(emailOutbox.id, id));
+    },
+    async markAttemptFailed(id: string, error: string, final: boolean): Promise<void> {
+      await db
+        .update(emailOutbox)
+        .set({ attempts: sql`${emailOutbox.attempts} + 1`, lastError: error.slice(0, 1000), ...(final ? { status: 'failed' as const } : {}) })
+        .where(eq(emailOutbox.id, id));
+    },
+  };
+}
+
+export type MailRepository = ReturnType<typeof createMailRepository>;

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { OpenAPIRegistry } from '@platform/service-kit';
+
+/** The esign OpenAPI registry with the shared components: security scheme and error bodies. */
+export function createEsignRegistry(): OpenAPIRegistry {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Tenant API key (`esk_...`) in `authorization`, as `Bearer <key>` or the bare key.',
+  });
+  registry.register(
+    'ValidationErrorBody',
+    z
+      .object({
+        detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })),
+      })
+      .describe('422: every invalid input, located (`["body","signee_email"]`, `["header","authorization"]`).'),
+  );
+  registry.register(
+    'ErrorBody',
+    z
+      .object({ detail: z.string(), code: z.string(), request_id: z.string() })
+      .describe('Every other error. `code` is stable (e.g. NOT_FOUND, INVALID_API_KEY, PAYLOAD_TOO_LARGE, INTERNAL_ERROR).'),
+  );
+  return registry;
+}
+
+export const ESIGN_API_DESCRIPTION = [
+  'Multi-tenant electronic signature service: documents, signing requests, PAdES seals, audit trail, PDF tools.',
+  '',
+  'Errors: 422 answers `{"detail":[{"loc","msg","type"}]}`; every other error answers',
+  '`{"detail": "...", "code": "MACHINE_CODE", "request_id": "..."}`. Every response carries `X-Request-Id`.',
+].join('\n');

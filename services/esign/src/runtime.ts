@@ -1,0 +1,117 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import {
+  closeServer,
+  createLogger,
+  createMetrics,
+  createRedis,
+  openDatabase,
+  readPackageVersion,
+  startJobs,
+  type Database,
+  type JobsRuntime,
+  type Logger,
+} from '@platform/service-kit';
+import { createEsignApp } from './app';
+import type { EsignConfig } from './config';
+import { MIGRATIONS_FOLDER, schema } from './db';
+import { ESIGN_QUEUE, esignJobs, type EsignJobs } from './jobs/registry';
+import { createKeysRepository } from './keys/repository';
+import { createKeysService, type KeysService } from './keys/service';
+import { createMailer } from './mail/mailer';
+import { createMailRepository } from './mail/repository';
+import { createMailService, type MailService } from './mail/service';
+
+export type EsignRole = 'api' | 'worker' | 'all' | 'cli';
+
+export interface EsignRuntime {
+  config: EsignConfig;
+  logger: Logger;
+  version: string;
+  database: Database<typeof schema>;
+  jobs: JobsRuntime<EsignJobs>;
+  keys: KeysService;
+  mail: MailService;
+  redis?: Redis;
+  server?: Server;
+  /** Base URL the HTTP server listens on (api and all roles). */
+  url?: string;
+  /** Plaintext demo key, only on an embedded first start. */
+  demoKey?: string | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Composition root: builds every dependency explicitly for one process role.
+ * `api` serves HTTP (and runs jobs in-process when there is no Redis), `worker` runs
+ * BullMQ jobs, `all` does both, `cli` only opens the database and the queue producer.
+ */
+export async function startEsign(config: EsignConfig, role: EsignRole, options: { logger?: Logger } = {}): Promise<EsignRuntime> {
+  const logger = options.logger ?? createLogger({ service: 'esign', level: config.logLevel });
+  if (role === 'worker' && !config.redisUrl) {
+    throw new Error('The esign worker needs REDIS_URL; without Redis, jobs run inside the API process (npm start)');
+  }
+  const version = readPackageVersion(join(__dirname, '..'));
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    service: 'esign',
+    schema,
+    migrationsFolder: MIGRATIONS_FOLDER,
+    logger,
+    role: role === 'cli' ? 'cli' : 'service',
+  });
+  const redis = config.redisUrl && (role === 'api' || role === 'all') ? createRedis(config.redisUrl) : undefined;
+  redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+
+  const keys = createKeysService(createKeysRepository(database.db));
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir });
+  const mail = createMailService({ repo: createMailRepository(database.db), mailer });
+
+  const jobs = startJobs({
+    redisUrl: config.redisUrl,
+    queueName: ESIGN_QUEUE,
+    registry: esignJobs,
+    handlers: () => ({
+      'email.send': (payload, ctx) => mail.deliver(payload.emailId, ctx),
+    }),
+    runWorker: role === 'worker' || role === 'all',
+    concurrency: config.workerConcurrency,
+    logger,
+  });
+
+  let server: Server | undefined;
+  let url: string | undefined;
+  if (role === 'api' || role === 'all') {
+    const app = createEsignApp({ config, logger, metrics: createMetrics('esign'), version, database, redis, keys });
+    server = app.listen(config.port, config.host);
+    await once(server, 'listening');
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
+  }
+  const demoKey = role !== 'cli' && role !== 'worker' && config.demoKey ? await keys.createDemoKeyIfEmpty() : null;
+
+  return {
+    config,
+    logger,
+    version,
+    database,
+    jobs,
+    keys,
+    mail,
+    redis,
+    server,
+    url,
+    demoKey,
+    async close() {
+      if (server) await closeServer(server, config.shutdownGraceMs);
+      await jobs.close();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+      mailer.close();
+      await database.close();
+    },
+  };
+}
