@@ -51,10 +51,10 @@ export function createErrorHandler(format: EnvelopeFormatter, logger?: ErrorLogg
     }
     let appError = toAppError(err);
     if (!appError) {
-      (logger ?? console).error({ err, request_id: req.id }, 'unhandled error');
+      (logger ?? console).error({ err, request_id: req.requestId }, 'unhandled error');
       appError = new InternalError();
     }
-    const { status, body } = format(appError, req.id ?? '');
+    const { status, body } = format(appError, req.requestId ?? '');
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
     res.status(status).json(body);
   };

@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 declare module 'http' {
   interface IncomingMessage {
     /** Set by `requestId()`: the incoming X-Request-Id when acceptable, else a fresh one. */
-    id?: string;
+    requestId?: string;
   }
 }
 
@@ -23,7 +23,9 @@ export function requestId(): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
     const id = incoming && ACCEPTABLE.test(incoming) ? incoming : newRequestId();
-    req.id = id;
+    req.requestId = id;
+    // pino-http reads `req.id` (its own typing of that property differs, hence the cast).
+    (req as { id?: unknown }).id = id;
     res.setHeader('X-Request-Id', id);
     next();
   };

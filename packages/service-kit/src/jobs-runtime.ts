@@ -21,6 +21,8 @@ export interface JobsRuntime<R extends JobRegistry> {
 export interface JobsRuntimeOptions<R extends JobRegistry> {
   redisUrl?: string;
   queueName: string;
+  /** Redis key prefix of the queue (BullMQ's default `bull`); lets tests and tenants of one Redis stay apart. */
+  prefix?: string;
   registry: R;
   /** Built lazily: a producer-only API process never needs the handlers' dependencies. */
   handlers: () => JobHandlers<R>;
@@ -40,11 +42,12 @@ export function startJobs<R extends JobRegistry>(options: JobsRuntimeOptions<R>)
     const queue = createInProcessQueue({ registry: options.registry, handlers: options.handlers(), logger, concurrency: options.concurrency });
     return { queue, mode: 'in-process', close: () => queue.close() };
   }
-  const queue = createBullMqQueue({ connection: options.redisUrl, queueName: options.queueName, registry: options.registry, logger });
+  const queue = createBullMqQueue({ connection: options.redisUrl, queueName: options.queueName, prefix: options.prefix, registry: options.registry, logger });
   const worker = options.runWorker
     ? startBullMqWorker({
         connection: options.redisUrl,
         queueName: options.queueName,
+        prefix: options.prefix,
         registry: options.registry,
         handlers: options.handlers(),
         concurrency: options.concurrency,

@@ -23,7 +23,7 @@ export function createLogger(options: { service: string; level: string; destinat
 export function httpLogger(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
-    genReqId: (req) => req.id ?? '',
+    genReqId: (req) => req.requestId ?? '',
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'request_id', responseTime: 'latency_ms' },
     serializers: {

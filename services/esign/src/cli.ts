@@ -25,7 +25,7 @@ class UsageError extends Error {}
 
 type Out = { log(line: string): void; error(line: string): void };
 
-export async function runCli(argv: string[], out: Out = console): Promise<number> {
+export async function runCli(argv: string[], out: Out = console, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [group, command, ...rest] = argv;
   if (!group || group === 'help' || group === '--help' || group === '-h') {
     out.log(USAGE);
@@ -34,7 +34,7 @@ export async function runCli(argv: string[], out: Out = console): Promise<number
   let runtime: EsignRuntime | undefined;
   try {
     const open = async () => {
-      const config = loadConfig();
+      const config = loadConfig(env);
       // The CLI prints its own results; library logs go to stderr, warnings and up only.
       const logger = createLogger({ service: 'esign', level: config.logLevel === 'info' ? 'warn' : config.logLevel, destination: pino.destination(2) });
       return (runtime = await startEsign(config, 'cli', { logger }));

@@ -25,6 +25,7 @@ const EsignEnv = z.object({
   TRUSTED_PROXIES: env.list(),
   ESIGN_DEMO_KEY: env.bool(true),
   ESIGN_WORKER_CONCURRENCY: env.int(4, 1),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('bull'),
   SHUTDOWN_GRACE_MS: env.int(10_000),
   LOG_LEVEL: env.logLevel(),
 });
@@ -53,6 +54,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     // A demo key is only created on an embedded first start, never against a real database.
     demoKey: e.ESIGN_DEMO_KEY && !e.ESIGN_DATABASE_URL,
     workerConcurrency: e.ESIGN_WORKER_CONCURRENCY,
+    queuePrefix: e.QUEUE_PREFIX,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
   };

@@ -73,6 +73,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   const jobs = startJobs({
     redisUrl: config.redisUrl,
     queueName: ESIGN_QUEUE,
+    prefix: config.queuePrefix,
     registry: esignJobs,
     handlers: () => ({
       'email.send': (payload, ctx) => mail.deliver(payload.emailId, ctx),

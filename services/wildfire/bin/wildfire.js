@@ -8,4 +8,4 @@ if (!fs.existsSync(cli)) {
   console.error('wildfire: not built yet; run "npm run build" at the repository root first');
   process.exit(1);
 }
-require(cli);
+require(cli).main();

@@ -1,0 +1,43 @@
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import { wildfireEnvelope } from '@platform/errors';
+import { createHttpApp, docsRouter, generateOpenApiDocument, type JobQueue, type Logger, type Metrics } from '@platform/service-kit';
+import type { WildfireConfig } from './config';
+import { healthRouter } from './health/router';
+import type { WildfireJobs } from './jobs/registry';
+import { createWildfireRegistry, WILDFIRE_API_DESCRIPTION } from './openapi';
+import { tokensRouter } from './tokens/router';
+import type { TokensService } from './tokens/service';
+
+export interface WildfireAppDeps {
+  config: WildfireConfig;
+  logger: Logger;
+  metrics: Metrics;
+  version: string;
+  database: { kind: 'postgres' | 'pglite'; ping(): Promise<boolean> };
+  redis?: Redis;
+  tokens: TokensService;
+  jobs: JobQueue<WildfireJobs>;
+}
+
+/** Wires the HTTP surface: every feature router, the docs, and the error envelope. */
+export function createWildfireApp(deps: WildfireAppDeps): Express {
+  const registry = createWildfireRegistry();
+  const http = createHttpApp({
+    logger: deps.logger,
+    metrics: deps.metrics,
+    envelope: wildfireEnvelope,
+    jsonLimit: deps.config.jsonLimit,
+    trustedProxies: deps.config.trustedProxies,
+  });
+  const auth = { tokens: deps.tokens, jobs: deps.jobs, logger: deps.logger };
+  http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis }));
+  http.app.use(tokensRouter(registry, auth));
+  http.app.use(
+    docsRouter(
+      () => generateOpenApiDocument(registry, { title: 'wildfire', version: deps.version, description: WILDFIRE_API_DESCRIPTION }),
+      'wildfire',
+    ),
+  );
+  return http.finish();
+}

@@ -1,0 +1,113 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { env, parseConfig } from '@platform/service-kit';
+
+/** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */
+export interface DeprecatedPrefix {
+  /** Path prefix as written, without a trailing slash: `/api/v1`. */
+  prefix: string;
+  /** The sunset day, at 00:00 UTC: the first day the version may stop answering. */
+  sunset: Date;
+  /** Where clients should move (`Link: <...>; rel="successor-version"`): a path or an http(s) URL. */
+  successor: string | null;
+}
+
+const PREFIX = /^(?:\/[A-Za-z0-9._~-]+)+$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A YYYY-MM-DD calendar date as 00:00 UTC of that day; null when malformed or not a real date. */
+export function parseIsoDay(text: string): Date | null {
+  const match = DAY.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : null;
+}
+
+/**
+ * WILDFIRE_DEPRECATED_PREFIXES: comma-separated `PREFIX=YYYY-MM-DD[>SUCCESSOR]`, e.g.
+ * `/api/v1=2027-06-30>/api/v2,/api/v2=2027-12-31`. Throws an Error naming the entry.
+ */
+export function parseDeprecatedPrefixes(text: string): DeprecatedPrefix[] {
+  const entries = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const seen = new Set<string>();
+  return entries.map((entry) => {
+    const eq = entry.indexOf('=');
+    const hint = 'expected PREFIX=YYYY-MM-DD or PREFIX=YYYY-MM-DD>SUCCESSOR, e.g. /api/v1=2027-06-30>/api/v2';
+    if (eq === -1) throw new Error(`"${entry}": ${hint}`);
+    const prefix = entry.slice(0, eq).trim().replace(/\/+$/, '');
+    const [dayText = '', successorText, ...extra] = entry.slice(eq + 1).split('>');
+    if (!PREFIX.test(prefix)) throw new Error(`"${entry}": the prefix must be a path such as /api/v1`);
+    const sunset = parseIsoDay(dayText.trim());
+    if (!sunset) throw new Error(`"${entry}": "${dayText.trim()}" is not a date in the form YYYY-MM-DD`);
+    if (extra.length > 0) throw new Error(`"${entry}": ${hint}`);
+    const successor = successorText?.trim() || null;
+    if (successor !== null && !PREFIX.test(successor) && !/^https?:\/\/\S+$/.test(successor)) {
+      throw new Error(`"${entry}": the successor must be a path such as /api/v2 or an http(s) URL`);
+    }
+    if (seen.has(prefix)) throw new Error(`"${entry}": ${prefix} is listed more than once`);
+    seen.add(prefix);
+    return { prefix, sunset, successor };
+  });
+}
+
+const deprecatedPrefixes = () =>
+  z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      try {
+        return parseDeprecatedPrefixes(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
+
+/**
+ * Every environment variable wildfire reads, parsed once at start-up. The README's
+ * configuration table lists the same names and defaults.
+ */
+const WildfireEnv = z.object({
+  WILDFIRE_PORT: env.port(8002),
+  HOST: z.string().default('0.0.0.0'),
+  WILDFIRE_DATABASE_URL: env.url(['postgres', 'postgresql']).optional(),
+  DATA_DIR: z.string().optional(),
+  INIT_CWD: z.string().optional(),
+  REDIS_URL: env.url(['redis', 'rediss']).optional(),
+  TRUSTED_PROXIES: env.list(),
+  WILDFIRE_DEPRECATED_PREFIXES: deprecatedPrefixes(),
+  WILDFIRE_DEMO_TOKEN: env.bool(true),
+  WILDFIRE_WORKER_CONCURRENCY: env.int(4, 1),
+  WILDFIRE_JSON_LIMIT: z.string().default('100kb'),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('bull'),
+  SHUTDOWN_GRACE_MS: env.int(10_000),
+  LOG_LEVEL: env.logLevel(),
+});
+
+export type WildfireConfig = ReturnType<typeof loadConfig>;
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
+  const e = parseConfig(WildfireEnv, source);
+  // npm -w runs scripts inside the workspace folder; INIT_CWD is where the user typed the command.
+  const dataDir = resolve(e.INIT_CWD ?? process.cwd(), e.DATA_DIR ?? 'data');
+  return {
+    port: e.WILDFIRE_PORT,
+    host: e.HOST,
+    databaseUrl: e.WILDFIRE_DATABASE_URL,
+    dataDir,
+    redisUrl: e.REDIS_URL,
+    trustedProxies: e.TRUSTED_PROXIES,
+    deprecatedPrefixes: e.WILDFIRE_DEPRECATED_PREFIXES,
+    jsonLimit: e.WILDFIRE_JSON_LIMIT,
+    // A demo token is only created on an embedded first start, never against a real database.
+    demoToken: e.WILDFIRE_DEMO_TOKEN && !e.WILDFIRE_DATABASE_URL,
+    workerConcurrency: e.WILDFIRE_WORKER_CONCURRENCY,
+    queuePrefix: e.QUEUE_PREFIX,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    logLevel: e.LOG_LEVEL,
+  };
+}

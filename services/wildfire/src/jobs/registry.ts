@@ -1,0 +1,7 @@
+import { createJobRegistry } from '@platform/service-kit';
+import { touchTokenJob } from '../tokens/jobs';
+
+/** Every job wildfire runs. Adding a job here without a handler stops the worker from starting. */
+export const wildfireJobs = createJobRegistry([touchTokenJob]);
+export type WildfireJobs = typeof wildfireJobs;
+export const WILDFIRE_QUEUE = 'wildfire';

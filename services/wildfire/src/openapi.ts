@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { OpenAPIRegistry } from '@platform/service-kit';
+
+/** Every error code wildfire answers so far, with its status; the OpenAPI document lists them. */
+export const WILDFIRE_ERROR_CODES = [
+  { code: 'MISSING_REQUIRED_PARAM', status: 400, meaning: 'a required parameter is absent (`param` names it)' },
+  { code: 'INVALID_PARAM_FORMAT', status: 400, meaning: 'a parameter is malformed (`param` names it)' },
+  { code: 'INVALID_JSON', status: 400, meaning: 'the request body is not valid JSON' },
+  {
+    code: 'MISSING_AUTH_HEADER',
+    status: 401,
+    meaning: 'no `Authorization: Bearer <token>` header, or a token was put in the query string (`token`, `api_key`, `access_token`, `key`), which is always refused',
+  },
+  { code: 'INVALID_API_KEY', status: 401, meaning: 'the header is not `Bearer <token>`, or the token is unknown, revoked or expired' },
+  { code: 'INSUFFICIENT_SCOPE', status: 403, meaning: 'the token lacks a scope the endpoint requires (the message names it)' },
+  { code: 'IP_NOT_ALLOWED', status: 403, meaning: 'the token has an IP allowlist and the request comes from outside it' },
+  { code: 'NOT_FOUND', status: 404, meaning: 'no such route' },
+  { code: 'PAYLOAD_TOO_LARGE', status: 413, meaning: 'the request body exceeds WILDFIRE_JSON_LIMIT (100 kB by default)' },
+  { code: 'INTERNAL_ERROR', status: 500, meaning: 'an unexpected error; it is logged under the `request_id`' },
+  { code: 'SERVICE_UNAVAILABLE', status: 503, meaning: 'a dependency (database, Redis) is unavailable; retry with backoff' },
+] as const;
+
+const codeTable = WILDFIRE_ERROR_CODES.map((e) => `| ${e.status} | \`${e.code}\` | ${e.meaning} |`).join('\n');
+
+export const ErrorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.string().describe('Stable machine code; see the table in the description.'),
+      message: z.string().describe('Human-readable explanation; may change between versions.'),
+      param: z.string().nullable().describe('The parameter the error concerns, or null.'),
+      request_id: z.string().describe('Also sent as the `X-Request-Id` header; quote it when reporting a problem.'),
+    }),
+  })
+  .openapi('ErrorBody', {
+    description: `Every error answers this envelope.\n\n| Status | Code | Meaning |\n| --- | --- | --- |\n${codeTable}`,
+    example: { error: { code: 'INSUFFICIENT_SCOPE', message: 'This token lacks the scope reports:write required here', param: null, request_id: 'req_5f0c2e9a1b7d4c3e8f6a2b1c' } },
+  });
+
+/** A documented error response: `description` says when the endpoint answers it. */
+export function errorResponse(description: string) {
+  return { description, content: { 'application/json': { schema: ErrorBodySchema } } };
+}
+
+/** The wildfire OpenAPI registry with the shared components: security scheme and error body. */
+export function createWildfireRegistry(): OpenAPIRegistry {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'BearerToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'Account token (`pk_live_...` or `pk_test_...`) in `Authorization: Bearer <token>`. Tokens in the query string are refused. ' +
+      'Each endpoint lists the scope it needs (`risk:read`, `reports:read`, `reports:write`, `ecosystem:read`).',
+  });
+  registry.register('ErrorBody', ErrorBodySchema);
+  return registry;
+}
+
+export const WILDFIRE_API_DESCRIPTION = [
+  'Wildfire risk data for Spanish municipalities: daily Fire Weather Index readings, risk scores, reports and ecosystem data.',
+  '',
+  'Authentication: `Authorization: Bearer <token>`. `pk_test_` tokens read deterministic synthetic data; `pk_live_` tokens read the database.',
+  '',
+  'Errors: every error answers `{"error": {"code", "message", "param", "request_id"}}` (schema `ErrorBody`, which lists the codes).',
+  'Every response carries `X-Request-Id` (an incoming well-formed one is echoed).',
+].join('\n');

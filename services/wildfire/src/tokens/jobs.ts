@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineJob } from '@platform/service-kit';
+
+/** `yyyymmddHHMM` in UTC: one touch per token and minute is plenty for a "last used" column. */
+function minuteOf(iso: string): string {
+  return iso.slice(0, 16).replace(/[-T:]/g, '');
+}
+
+/**
+ * Records that a token was used, off the request path. Several requests in the same
+ * minute share one job (its id); the handler only ever moves `last_used_at` forward,
+ * so retries and jobs arriving out of order are harmless.
+ */
+export const touchTokenJob = defineJob({
+  name: 'token.touch',
+  schema: z.object({ tokenId: z.uuid(), usedAt: z.iso.datetime() }),
+  attempts: 3,
+  dedupeId: (p) => `touch-${p.tokenId}-${minuteOf(p.usedAt)}`,
+  removeOnComplete: true,
+});

@@ -1,0 +1,137 @@
+import { displayPrefix, generateKey, hashKey, InvalidCidrError, parseCidrList } from '@platform/auth';
+import { ConflictError } from '@platform/errors';
+import type { TokenRecord, TokenType, TokensRepository } from './repository';
+
+/** Every scope a token can hold; each endpoint requires at most these (DESIGN §4). */
+export const TOKEN_SCOPES = ['risk:read', 'reports:read', 'reports:write', 'ecosystem:read'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+export const TOKEN_PREFIXES: Record<TokenType, string> = { live: 'pk_live_', test: 'pk_test_' };
+
+const ACCOUNT_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+const MUNICIPIO = /^\d{5}$/;
+
+/** A token field that breaks the rules; `field` names it so callers can point at their own input. */
+export class TokenInputError extends Error {
+  constructor(
+    readonly field: 'account' | 'type' | 'scopes' | 'municipios' | 'ip_allowlist' | 'expires_at',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TokenInputError';
+  }
+}
+
+export interface CreateTokenInput {
+  account: string;
+  type: TokenType;
+  scopes: readonly string[];
+  /** INE codes the token may read; null or absent: every municipality. */
+  municipios?: readonly string[] | null;
+  /** Addresses and CIDR ranges the token may be used from; null or absent: anywhere. */
+  ipAllowlist?: readonly string[] | null;
+  expiresAt?: Date | null;
+}
+
+export type Authentication =
+  | { ok: true; token: TokenRecord }
+  | { ok: false; reason: 'unknown' }
+  | { ok: false; reason: 'revoked' | 'expired'; token: TokenRecord };
+
+/** Token lifecycle: the plaintext token exists only in the return value of `create`. */
+export function createTokensService(repo: TokensRepository, clock: () => Date = () => new Date()) {
+  function validated(input: CreateTokenInput) {
+    if (!ACCOUNT_NAME.test(input.account)) {
+      throw new TokenInputError(
+        'account',
+        `Invalid account name "${input.account}": use 1-63 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit`,
+      );
+    }
+    if (input.type !== 'live' && input.type !== 'test') {
+      throw new TokenInputError('type', `Invalid token type "${String(input.type)}": use live or test`);
+    }
+    const unknown = input.scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+    if (unknown.length > 0) {
+      throw new TokenInputError('scopes', `Unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `"${s}"`).join(', ')}; known: ${TOKEN_SCOPES.join(', ')}`);
+    }
+    if (input.scopes.length === 0) throw new TokenInputError('scopes', `A token needs at least one scope of ${TOKEN_SCOPES.join(', ')}`);
+    // Stored in the canonical order, so listings of equal grants read alike.
+    const scopes = TOKEN_SCOPES.filter((s) => input.scopes.includes(s));
+
+    let municipios: string[] | null = null;
+    if (input.municipios) {
+      const bad = input.municipios.find((code) => !MUNICIPIO.test(code));
+      if (bad !== undefined) throw new TokenInputError('municipios', `Invalid municipality code "${bad}": expected a 5-digit INE code such as 28079`);
+      if (input.municipios.length === 0) throw new TokenInputError('municipios', 'The municipality list is empty; leave it out to allow every municipality');
+      municipios = [...new Set(input.municipios)];
+    }
+
+    let ipAllowlist: string[] | null = null;
+    if (input.ipAllowlist) {
+      if (input.ipAllowlist.length === 0) throw new TokenInputError('ip_allowlist', 'The IP allowlist is empty; leave it out to allow any address');
+      try {
+        // Stored canonical (`10.0.0.0/8`), i.e. exactly the ranges that will be enforced.
+        ipAllowlist = [...new Set(parseCidrList(input.ipAllowlist).entries)];
+      } catch (err) {
+        if (err instanceof InvalidCidrError) {
+          throw new TokenInputError('ip_allowlist', `${err.message}: expected an IPv4/IPv6 address or CIDR range such as 203.0.113.0/24`);
+        }
+        throw err;
+      }
+    }
+
+    const expiresAt = input.expiresAt ?? null;
+    if (expiresAt && !(expiresAt.getTime() > clock().getTime())) {
+      throw new TokenInputError('expires_at', `The expiry ${expiresAt.toISOString()} is not in the future`);
+    }
+    return { account: input.account, type: input.type, scopes, municipios, ipAllowlist, expiresAt };
+  }
+
+  return {
+    async create(input: CreateTokenInput): Promise<{ token: string; record: TokenRecord }> {
+      const fields = validated(input);
+      const token = generateKey(TOKEN_PREFIXES[fields.type]);
+      const record = await repo.insertToken({ ...fields, tokenHash: hashKey(token), prefix: displayPrefix(token) });
+      return { token, record };
+    },
+
+    /** What a presented token is. Lookup is by hash, so timing reveals nothing of the token. */
+    async authenticate(presented: string): Promise<Authentication> {
+      if (!presented.startsWith(TOKEN_PREFIXES.live) && !presented.startsWith(TOKEN_PREFIXES.test)) return { ok: false, reason: 'unknown' };
+      const token = await repo.findByHash(hashKey(presented));
+      if (!token) return { ok: false, reason: 'unknown' };
+      if (token.revokedAt) return { ok: false, reason: 'revoked', token };
+      if (token.expiresAt && token.expiresAt.getTime() <= clock().getTime()) return { ok: false, reason: 'expired', token };
+      return { ok: true, token };
+    },
+
+    list: (account?: string) => repo.list(account),
+
+    /**
+     * Revokes the token with this id or listed prefix. A prefix shared by several
+     * active tokens revokes none of them: the caller must pick one by id.
+     */
+    async revoke(idOrPrefix: string): Promise<TokenRecord | null> {
+      const matches = await repo.findRevocable(idOrPrefix);
+      if (matches.length > 1) {
+        throw new ConflictError(`Prefix "${idOrPrefix}" matches ${matches.length} active tokens; revoke one by its id`, 'AMBIGUOUS_TOKEN');
+      }
+      const [match] = matches;
+      if (!match) return null;
+      const at = clock();
+      return (await repo.revoke(match.id, at)) ? { ...match, revokedAt: at } : null;
+    },
+
+    /** The `token.touch` job: records when the token was last used. */
+    touch: (tokenId: string, usedAt: Date) => repo.touch(tokenId, usedAt),
+
+    /** On an embedded first start: a test token for account "demo" with every scope, so the quick start has something to curl with. */
+    async createDemoTokenIfEmpty(): Promise<string | null> {
+      if ((await repo.countTokens()) > 0) return null;
+      const { token } = await this.create({ account: 'demo', type: 'test', scopes: TOKEN_SCOPES });
+      return token;
+    },
+  };
+}
+
+export type TokensService = ReturnType<typeof createTokensService>;
