@@ -1,4 +1,5 @@
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { AnyJobDefinition } from './define-job';
 import { JobFailedError, JobWaitTimeoutError } from './errors';
 import {
@@ -31,7 +32,7 @@ export interface BullMqQueueOptions<R extends JobRegistry> {
 const KEEP_FAILED = { age: 14 * 24 * 60 * 60, count: 10_000 };
 
 /** The options every job of `definition` is added with: its policy, written once, in the definition. */
-export function jobOptions(definition: AnyJobDefinition, jobId: string | undefined, delayMs: number | undefined): JobsOptions {
+function jobOptions(definition: AnyJobDefinition, jobId: string | undefined, delayMs: number | undefined): JobsOptions {
   return {
     attempts: definition.attempts,
     backoff: { type: definition.backoff.type, delay: definition.backoff.delayMs },
@@ -56,7 +57,7 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
   queue.on('error', (err) => logger.error({ err, queueName }, 'job queue connection error'));
 
   let events: Promise<QueueEvents> | undefined;
-  let eventsClient: ReturnType<typeof blockingClient> | undefined;
+  let eventsClient: Redis | undefined;
   let closing: Promise<void> | undefined;
 
   /**

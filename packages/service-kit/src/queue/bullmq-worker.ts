@@ -38,7 +38,7 @@ export function startBullMqWorker<R extends JobRegistry>(options: BullMqWorkerOp
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   assertConcurrency(concurrency);
 
-  async function process(job: Job): Promise<unknown> {
+  async function processJob(job: Job): Promise<unknown> {
     const jobId = String(job.id);
     const definition = registry.find(job.name);
     const handler = handlers[job.name];
@@ -59,7 +59,7 @@ export function startBullMqWorker<R extends JobRegistry>(options: BullMqWorkerOp
   }
 
   const client = blockingClient(options.connection);
-  const worker = new Worker(queueName, process, { connection: client, prefix: options.prefix, concurrency });
+  const worker = new Worker(queueName, processJob, { connection: client, prefix: options.prefix, concurrency });
 
   // Without an 'error' listener an EventEmitter throws, and a Redis hiccup would
   // crash the worker process.

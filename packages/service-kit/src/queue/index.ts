@@ -1,8 +1,24 @@
-export * from './define-job';
-export * from './registry';
-export * from './handlers';
-export * from './job-queue';
-export * from './logger';
+export {
+  defineJob,
+  DEFAULT_ATTEMPTS,
+  DEFAULT_BACKOFF,
+  DEFAULT_REMOVE_ON_COMPLETE,
+  type AnyJobDefinition,
+  type DefineJobOptions,
+  type JobBackoff,
+  type JobDefinition,
+} from './define-job';
+export {
+  createJobRegistry,
+  type JobDefinitionOf,
+  type JobInputOf,
+  type JobNameOf,
+  type JobPayloadOf,
+  type JobRegistry,
+} from './registry';
+export { assertHandlers, type JobContext, type JobHandler, type JobHandlers } from './handlers';
+export { DEFAULT_CONCURRENCY, type EnqueueAndWaitOptions, type EnqueueOptions, type JobQueue } from './job-queue';
+export type { JobLogger } from './logger';
 export * from './errors';
 export { createInProcessQueue, type InProcessJobQueue, type InProcessQueueOptions } from './in-process-queue';
 export { createBullMqQueue, type BullMqQueueOptions } from './bullmq-queue';

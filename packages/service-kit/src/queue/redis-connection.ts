@@ -28,7 +28,7 @@ export function commandClient(connection: RedisConnection): OwnedClient {
 export function blockingClient(connection: RedisConnection): Redis {
   const options = { maxRetriesPerRequest: null, lazyConnect: true };
   if (typeof connection === 'string') return new Redis(connection, options);
-  return connection;
+  return connection.duplicate(options);
 }
 
 export async function closeClient(client: Redis): Promise<void> {
