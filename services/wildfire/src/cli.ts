@@ -129,7 +129,7 @@ export async function runCli(argv: string[], out: Out = console, env: NodeJS.Pro
       out.error(`wildfire fwi: ${err.message}`);
       return 2;
     }
-    out.error(`wildfire: ${(err as Error).message}`);
+    out.error(`wildfire: ${describeFailure(err)}`);
     return 1;
   } finally {
     await (runtime as WildfireRuntime | undefined)?.close();
@@ -155,6 +155,16 @@ async function fwi(args: string[], out: Out, stdin: In): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** The message of an unexpected failure, with its cause (drizzle wraps the driver's error in "Failed query: ..."). */
+function describeFailure(err: unknown): string {
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
+  if (cause?.code === '42P01') {
+    return 'the database has no wildfire tables yet: start the service once against it (it applies the migrations), then retry';
+  }
+  const message = (err as Error).message;
+  return typeof cause?.message === 'string' ? `${message}\n  cause: ${cause.message}` : message;
 }
 
 function list(value: string): string[] {

@@ -1,0 +1,79 @@
+import { ConfigError } from '@platform/service-kit';
+import { loadConfig, parseDeprecatedPrefixes, parseIsoDay } from './config';
+
+describe('loadConfig', () => {
+  it('defaults to port 8002, embedded storage under ./data, a 100kb JSON limit and the BullMQ prefix "bull"', () => {
+    const config = loadConfig({ INIT_CWD: '/srv/app' });
+    expect(config).toMatchObject({
+      port: 8002,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      dataDir: '/srv/app/data',
+      jsonLimit: '100kb',
+      demoToken: true,
+      workerConcurrency: 4,
+      queuePrefix: 'bull',
+      deprecatedPrefixes: [],
+      trustedProxies: [],
+    });
+  });
+
+  it('resolves a relative DATA_DIR against INIT_CWD, where the user typed the npm command', () => {
+    expect(loadConfig({ INIT_CWD: '/home/ana/repo', DATA_DIR: 'var/wf' }).dataDir).toBe('/home/ana/repo/var/wf');
+    expect(loadConfig({ INIT_CWD: '/home/ana/repo', DATA_DIR: '/data' }).dataDir).toBe('/data');
+  });
+
+  it('creates the demo token only on the embedded database, whatever WILDFIRE_DEMO_TOKEN says', () => {
+    expect(loadConfig({ WILDFIRE_DATABASE_URL: 'postgres://db/wildfire' }).demoToken).toBe(false);
+    expect(loadConfig({ WILDFIRE_DEMO_TOKEN: 'false' }).demoToken).toBe(false);
+    expect(loadConfig({}).demoToken).toBe(true);
+  });
+
+  it('names the bad variable when one is invalid', () => {
+    expect(() => loadConfig({ WILDFIRE_PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WILDFIRE_DATABASE_URL: 'mysql://db/x' })).toThrow(/WILDFIRE_DATABASE_URL/);
+    expect(() => loadConfig({ WILDFIRE_DEPRECATED_PREFIXES: '/api/v1=next-year' })).toThrow(/WILDFIRE_DEPRECATED_PREFIXES: .*"next-year" is not a date/);
+  });
+
+  it('reads the deprecated versions', () => {
+    const config = loadConfig({ WILDFIRE_DEPRECATED_PREFIXES: '/api/v1=2027-06-30>/api/v2' });
+    expect(config.deprecatedPrefixes).toEqual([{ prefix: '/api/v1', sunset: new Date('2027-06-30T00:00:00Z'), successor: '/api/v2' }]);
+  });
+});
+
+describe('parseDeprecatedPrefixes', () => {
+  it('reads comma-separated PREFIX=DATE entries, each with an optional >SUCCESSOR', () => {
+    expect(parseDeprecatedPrefixes(' /api/v1=2027-06-30>/api/v3 , /api/v2/=2027-12-31>https://api.example.es/v3 ,/beta=2026-01-01')).toEqual([
+      { prefix: '/api/v1', sunset: new Date('2027-06-30T00:00:00Z'), successor: '/api/v3' },
+      { prefix: '/api/v2', sunset: new Date('2027-12-31T00:00:00Z'), successor: 'https://api.example.es/v3' },
+      { prefix: '/beta', sunset: new Date('2026-01-01T00:00:00Z'), successor: null },
+    ]);
+  });
+
+  it('is empty for an empty value', () => {
+    expect(parseDeprecatedPrefixes('')).toEqual([]);
+    expect(parseDeprecatedPrefixes(' , ')).toEqual([]);
+  });
+
+  it.each([
+    ['/api/v1', /expected PREFIX=YYYY-MM-DD/],
+    ['api/v1=2027-06-30', /the prefix must be a path/],
+    ['/api/v1=2027-02-30', /"2027-02-30" is not a date/],
+    ['/api/v1=30/06/2027', /is not a date in the form YYYY-MM-DD/],
+    ['/api/v1=2027-06-30>v2', /the successor must be a path/],
+    ['/api/v1=2027-06-30>/a>/b', /expected PREFIX=YYYY-MM-DD/],
+    ['/api/v1=2027-06-30,/api/v1/=2027-07-01', /\/api\/v1 is listed more than once/],
+  ])('refuses %s', (text, message) => {
+    expect(() => parseDeprecatedPrefixes(text)).toThrow(message);
+  });
+});
+
+describe('parseIsoDay', () => {
+  it('reads real calendar days as 00:00 UTC and refuses impossible ones', () => {
+    expect(parseIsoDay('2028-02-29')).toEqual(new Date('2028-02-29T00:00:00Z'));
+    expect(parseIsoDay('2027-02-29')).toBeNull();
+    expect(parseIsoDay('2027-13-01')).toBeNull();
+    expect(parseIsoDay('2027-6-30')).toBeNull();
+  });
+});
