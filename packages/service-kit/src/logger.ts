@@ -27,7 +27,7 @@ export function httpLogger(logger: Logger): RequestHandler {
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'request_id', responseTime: 'latency_ms' },
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: redactQueryCredentials(req.url) }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
     customProps: (_req, res) => {
@@ -36,4 +36,11 @@ export function httpLogger(logger: Logger): RequestHandler {
     },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
   }) as unknown as RequestHandler;
+}
+
+const CREDENTIAL_PARAMS = /([?&](?:token|api_key|apikey|access_token|key|otp|code)=)[^&#]*/gi;
+
+/** A refused `?token=pk_...` must not end up in the logs: credential-like query values are masked. */
+export function redactQueryCredentials(url: string): string {
+  return url.replace(CREDENTIAL_PARAMS, '$1[redacted]');
 }

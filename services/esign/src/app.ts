@@ -1,7 +1,8 @@
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { esignEnvelope } from '@platform/errors';
-import { createHttpApp, docsRouter, generateOpenApiDocument, type Logger, type Metrics } from '@platform/service-kit';
+import { createHttpApp, docsRouter, generateOpenApiDocument, type JobQueue, type Logger, type Metrics } from '@platform/service-kit';
+import type { EsignJobs } from './jobs/registry';
 import type { EsignConfig } from './config';
 import { healthRouter } from './health/router';
 import type { KeysService } from './keys/service';
@@ -15,6 +16,8 @@ export interface EsignAppDeps {
   database: { kind: 'postgres' | 'pglite'; ping(): Promise<boolean> };
   redis?: Redis;
   keys: KeysService;
+  /** Feature routers enqueue their jobs here (after their transaction commits). */
+  jobs: JobQueue<EsignJobs>;
 }
 
 /** Wires the HTTP surface: every feature router, the docs, and the error envelope. */

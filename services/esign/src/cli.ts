@@ -82,13 +82,13 @@ export async function runCli(argv: string[], out: Out = console, env: NodeJS.Pro
     }
     throw new UsageError(`Unknown command "${[group, command].filter(Boolean).join(' ')}"`);
   } catch (err) {
-    if (err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    if (err instanceof UsageError || String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) {
       out.error(`esign: ${(err as Error).message}\n\n${USAGE}`);
       return 2;
     }
     if (err instanceof InvalidTenantNameError) {
       out.error(`esign: ${err.message}`);
-      return 1;
+      return 2;
     }
     out.error(`esign: ${(err as Error).message}`);
     return 1;

@@ -77,6 +77,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     registry: esignJobs,
     handlers: () => ({
       'email.send': (payload, ctx) => mail.deliver(payload.emailId, ctx),
+      'key.touch': (payload) => keys.touch(payload.keyId, new Date(payload.usedAt)),
     }),
     runWorker: role === 'worker' || role === 'all',
     concurrency: config.workerConcurrency,
@@ -86,7 +87,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   let server: Server | undefined;
   let url: string | undefined;
   if (role === 'api' || role === 'all') {
-    const app = createEsignApp({ config, logger, metrics: createMetrics('esign'), version, database, redis, keys });
+    const app = createEsignApp({ config, logger, metrics: createMetrics('esign'), version, database, redis, keys, jobs: jobs.queue });
     server = app.listen(config.port, config.host);
     await once(server, 'listening');
     const address = server.address();

@@ -76,7 +76,10 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
   const db = drizzle(pool, { schema: options.schema });
 
   try {
-    if (options.role === 'service' || host) await migrateWithLock(pool, options.migrationsFolder, options.service);
+    // Everyone migrates (idempotent, under an advisory lock) except a CLI joining a
+    // running embedded service, which has migrated already; so `keys create` works
+    // against a fresh Postgres before the first service start.
+    if (options.url || host) await migrateWithLock(pool, options.migrationsFolder, options.service);
   } catch (err) {
     await pool.end().catch(() => undefined);
     await host?.close().catch(() => undefined);

@@ -1,11 +1,10 @@
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
+import { shortTempDir as tempDir, unusedDataDir } from '@platform/service-kit/testing';
 import { loadConfig } from '../config';
+
+export { eventually, uniquePrefix } from '@platform/service-kit/testing';
 
 export interface ReceivedMail {
   from: string;
@@ -53,29 +52,13 @@ export async function startSmtpSink() {
   };
 }
 
-/** A short temp dir (PGlite's Unix socket path must stay under 100 characters). */
+/** A short temp dir for an embedded DATA_DIR. */
 export function shortTempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'es-'));
-}
-
-export function uniquePrefix(): string {
-  return `t${randomBytes(4).toString('hex')}`;
+  return tempDir('es');
 }
 
 /** Config as a test wants it: ephemeral port on loopback, quiet logs, no process.env reads. */
 export function testConfig(env: Record<string, string | undefined>) {
-  return loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: shortTempDir(), ...env });
+  return loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: unusedDataDir('es'), ...env });
 }
 
-/**
- * Polls `probe` until it returns a defined value (bounded: `attempts` × `intervalMs`).
- * For effects that land after an asynchronous commit; asserts the outcome, not the time.
- */
-export async function eventually<T>(probe: () => Promise<T | undefined>, attempts = 200, intervalMs = 50): Promise<T> {
-  for (let i = 0; i < attempts; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-  throw new Error(`condition not met after ${attempts} attempts`);
-}

@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
-import { shortTempDir, startSmtpSink, testConfig, uniquePrefix } from './support';
+import { unusedDataDir } from '@platform/service-kit/testing';
+import { startSmtpSink, testConfig, uniquePrefix } from './support';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const WORKER = join(__dirname, '..', '..', 'dist', 'worker.js');
@@ -22,7 +23,7 @@ describe('esign worker process', () => {
     // The API process only produces jobs; the worker is a separate OS process.
     api = await startEsign(testConfig(env), 'api');
     worker = spawn(process.execPath, [WORKER], {
-      env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', DATA_DIR: shortTempDir(), ...env },
+      env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', DATA_DIR: unusedDataDir('es'), ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
   });

@@ -1,7 +1,8 @@
 import { createJobRegistry } from '@platform/service-kit';
+import { touchKeyJob } from '../keys/jobs';
 import { sendEmailJob } from '../mail/jobs';
 
 /** Every job esign runs. Adding a job here without a handler stops the worker from starting. */
-export const esignJobs = createJobRegistry([sendEmailJob]);
+export const esignJobs = createJobRegistry([sendEmailJob, touchKeyJob]);
 export type EsignJobs = typeof esignJobs;
 export const ESIGN_QUEUE = 'esign';

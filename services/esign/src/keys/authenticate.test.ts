@@ -3,7 +3,8 @@ import request from 'supertest';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { esignEnvelope } from '@platform/errors';
-import { createHttpApp, createMetrics, openDatabase, type Database } from '@platform/service-kit';
+import { createHttpApp, createInProcessQueue, createMetrics, openDatabase, type Database, type InProcessJobQueue } from '@platform/service-kit';
+import { esignJobs, type EsignJobs } from '../jobs/registry';
 import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
 import { MIGRATIONS_FOLDER, schema } from '../db';
 import { authenticate, principalOf } from './authenticate';
@@ -15,19 +16,30 @@ describe('API key authentication', () => {
   let database: Database<typeof schema>;
   let keys: KeysService;
   let app: express.Express;
+  let jobs: InProcessJobQueue<EsignJobs>;
 
   beforeAll(async () => {
     testDb = await createTestDatabase('esign_keys');
     const logger = pino({ level: 'silent' });
     database = await openDatabase({ url: testDb.url, dataDir: '/nonexistent', service: 'esign', schema, migrationsFolder: MIGRATIONS_FOLDER, logger, role: 'service' });
     keys = createKeysService(createKeysRepository(database.db));
+    jobs = createInProcessQueue({
+      registry: esignJobs,
+      logger,
+      handlers: {
+        'key.touch': (p) => keys.touch(p.keyId, new Date(p.usedAt)),
+        'email.send': async () => undefined,
+      },
+    });
+    const auth = { keys, jobs, logger, clock: () => new Date('2026-11-20T10:00:00Z') };
     const http = createHttpApp({ logger, metrics: createMetrics('esign-test'), envelope: esignEnvelope, jsonLimit: '1kb', trustedProxies: [] });
-    http.app.get('/whoami', authenticate(keys), (_req, res) => res.json(principalOf(res.locals)));
-    http.app.get('/admin-only', authenticate(keys, { superadmin: true }), (_req, res) => res.json({ ok: true }));
+    http.app.get('/whoami', authenticate(auth), (_req, res) => res.json(principalOf(res.locals)));
+    http.app.get('/admin-only', authenticate(auth, { superadmin: true }), (_req, res) => res.json({ ok: true }));
     app = http.finish();
   });
 
   afterAll(async () => {
+    await jobs?.close();
     await database?.close();
     await testDb?.drop();
   });
@@ -70,6 +82,23 @@ describe('API key authentication', () => {
     const dump = JSON.stringify(rows.rows);
     expect(dump).not.toContain(key);
     expect(dump).toContain(require('node:crypto').createHash('sha256').update(key).digest('hex'));
+  });
+
+  it('records when a key was last used, off the request path', async () => {
+    const { key, record } = await keys.create({ tenant: 'hooli' });
+    expect(record.lastUsedAt).toBeNull();
+    await request(app).get('/whoami').set('authorization', key);
+    await jobs.drain();
+    const [listed] = await keys.list('hooli');
+    expect(listed?.lastUsedAt?.toISOString()).toBe('2026-11-20T10:00:00.000Z');
+  });
+
+  it('revokes nothing when a prefix matches more than one key', async () => {
+    const repo = createKeysRepository(database.db);
+    await repo.insertKey({ tenant: 'twins', role: 'tenant', keyHash: 'a'.repeat(64), prefix: 'esk_same' });
+    await repo.insertKey({ tenant: 'twins', role: 'tenant', keyHash: 'b'.repeat(64), prefix: 'esk_same' });
+    await expect(keys.revoke('esk_same')).rejects.toMatchObject({ code: 'AMBIGUOUS_KEY' });
+    expect((await keys.list('twins')).every((k) => k.revokedAt === null)).toBe(true);
   });
 
   it('rejects tenant names that are not slugs', async () => {

@@ -2,6 +2,8 @@ import type { RequestHandler } from 'express';
 import { parseAuthorizationHeader } from '@platform/auth';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '@platform/errors';
 import type { KeyRecord } from './repository';
+import type { JobQueue, Logger } from '@platform/service-kit';
+import type { EsignJobs } from '../jobs/registry';
 import type { KeysService } from './service';
 
 export interface EsignPrincipal {
@@ -22,7 +24,17 @@ declare module 'express-serve-static-core' {
  * tenant. The tenant always comes from the key, never from the request. A missing
  * header is a 422 in the validation shape, as the original service answered.
  */
-export function authenticate(keys: KeysService, options: { superadmin?: boolean } = {}): RequestHandler {
+export interface AuthDeps {
+  keys: KeysService;
+  /** Receives `key.touch` after each authenticated request. */
+  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+export function authenticate(deps: AuthDeps, options: { superadmin?: boolean } = {}): RequestHandler {
+  const { keys } = deps;
+  const clock = deps.clock ?? (() => new Date());
   return async (req, res, next) => {
     const header = req.get('authorization');
     if (header === undefined) {
@@ -36,6 +48,10 @@ export function authenticate(keys: KeysService, options: { superadmin?: boolean 
     }
     res.locals.esign = { keyId: record.id, tenant: record.tenant, role: record.role };
     res.locals.principal = `tenant:${record.tenant}`;
+    // Off the request path: a failure to record "last used" never fails the request.
+    deps.jobs
+      .enqueue('key.touch', { keyId: record.id, usedAt: clock().toISOString() })
+      .catch((err: unknown) => deps.logger.warn({ err, keyId: record.id }, 'could not enqueue key.touch'));
     next();
   };
 }

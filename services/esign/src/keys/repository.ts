@@ -63,17 +63,18 @@ export function createKeysRepository(db: EsignDb) {
         .orderBy(asc(tenants.name), asc(apiKeys.createdAt));
     },
 
-    /** Revokes by id or by prefix; returns the revoked rows (none when unknown or already revoked). */
-    async revoke(idOrPrefix: string, at: Date): Promise<KeyRecord[]> {
+    /** Active keys whose id or listed prefix is `idOrPrefix`. */
+    async findActive(idOrPrefix: string): Promise<KeyRecord[]> {
       const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrPrefix);
-      const rows = await db
-        .update(apiKeys)
-        .set({ revokedAt: at })
-        .where(and(isUuid ? eq(apiKeys.id, idOrPrefix) : eq(apiKeys.prefix, idOrPrefix), isNull(apiKeys.revokedAt)))
-        .returning({ id: apiKeys.id });
-      if (rows.length === 0) return [];
-      const all = await this.list();
-      return all.filter((k) => rows.some((r) => r.id === k.id));
+      return db
+        .select(keyColumns)
+        .from(apiKeys)
+        .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+        .where(and(isUuid ? eq(apiKeys.id, idOrPrefix) : eq(apiKeys.prefix, idOrPrefix), isNull(apiKeys.revokedAt)));
+    },
+
+    async revoke(id: string, at: Date): Promise<void> {
+      await db.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
     },
 
     async countKeys(): Promise<number> {
@@ -81,8 +82,12 @@ export function createKeysRepository(db: EsignDb) {
       return row?.n ?? 0;
     },
 
+    /** Moves `last_used_at` forward only, so retried or reordered touches are harmless. */
     async touch(id: string, at: Date): Promise<void> {
-      await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id));
+      await db
+        .update(apiKeys)
+        .set({ lastUsedAt: sql`greatest(${apiKeys.lastUsedAt}, ${at.toISOString()}::timestamptz)` })
+        .where(eq(apiKeys.id, id));
     },
   };
 }

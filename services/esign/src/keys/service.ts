@@ -35,13 +35,18 @@ export function createKeysService(repo: KeysRepository, clock: () => Date = () =
 
     list: (tenant?: string) => repo.list(tenant),
 
+    /** Revokes one key by id or listed prefix; an ambiguous prefix revokes nothing. */
     async revoke(idOrPrefix: string): Promise<KeyRecord[]> {
-      const revoked = await repo.revoke(idOrPrefix, clock());
-      if (revoked.length > 1) {
-        throw new ConflictError(`Prefix "${idOrPrefix}" matched ${revoked.length} keys`, 'AMBIGUOUS_KEY');
+      const matches = await repo.findActive(idOrPrefix);
+      if (matches.length > 1) {
+        throw new ConflictError(`Prefix "${idOrPrefix}" matches ${matches.length} keys; revoke by id`, 'AMBIGUOUS_KEY');
       }
-      return revoked;
+      const at = clock();
+      for (const key of matches) await repo.revoke(key.id, at);
+      return matches.map((key) => ({ ...key, revokedAt: at }));
     },
+
+    touch: (id: string, at: Date) => repo.touch(id, at),
 
     /** On an embedded first start: one key for tenant "demo", so the quick start has something to curl with. */
     async createDemoKeyIfEmpty(): Promise<string | null> {

@@ -1,62 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { shortTempDir as tempDir, unusedDataDir } from '@platform/service-kit/testing';
 import { loadConfig } from '../config';
 
-export const REDIS_URL = 'redis://127.0.0.1:6379';
+export { TEST_REDIS_URL as REDIS_URL, captureOutput, clearRedisPrefix, eventually, uniquePrefix } from '@platform/service-kit/testing';
 
-/** A short temp dir (PGlite's Unix socket path must stay under 100 characters). */
+/** A short temp dir for an embedded DATA_DIR. */
 export function shortTempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'wf-'));
-}
-
-/** A BullMQ key prefix of this test file's own, so parallel files never take each other's jobs. */
-export function uniquePrefix(): string {
-  return `t${randomBytes(4).toString('hex')}`;
-}
-
-/** Deletes every Redis key under `prefix` (the queue a test file used). */
-export async function clearRedisPrefix(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/**
- * A unique DATA_DIR that is not created: a service on Postgres never writes there,
- * and should one start PGlite by mistake, it still gets a directory of its own.
- */
-export function unusedDataDir(): string {
-  return join(tmpdir(), `wf-unused-${randomBytes(4).toString('hex')}`);
+  return tempDir('wf');
 }
 
 /** Config as a test wants it: ephemeral port on loopback, quiet logs, no process.env reads. */
 export function testConfig(env: Record<string, string | undefined>) {
-  return loadConfig({ WILDFIRE_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: unusedDataDir(), ...env });
-}
-
-/**
- * Polls `probe` until it returns a defined value (bounded: `attempts` × `intervalMs`).
- * For effects that land after an asynchronous job; asserts the outcome, not the time.
- */
-export async function eventually<T>(probe: () => Promise<T | undefined>, attempts = 200, intervalMs = 50): Promise<T> {
-  for (let i = 0; i < attempts; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-  throw new Error(`condition not met after ${attempts} attempts`);
-}
-
-/** Collects what the CLI prints. */
-export function captureOutput() {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: { log: (line: string) => stdout.push(line), error: (line: string) => stderr.push(line) } };
+  return loadConfig({ WILDFIRE_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: unusedDataDir('wf'), ...env });
 }

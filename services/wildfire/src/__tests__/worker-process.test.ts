@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { apiTokens } from '../tokens/tables';
-import { clearRedisPrefix, eventually, REDIS_URL, testConfig, uniquePrefix, unusedDataDir } from './support';
+import { unusedDataDir } from '@platform/service-kit/testing';
+import { clearRedisPrefix, eventually, REDIS_URL, testConfig, uniquePrefix } from './support';
 
 const WORKER = join(__dirname, '..', '..', 'dist', 'worker.js');
 
@@ -22,7 +23,7 @@ describe('wildfire worker process', () => {
     // The API process only produces jobs; the worker is a separate OS process.
     api = await startWildfire(testConfig(env), 'api');
     worker = spawn(process.execPath, [WORKER], {
-      env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', DATA_DIR: unusedDataDir(), ...env },
+      env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', DATA_DIR: unusedDataDir('wf'), ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
   });
