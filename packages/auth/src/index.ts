@@ -3,3 +3,4 @@ export * from './header';
 export * from './scopes';
 export * from './cidr';
 export * from './rate-limiter';
+export * from './last-used';

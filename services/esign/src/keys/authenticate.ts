@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { parseAuthorizationHeader } from '@platform/auth';
+import { parseAuthorizationHeader, touchDue } from '@platform/auth';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '@platform/errors';
 import type { KeyRecord } from './repository';
 import type { JobQueue, Logger } from '@platform/service-kit';
@@ -49,9 +49,12 @@ export function authenticate(deps: AuthDeps, options: { superadmin?: boolean } =
     res.locals.esign = { keyId: record.id, tenant: record.tenant, role: record.role };
     res.locals.principal = `tenant:${record.tenant}`;
     // Off the request path: a failure to record "last used" never fails the request.
-    deps.jobs
-      .enqueue('key.touch', { keyId: record.id, usedAt: clock().toISOString() })
-      .catch((err: unknown) => deps.logger.warn({ err, keyId: record.id }, 'could not enqueue key.touch'));
+    const now = clock();
+    if (touchDue(record.lastUsedAt, now)) {
+      deps.jobs
+        .enqueue('key.touch', { keyId: record.id, usedAt: now.toISOString() })
+        .catch((err: unknown) => deps.logger.warn({ err, keyId: record.id }, 'could not enqueue key.touch'));
+    }
     next();
   };
 }

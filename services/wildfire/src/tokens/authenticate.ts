@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { missingScopes, parseCidrList } from '@platform/auth';
+import { missingScopes, parseCidrList, touchDue } from '@platform/auth';
 import { ForbiddenError, UnauthorizedError } from '@platform/errors';
 import type { JobQueue } from '@platform/service-kit';
 import type { WildfireJobs } from '../jobs/registry';
@@ -102,9 +102,12 @@ export function requireToken(auth: TokenAuth, options: { scopes: readonly TokenS
       createdAt: token.createdAt,
     };
     res.locals.principal = `account:${token.account}`;
-    Promise.resolve()
-      .then(() => auth.jobs.enqueue('token.touch', { tokenId: token.id, usedAt: clock().toISOString() }))
-      .catch((err: unknown) => auth.logger.warn({ err, tokenId: token.id }, 'could not enqueue token.touch'));
+    const now = clock();
+    if (touchDue(token.lastUsedAt, now)) {
+      Promise.resolve()
+        .then(() => auth.jobs.enqueue('token.touch', { tokenId: token.id, usedAt: now.toISOString() }))
+        .catch((err: unknown) => auth.logger.warn({ err, tokenId: token.id }, 'could not enqueue token.touch'));
+    }
     next();
   };
 }
