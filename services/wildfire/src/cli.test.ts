@@ -131,12 +131,15 @@ describe('wildfire tokens (CLI) against Postgres', () => {
 });
 
 describe('wildfire tokens (CLI) against a database no service has migrated', () => {
-  it('says to start the service first', async () => {
+  it('applies the migrations itself, so tokens can be made before the first service start', async () => {
     const db = await createTestDatabase('wildfire_cli_empty');
     try {
-      const output = captureOutput();
-      expect(await runCli(['tokens', 'list'], output.out, { WILDFIRE_DATABASE_URL: db.url, LOG_LEVEL: 'silent' })).toBe(1);
-      expect(output.stderr).toEqual(['wildfire: the database has no wildfire tables yet: start the service once against it (it applies the migrations), then retry']);
+      const env = { WILDFIRE_DATABASE_URL: db.url, LOG_LEVEL: 'silent' };
+      const created = captureOutput();
+      expect(await runCli(['tokens', 'create', '--type', 'live', '--account', 'early', '--scopes', 'risk:read', '--json'], created.out, env)).toBe(0);
+      const listed = captureOutput();
+      expect(await runCli(['tokens', 'list', '--json'], listed.out, env)).toBe(0);
+      expect((JSON.parse(listed.stdout.join('\n')) as { account: string }[]).map((t) => t.account)).toEqual(['early']);
     } finally {
       await db.drop();
     }

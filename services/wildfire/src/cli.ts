@@ -159,10 +159,7 @@ async function fwi(args: string[], out: Out, stdin: In): Promise<number> {
 
 /** The message of an unexpected failure, with its cause (drizzle wraps the driver's error in "Failed query: ..."). */
 function describeFailure(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (cause?.code === '42P01') {
-    return 'the database has no wildfire tables yet: start the service once against it (it applies the migrations), then retry';
-  }
+  const cause = (err as { cause?: { message?: unknown } }).cause;
   const message = (err as Error).message;
   return typeof cause?.message === 'string' ? `${message}\n  cause: ${cause.message}` : message;
 }
