@@ -9,3 +9,8 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 export function touchDue(lastUsedAt: Date | null, now: Date, resolutionMs = LAST_USED_RESOLUTION_MS): boolean {
   return lastUsedAt === null || now.getTime() - lastUsedAt.getTime() >= resolutionMs;
 }
+
+/** `yyyymmddHHMM` in UTC: the dedupe bucket of a touch job (one per credential and minute). */
+export function minuteBucket(iso: string): string {
+  return iso.slice(0, 16).replace(/[-T:]/g, '');
+}

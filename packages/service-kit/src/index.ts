@@ -8,3 +8,4 @@ export * from './http';
 export * from './queue';
 export * from './jobs-runtime';
 export * from './version';
+export * from './cli-output';

@@ -2,7 +2,7 @@
 // (it joins the service's database socket) and against Postgres.
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { createLogger } from '@platform/service-kit';
+import { createLogger, formatTable, runCliMain } from '@platform/service-kit';
 import { loadConfig } from './config';
 import { startEsign, type EsignRuntime } from './runtime';
 import { InvalidTenantNameError } from './keys/service';
@@ -114,19 +114,12 @@ function formatKeys(list: KeyRecord[]): string {
   if (list.length === 0) return 'No keys.';
   const rows = list.map((k) => [k.id, k.prefix, k.tenant, k.role, k.createdAt.toISOString().slice(0, 19) + 'Z', k.revokedAt ? 'revoked' : 'active']);
   const header = ['ID', 'PREFIX', 'TENANT', 'ROLE', 'CREATED', 'STATE'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return formatTable(header, rows);
 }
 
 /** Called by bin/esign.js. */
 export function main(): void {
-  runCli(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
+  runCliMain((argv) => runCli(argv));
 }
 
 if (require.main === module) main();

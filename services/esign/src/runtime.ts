@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
@@ -7,6 +6,7 @@ import {
   createLogger,
   createMetrics,
   createRedis,
+  listenHttp,
   openDatabase,
   readPackageVersion,
   startJobs,
@@ -88,11 +88,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   let url: string | undefined;
   if (role === 'api' || role === 'all') {
     const app = createEsignApp({ config, logger, metrics: createMetrics('esign'), version, database, redis, keys, jobs: jobs.queue });
-    server = app.listen(config.port, config.host);
-    await once(server, 'listening');
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
+    ({ server, url } = await listenHttp(app, config.port, config.host));
   }
   const demoKey = role !== 'cli' && role !== 'worker' && config.demoKey ? await keys.createDemoKeyIfEmpty() : null;
 

@@ -2,7 +2,7 @@
 // (it joins the service's database socket) and against Postgres.
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { createLogger } from '@platform/service-kit';
+import { createLogger, formatTable, runCliMain } from '@platform/service-kit';
 import { loadConfig, parseIsoDay } from './config';
 import { FWI_CSV_USAGE, FwiInputError, FwiUsageError, parseFwiArgs, runFwiCsv } from './fwi';
 import { startWildfire, type WildfireRuntime } from './runtime';
@@ -227,19 +227,12 @@ function formatTokens(tokens: TokenRecord[], now: Date): string {
     stateOf(t, now),
   ]);
   const header = ['ID', 'PREFIX', 'ACCOUNT', 'TYPE', 'SCOPES', 'MUNICIPIOS', 'IP', 'EXPIRES', 'LAST USED', 'STATE'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return formatTable(header, rows);
 }
 
 /** Called by bin/wildfire.js. */
 export function main(): void {
-  runCli(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
+  runCliMain((argv) => runCli(argv));
 }
 
 if (require.main === module) main();

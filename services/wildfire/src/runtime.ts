@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
@@ -7,6 +6,7 @@ import {
   createLogger,
   createMetrics,
   createRedis,
+  listenHttp,
   openDatabase,
   readPackageVersion,
   startJobs,
@@ -81,11 +81,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   let url: string | undefined;
   if (role === 'api' || role === 'all') {
     const app = createWildfireApp({ config, logger, metrics: createMetrics('wildfire'), version, database, redis, tokens, jobs: jobs.queue });
-    server = app.listen(config.port, config.host);
-    await once(server, 'listening');
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
+    ({ server, url } = await listenHttp(app, config.port, config.host));
   }
   const demoToken = role !== 'cli' && role !== 'worker' && config.demoToken ? await tokens.createDemoTokenIfEmpty() : null;
 

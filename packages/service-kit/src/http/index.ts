@@ -3,3 +3,4 @@ export * from './route';
 export * from './openapi';
 export * from './docs';
 export * from './escape-html';
+export * from './listen';

@@ -1,10 +1,6 @@
 import { z } from 'zod';
+import { minuteBucket } from '@platform/auth';
 import { defineJob } from '@platform/service-kit';
-
-/** `yyyymmddHHMM` in UTC: one touch per token and minute is plenty for a "last used" column. */
-function minuteOf(iso: string): string {
-  return iso.slice(0, 16).replace(/[-T:]/g, '');
-}
 
 /**
  * Records that a token was used, off the request path. Several requests in the same
@@ -15,6 +11,6 @@ export const touchTokenJob = defineJob({
   name: 'token.touch',
   schema: z.object({ tokenId: z.uuid(), usedAt: z.iso.datetime() }),
   attempts: 3,
-  dedupeId: (p) => `touch-${p.tokenId}-${minuteOf(p.usedAt)}`,
+  dedupeId: (p) => `touch-${p.tokenId}-${minuteBucket(p.usedAt)}`,
   removeOnComplete: true,
 });
