@@ -6,6 +6,8 @@ import type { WildfireConfig } from './config';
 import { healthRouter } from './health/router';
 import type { WildfireJobs } from './jobs/registry';
 import { createWildfireRegistry, WILDFIRE_API_DESCRIPTION } from './openapi';
+import { readingsRouter } from './readings/router';
+import type { ReadingsService } from './readings/service';
 import { tokensRouter } from './tokens/router';
 import type { TokensService } from './tokens/service';
 
@@ -17,7 +19,9 @@ export interface WildfireAppDeps {
   database: { kind: 'postgres' | 'pglite'; ping(): Promise<boolean> };
   redis?: Redis;
   tokens: TokensService;
+  readings: ReadingsService;
   jobs: JobQueue<WildfireJobs>;
+  clock?: () => Date;
 }
 
 /** Wires the HTTP surface: every feature router, the docs, and the error envelope. */
@@ -30,9 +34,10 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
     jsonLimit: deps.config.jsonLimit,
     trustedProxies: deps.config.trustedProxies,
   });
-  const auth = { tokens: deps.tokens, jobs: deps.jobs, logger: deps.logger };
+  const auth = { tokens: deps.tokens, jobs: deps.jobs, logger: deps.logger, clock: deps.clock };
   http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis }));
   http.app.use(tokensRouter(registry, auth));
+  http.app.use(readingsRouter(registry, auth, deps.readings));
   http.app.use(
     docsRouter(
       () => generateOpenApiDocument(registry, { title: 'wildfire', version: deps.version, description: WILDFIRE_API_DESCRIPTION }),

@@ -122,6 +122,8 @@ describe('wildfire tokens (CLI) against Postgres', () => {
     [['tokens', 'create', '--type', 'live', '--account', 'acme', '--scopes', 'risk:read', '--color'], "Unknown option '--color'"],
     [['tokens', 'revoke'], 'tokens revoke needs exactly one ID or PREFIX'],
     [['tokens', 'rotate-all'], 'Unknown command "tokens rotate-all"'],
+    [['ingest', 'weather'], 'ingest weather needs exactly one FILE'],
+    [['ingest', 'municipalities', 'a.csv', 'b.csv'], 'ingest municipalities needs exactly one FILE'],
   ])('answers usage errors %j with exit 2 and the usage text', async (argv, message) => {
     const result = await cli(...argv);
     expect(result.code).toBe(2);

@@ -4,8 +4,11 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createLogger, formatTable, runCliMain } from '@platform/service-kit';
 import { loadConfig, parseIsoDay } from './config';
+import { CsvInputError } from './csv-input';
 import { FWI_CSV_USAGE, FwiInputError, FwiUsageError, parseFwiArgs, runFwiCsv } from './fwi';
 import { startWildfire, type WildfireRuntime } from './runtime';
+import type { MunicipalityIngestSummary } from './municipalities/service';
+import type { WeatherIngestSummary } from './readings/ingest-weather';
 import type { TokenRecord, TokenType } from './tokens/repository';
 import { TOKEN_SCOPES, TokenInputError } from './tokens/service';
 
@@ -22,6 +25,12 @@ Commands:
       List tokens (prefix, type, scopes, limits, expiry, last use, state); never the secret.
   tokens revoke ID|PREFIX
       Revoke a token by its id or its listed prefix.
+  ingest weather FILE.csv [--json]
+      Load noon weather (municipio_id,date,temp,rh,ws,prec) and store the daily FWI
+      readings, continuing each municipality's series. A bad row rejects the whole file.
+  ingest municipalities FILE [--json]
+      Add coordinates, altitude and population from the IGN/CNIG nomenclator (";",
+      Latin-1, decimal commas) or from ine_code,name,province_code,province,lat,lon,altitude_m,population.
   fwi [--ffmc0 N] [--dmc0 N] [--dc0 N] < weather.csv > indices.csv
       Compute the Fire Weather Index System from daily noon weather (CSV in, CSV out).
       Needs no database; "wildfire fwi --help" describes the columns.
@@ -115,6 +124,21 @@ export async function runCli(argv: string[], out: Out = console, env: NodeJS.Pro
       out.log(`Revoked ${revoked.type} token ${revoked.id} (${revoked.prefix}) of account "${revoked.account}"`);
       return 0;
     }
+    if (group === 'ingest' && (command === 'weather' || command === 'municipalities')) {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean' } } });
+      if (positionals.length !== 1) throw new UsageError(`ingest ${command} needs exactly one FILE`);
+      const file = positionals[0]!;
+      const rt = await open();
+      try {
+        const summary = command === 'weather' ? await rt.ingest.weather(file) : await rt.ingest.municipalities(file);
+        out.log(values.json ? JSON.stringify(summary) : describeIngest(command, file, summary));
+      } catch (err) {
+        if (!(err instanceof CsvInputError) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        out.error(`wildfire ingest ${command}: ${file}: ${err instanceof CsvInputError ? `${err.message}; nothing was loaded` : 'no such file'}`);
+        return 1;
+      }
+      return 0;
+    }
     throw new UsageError(`Unknown command "${[group, command].filter(Boolean).join(' ')}"`);
   } catch (err) {
     if (err instanceof UsageError || String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) {
@@ -155,6 +179,19 @@ async function fwi(args: string[], out: Out, stdin: In): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+function describeIngest(command: 'weather' | 'municipalities', file: string, summary: object): string {
+  if (command === 'weather') {
+    const s = summary as WeatherIngestSummary;
+    return (
+      `Loaded ${s.rows} weather rows for ${s.municipalities} municipalities (${s.first_date} to ${s.last_date}) from ${file}.\n` +
+      `Readings computed: ${s.computed} (${s.inserted} new, ${s.updated} changed, ${s.unchanged} unchanged)` +
+      (s.restarts > 0 ? `; ${s.restarts} series restarted from the start codes after a gap.` : '.')
+    );
+  }
+  const s = summary as MunicipalityIngestSummary;
+  return `Loaded ${s.rows} municipalities from ${file} (${s.format === 'ign' ? 'IGN/CNIG nomenclator' : 'plain CSV'}): ${s.updated} updated, ${s.inserted} added.`;
 }
 
 /** The message of an unexpected failure, with its cause (drizzle wraps the driver's error in "Failed query: ..."). */

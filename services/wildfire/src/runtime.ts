@@ -18,6 +18,14 @@ import { createWildfireApp } from './app';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
 import { WILDFIRE_QUEUE, wildfireJobs, type WildfireJobs } from './jobs/registry';
+import { createMunicipalitiesRepository } from './municipalities/repository';
+import { createMunicipalitiesService, type MunicipalitiesService } from './municipalities/service';
+import { todayInSpain } from './calendar';
+import { ingestWeatherFile, type WeatherIngestSummary } from './readings/ingest-weather';
+import { createReadingsRepository } from './readings/repository';
+import type { MunicipalityIngestSummary } from './municipalities/service';
+import { createReadingsService, type ReadingsService } from './readings/service';
+import { createSyntheticData } from './synthetic/synthetic-data';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
 
@@ -30,6 +38,15 @@ export interface WildfireRuntime {
   database: Database<typeof schema>;
   jobs: JobsRuntime<WildfireJobs>;
   tokens: TokensService;
+  municipalities: MunicipalitiesService;
+  readings: ReadingsService;
+  /** `wildfire ingest ...`: each validates the whole file and loads all of it or nothing. */
+  ingest: {
+    weather(path: string): Promise<WeatherIngestSummary>;
+    municipalities(path: string): Promise<MunicipalityIngestSummary>;
+  };
+  /** What "now" is: decides "today" and "the future" for the date rules, and token expiry. */
+  clock: () => Date;
   redis?: Redis;
   server?: Server;
   /** Base URL the HTTP server listens on (api and all roles). */
@@ -44,8 +61,17 @@ export interface WildfireRuntime {
  * `api` serves HTTP (and runs jobs in-process when there is no Redis), `worker` runs
  * BullMQ jobs, `all` does both, `cli` only opens the database and the queue producer.
  */
-export async function startWildfire(config: WildfireConfig, role: WildfireRole, options: { logger?: Logger } = {}): Promise<WildfireRuntime> {
+export interface StartOptions {
+  logger?: Logger;
+  /** Tests pin the date; everything else takes the system clock. */
+  clock?: () => Date;
+  /** Municipality-years of synthetic data kept in memory. */
+  syntheticCacheSize?: number;
+}
+
+export async function startWildfire(config: WildfireConfig, role: WildfireRole, options: StartOptions = {}): Promise<WildfireRuntime> {
   const logger = options.logger ?? createLogger({ service: 'wildfire', level: config.logLevel });
+  const clock = options.clock ?? (() => new Date());
   if (role === 'worker' && !config.redisUrl) {
     throw new Error('The wildfire worker needs REDIS_URL; without Redis, jobs run inside the API process (npm start)');
   }
@@ -62,7 +88,26 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const redis = config.redisUrl && (role === 'api' || role === 'all') ? createRedis(config.redisUrl) : undefined;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
 
-  const tokens = createTokensService(createTokensRepository(database.db));
+  const tokens = createTokensService(createTokensRepository(database.db), clock);
+  const municipalities = createMunicipalitiesService(createMunicipalitiesRepository(database));
+  try {
+    const seeded = await municipalities.seedRegistryIfNeeded();
+    if (seeded > 0) logger.info({ municipalities: seeded }, 'loaded the built-in municipality registry');
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  const readingsRepo = createReadingsRepository(database);
+  const ingest = {
+    weather: (path: string) => ingestWeatherFile({ repo: readingsRepo, municipalities, today: () => todayInSpain(clock()) }, path),
+    municipalities: (path: string) => municipalities.ingestFile(path),
+  };
+  const readings = createReadingsService({
+    repo: readingsRepo,
+    municipalities,
+    synthetic: createSyntheticData({ cacheSize: options.syntheticCacheSize }),
+    clock,
+  });
 
   const jobs = startJobs({
     redisUrl: config.redisUrl,
@@ -80,7 +125,18 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   let server: Server | undefined;
   let url: string | undefined;
   if (role === 'api' || role === 'all') {
-    const app = createWildfireApp({ config, logger, metrics: createMetrics('wildfire'), version, database, redis, tokens, jobs: jobs.queue });
+    const app = createWildfireApp({
+      config,
+      logger,
+      metrics: createMetrics('wildfire'),
+      version,
+      database,
+      redis,
+      tokens,
+      readings,
+      jobs: jobs.queue,
+      clock,
+    });
     ({ server, url } = await listenHttp(app, config.port, config.host));
   }
   const demoToken = role !== 'cli' && role !== 'worker' && config.demoToken ? await tokens.createDemoTokenIfEmpty() : null;
@@ -92,6 +148,10 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     database,
     jobs,
     tokens,
+    municipalities,
+    readings,
+    ingest,
+    clock,
     redis,
     server,
     url,

@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { runCli } from '../cli';
 import { loadConfig } from '../config';
@@ -38,6 +39,17 @@ describe('wildfire on the embedded defaults (no database URL, no Redis)', () => 
     expect(demo.id).toBe(res.body.token.id);
   });
 
+  it('seeds the municipality registry into PGlite and answers m1 for the demo token from synthetic data', async () => {
+    const res = await request(rt.server!).get('/api/v3/m1?municipio_id=41091&date_from=2024-07-01&date_to=2024-07-02').set('Authorization', `Bearer ${rt.demoToken}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((r: { date: string; source: string }) => [r.date, r.source])).toEqual([
+      ['2024-07-01', 'synthetic'],
+      ['2024-07-02', 'synthetic'],
+    ]);
+    const unknown = await request(rt.server!).get('/api/v3/m1?municipio_id=99999').set('Authorization', `Bearer ${rt.demoToken}`);
+    expect(unknown.body.error.code).toBe('MUNICIPALITY_NOT_FOUND');
+  });
+
   it('lets the CLI list and create tokens while the service runs, joining its database through the socket', async () => {
     const listed = captureOutput();
     expect(await runCli(['tokens', 'list', '--json'], listed.out, env)).toBe(0);
@@ -50,6 +62,31 @@ describe('wildfire on the embedded defaults (no database URL, no Redis)', () => 
     const { token } = JSON.parse(created.stdout[0]!) as { token: string };
     const me = await request(rt.server!).get('/api/v1/me').set('Authorization', `Bearer ${token}`);
     expect(me.body).toMatchObject({ account: 'acme', token: { type: 'live', scopes: ['risk:read'] } });
+  });
+
+  it('ingests weather through the socket without COPY (unnest batches), all of a file or nothing', async () => {
+    const rows = Array.from({ length: 12_000 }, (_, i) => {
+      const code = i < 6000 ? '28079' : '41091';
+      const day = new Date(Date.UTC(2008, 0, 1) + (i % 6000) * 86_400_000).toISOString().slice(0, 10);
+      return `${code},${day},${20 + (i % 15)},${30 + (i % 40)},${i % 25},${i % 9 === 0 ? 4 : 0}`;
+    });
+    const good = join(dataDir, 'weather.csv');
+    writeFileSync(good, ['municipio_id,date,temp,rh,ws,prec', ...rows].join('\n'));
+    const loaded = captureOutput();
+    expect(await runCli(['ingest', 'weather', good, '--json'], loaded.out, env)).toBe(0);
+    expect(JSON.parse(loaded.stdout[0]!)).toMatchObject({ rows: 12_000, municipalities: 2, inserted: 12_000 });
+
+    const bad = join(dataDir, 'bad.csv');
+    writeFileSync(bad, ['municipio_id,date,temp,rh,ws,prec', ...rows.map((r) => r.replace(/^28079/, '15030')).slice(0, 11_000), '15030,2030-01-01,20,30,5,0'].join('\n'));
+    const refused = captureOutput();
+    expect(await runCli(['ingest', 'weather', bad], refused.out, env)).toBe(1);
+    expect(refused.stderr.join('')).toContain('line 11002, column "date"');
+
+    const { token } = await rt.tokens.create({ account: 'acme', type: 'live', scopes: ['risk:read'] });
+    const latest = await request(rt.server!).get('/api/v3/m1?municipio_id=28079').set('Authorization', `Bearer ${token}`);
+    expect(latest.body).toMatchObject({ municipio_id: '28079', date: '2024-06-04', source: 'observed' });
+    const none = await request(rt.server!).get('/api/v3/m1?municipio_id=15030').set('Authorization', `Bearer ${token}`);
+    expect(none.body.error.code).toBe('READING_NOT_FOUND');
   });
 
   it('does not create a second demo token on a later start', async () => {

@@ -1,2 +1,4 @@
 // Every table of the wildfire database, collected for drizzle and drizzle-kit.
 export * from '../tokens/tables';
+export * from '../municipalities/tables';
+export * from '../readings/tables';

@@ -1,0 +1,93 @@
+/**
+ * Bulk loading of rows into one table, two ways with the same result:
+ *  - `copy`: `COPY ... FROM STDIN (FORMAT csv)` through pg-copy-streams, streamed with
+ *    backpressure. The Postgres path: one statement, no per-row parsing or planning.
+ *  - `unnest`: multi-row `INSERT ... SELECT FROM unnest($1::type[], ...)` in batches.
+ *    The embedded path: PGlite served through @electric-sql/pglite-socket does not
+ *    speak the COPY sub-protocol (the connection dies with "protocol synchronization
+ *    was lost"), so embedded mode loads this way.
+ * A source that throws (a row failing validation) aborts the load: COPY sends
+ * CopyFail, and the caller's transaction rolls back whatever the batches wrote.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+
+export type BulkMode = 'copy' | 'unnest';
+
+/** The loader a database kind supports: COPY on Postgres, unnest batches on embedded PGlite. */
+export function bulkModeFor(kind: 'postgres' | 'pglite'): BulkMode {
+  return kind === 'postgres' ? 'copy' : 'unnest';
+}
+
+export interface BulkColumn {
+  name: string;
+  type: 'text' | 'date' | 'float8' | 'int4';
+}
+
+export type BulkValue = string | number | null;
+
+const UNNEST_BATCH = 5_000;
+const COPY_CHUNK_ROWS = 1_000;
+
+/** Loads `rows` (values in `columns` order) into `table`; returns how many were loaded. */
+export async function bulkLoad(
+  client: pg.ClientBase,
+  mode: BulkMode,
+  table: string,
+  columns: readonly BulkColumn[],
+  rows: Iterable<readonly BulkValue[]> | AsyncIterable<readonly BulkValue[]>,
+): Promise<number> {
+  return mode === 'copy' ? copyRows(client, table, columns, rows) : unnestRows(client, table, columns, rows);
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function csvValue(value: BulkValue): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return String(value);
+  // A quoted empty string stays an empty string; unquoted it would be NULL.
+  return value === '' || /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+async function copyRows(client: pg.ClientBase, table: string, columns: readonly BulkColumn[], rows: Iterable<readonly BulkValue[]> | AsyncIterable<readonly BulkValue[]>) {
+  let count = 0;
+  async function* chunks() {
+    let lines: string[] = [];
+    for await (const row of rows) {
+      lines.push(row.map(csvValue).join(','));
+      count++;
+      if (lines.length === COPY_CHUNK_ROWS) {
+        yield `${lines.join('\n')}\n`;
+        lines = [];
+      }
+    }
+    if (lines.length > 0) yield `${lines.join('\n')}\n`;
+  }
+  const sql = `COPY ${quoteIdent(table)} (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN WITH (FORMAT csv)`;
+  await pipeline(Readable.from(chunks()), client.query(copyFrom(sql)));
+  return count;
+}
+
+async function unnestRows(client: pg.ClientBase, table: string, columns: readonly BulkColumn[], rows: Iterable<readonly BulkValue[]> | AsyncIterable<readonly BulkValue[]>) {
+  const sql =
+    `INSERT INTO ${quoteIdent(table)} (${columns.map((c) => quoteIdent(c.name)).join(', ')}) ` +
+    `SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')})`;
+  let count = 0;
+  let batch: BulkValue[][] = columns.map(() => []);
+  const flush = async () => {
+    if (batch[0]!.length === 0) return;
+    await client.query(sql, batch);
+    batch = columns.map(() => []);
+  };
+  for await (const row of rows) {
+    row.forEach((value, i) => batch[i]!.push(value));
+    count++;
+    if (batch[0]!.length === UNNEST_BATCH) await flush();
+  }
+  await flush();
+  return count;
+}

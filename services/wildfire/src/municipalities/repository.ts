@@ -1,0 +1,149 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '@platform/service-kit';
+import type { schema } from '../db';
+import { bulkLoad, bulkModeFor } from '../db/bulk-load';
+import type { RegistryMunicipality } from './registry';
+import { municipalities, seedState } from './tables';
+
+export type MunicipalityRecord = typeof municipalities.$inferSelect;
+
+/** A nomenclator row as ingestion hands it over: the registry fields plus where the municipality is. */
+export interface MunicipalityEnrichment extends RegistryMunicipality {
+  lat: number;
+  lon: number;
+  altitudeM: number | null;
+  population: number | null;
+}
+
+type WildfireDatabase = Pick<Database<typeof schema>, 'db' | 'pool' | 'kind'>;
+
+const SEED_LOCK = 'wildfire:municipality-registry';
+
+/** The only code that touches the municipalities and seed_state tables. */
+export function createMunicipalitiesRepository(database: WildfireDatabase) {
+  const { db, pool } = database;
+  return {
+    async find(ineCode: string): Promise<MunicipalityRecord | null> {
+      const [row] = await db.select().from(municipalities).where(eq(municipalities.ineCode, ineCode)).limit(1);
+      return row ?? null;
+    },
+
+    async exists(ineCode: string): Promise<boolean> {
+      const [row] = await db.select({ one: sql<number>`1` }).from(municipalities).where(eq(municipalities.ineCode, ineCode)).limit(1);
+      return row !== undefined;
+    },
+
+    /** Every code with what weather ingestion needs to place it: latitude and province. */
+    async locations(): Promise<Map<string, { lat: number | null; provinceCode: string }>> {
+      const rows = await db.select({ ineCode: municipalities.ineCode, lat: municipalities.lat, provinceCode: municipalities.provinceCode }).from(municipalities);
+      return new Map(rows.map((r) => [r.ineCode, { lat: r.lat, provinceCode: r.provinceCode }]));
+    },
+
+    async count(): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(municipalities);
+      return row?.n ?? 0;
+    },
+
+    async seedVersion(name: string): Promise<string | null> {
+      const [row] = await db.select({ version: seedState.version }).from(seedState).where(eq(seedState.name, name));
+      return row?.version ?? null;
+    },
+
+    /**
+     * Inserts the registry municipalities that are missing, leaving existing rows (and
+     * whatever the nomenclator added to them) alone, and records the version. Under an
+     * advisory lock, so instances starting together seed once.
+     */
+    async seedRegistry(rows: readonly RegistryMunicipality[], name: string, version: string): Promise<number> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [SEED_LOCK]);
+        const current = await client.query<{ version: string }>('SELECT version FROM seed_state WHERE name = $1', [name]);
+        const empty = (await client.query('SELECT 1 FROM municipalities LIMIT 1')).rowCount === 0;
+        if (!empty && current.rows[0]?.version === version) {
+          await client.query('COMMIT');
+          return 0;
+        }
+        const inserted = await client.query(
+          `INSERT INTO municipalities (ine_code, name, province_code, province, community_code, community)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+           ON CONFLICT (ine_code) DO NOTHING`,
+          [
+            rows.map((r) => r.ineCode),
+            rows.map((r) => r.name),
+            rows.map((r) => r.provinceCode),
+            rows.map((r) => r.province),
+            rows.map((r) => r.communityCode),
+            rows.map((r) => r.community),
+          ],
+        );
+        await client.query(
+          `INSERT INTO seed_state (name, version, applied_at) VALUES ($1, $2, now())
+           ON CONFLICT (name) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at`,
+          [name, version],
+        );
+        await client.query('COMMIT');
+        return inserted.rowCount ?? 0;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+
+    /**
+     * Writes nomenclator rows in one transaction: new codes are inserted, known ones
+     * get the file's name, province, coordinates, altitude and population.
+     */
+    async upsertEnrichment(rows: readonly MunicipalityEnrichment[]): Promise<{ inserted: number; updated: number }> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(
+          `CREATE TEMP TABLE municipalities_staging (
+             ine_code text, name text, province_code text, province text, community_code text, community text,
+             lat float8, lon float8, altitude_m float8, population int4) ON COMMIT DROP`,
+        );
+        await bulkLoad(
+          client,
+          bulkModeFor(database.kind),
+          'municipalities_staging',
+          [
+            { name: 'ine_code', type: 'text' },
+            { name: 'name', type: 'text' },
+            { name: 'province_code', type: 'text' },
+            { name: 'province', type: 'text' },
+            { name: 'community_code', type: 'text' },
+            { name: 'community', type: 'text' },
+            { name: 'lat', type: 'float8' },
+            { name: 'lon', type: 'float8' },
+            { name: 'altitude_m', type: 'float8' },
+            { name: 'population', type: 'int4' },
+          ],
+          rows.map((r) => [r.ineCode, r.name, r.provinceCode, r.province, r.communityCode, r.community, r.lat, r.lon, r.altitudeM, r.population]),
+        );
+        const result = await client.query<{ inserted: number; updated: number }>(
+          `WITH up AS (
+             INSERT INTO municipalities (ine_code, name, province_code, province, community_code, community, lat, lon, altitude_m, population, enriched_at)
+             SELECT ine_code, name, province_code, province, community_code, community, lat, lon, altitude_m, population, now() FROM municipalities_staging
+             ON CONFLICT (ine_code) DO UPDATE SET
+               name = excluded.name, province = excluded.province, lat = excluded.lat, lon = excluded.lon,
+               altitude_m = excluded.altitude_m, population = excluded.population, enriched_at = excluded.enriched_at
+             RETURNING (xmax = 0) AS inserted)
+           SELECT (count(*) FILTER (WHERE inserted))::int AS inserted, (count(*) FILTER (WHERE NOT inserted))::int AS updated FROM up`,
+        );
+        await client.query('COMMIT');
+        return result.rows[0]!;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+export type MunicipalitiesRepository = ReturnType<typeof createMunicipalitiesRepository>;

@@ -1,0 +1,235 @@
+import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import type pg from 'pg';
+import type { Database } from '@platform/service-kit';
+import type { schema } from '../db';
+import { bulkLoad, bulkModeFor, type BulkColumn, type BulkMode } from '../db/bulk-load';
+import type { FwiCodes } from '../fwi';
+import type { Reading } from './reading';
+import { readings } from './tables';
+
+type WildfireDatabase = Pick<Database<typeof schema>, 'db' | 'pool' | 'kind'>;
+
+const readingColumns = {
+  date: readings.date,
+  temp: readings.temp,
+  rh: readings.rh,
+  ws: readings.ws,
+  prec: readings.prec,
+  ffmc: readings.ffmc,
+  dmc: readings.dmc,
+  dc: readings.dc,
+  isi: readings.isi,
+  bui: readings.bui,
+  fwi: readings.fwi,
+  dsr: readings.dsr,
+  riskScore: readings.riskScore,
+  riskLabel: readings.riskLabel,
+};
+
+interface LatestRow {
+  known: boolean;
+  date: string | null;
+  temp: number;
+  rh: number;
+  ws: number;
+  prec: number;
+  ffmc: number;
+  dmc: number;
+  dc: number;
+  isi: number;
+  bui: number;
+  fwi: number;
+  dsr: number;
+  risk_score: number;
+  risk_label: Reading['riskLabel'];
+}
+
+export interface StagedWeather {
+  line: number;
+  municipioId: string;
+  date: string;
+  temp: number;
+  rh: number;
+  ws: number;
+  prec: number;
+}
+
+/** A day of weather to (re)compute: from the file, or already stored after the file's first day. */
+export interface SeriesDay {
+  municipio_id: string;
+  date: string;
+  temp: number;
+  rh: number;
+  ws: number;
+  prec: number;
+}
+
+/** The stored day just before a municipality's first day in the file: where its codes continue from. */
+export interface SeriesStart extends FwiCodes {
+  municipio_id: string;
+  date: string;
+}
+
+const WEATHER_STAGING: readonly BulkColumn[] = [
+  { name: 'line', type: 'int4' },
+  { name: 'municipio_id', type: 'text' },
+  { name: 'date', type: 'date' },
+  { name: 'temp', type: 'float8' },
+  { name: 'rh', type: 'float8' },
+  { name: 'ws', type: 'float8' },
+  { name: 'prec', type: 'float8' },
+];
+
+const READING_COLUMNS = ['municipio_id', 'date', 'temp', 'rh', 'ws', 'prec', 'ffmc', 'dmc', 'dc', 'isi', 'bui', 'fwi', 'dsr', 'risk_score', 'risk_label'] as const;
+const READINGS_STAGING: readonly BulkColumn[] = READING_COLUMNS.map((name) => ({
+  name,
+  type: name === 'municipio_id' || name === 'risk_label' ? 'text' : name === 'date' ? 'date' : 'float8',
+}));
+
+const INGEST_LOCK = 'wildfire:ingest-weather';
+
+/**
+ * One weather ingestion, inside one transaction on one connection: the file is
+ * staged, checked, and merged into `readings` at the end, or nothing is.
+ */
+export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
+  // The municipalities of the file and, for each, its first day there.
+  const FIRST_DAYS = 'SELECT municipio_id, min(date) AS first FROM weather_staging WHERE municipio_id = ANY($1) GROUP BY municipio_id';
+  return {
+    async stage(rows: AsyncIterable<StagedWeather>): Promise<number> {
+      await client.query(
+        'CREATE TEMP TABLE weather_staging (line int4, municipio_id text, date date, temp float8, rh float8, ws float8, prec float8) ON COMMIT DROP',
+      );
+      async function* values() {
+        for await (const r of rows) yield [r.line, r.municipioId, r.date, r.temp, r.rh, r.ws, r.prec];
+      }
+      const count = await bulkLoad(client, mode, 'weather_staging', WEATHER_STAGING, values());
+      await client.query('CREATE INDEX ON weather_staging (municipio_id, date)');
+      await client.query('ANALYZE weather_staging');
+      return count;
+    },
+
+    /** The first repeated municipality-day, with the lines it appears on. */
+    async firstDuplicate(): Promise<{ municipio_id: string; date: string; lines: number[] } | null> {
+      const { rows } = await client.query<{ municipio_id: string; date: string; lines: number[] }>(
+        `SELECT municipio_id, date::text AS date, array_agg(line ORDER BY line) AS lines FROM weather_staging
+         GROUP BY municipio_id, date HAVING count(*) > 1 ORDER BY (array_agg(line ORDER BY line))[2] LIMIT 1`,
+      );
+      return rows[0] ?? null;
+    },
+
+    async stagedMunicipalities(): Promise<{ municipio_id: string; first: string; last: string }[]> {
+      const { rows } = await client.query<{ municipio_id: string; first: string; last: string }>(
+        'SELECT municipio_id, min(date)::text AS first, max(date)::text AS last FROM weather_staging GROUP BY municipio_id ORDER BY municipio_id',
+      );
+      return rows;
+    },
+
+    /**
+     * For these municipalities: every day from their first day in the file on, the
+     * file's weather winning over stored weather, in order; and the stored codes of
+     * the day before, where there is one.
+     */
+    async series(municipioIds: string[]): Promise<{ days: SeriesDay[]; starts: SeriesStart[] }> {
+      const days = await client.query<SeriesDay>(
+        `WITH f AS (${FIRST_DAYS})
+         SELECT s.municipio_id, s.date::text AS date, s.temp, s.rh, s.ws, s.prec FROM weather_staging s WHERE s.municipio_id = ANY($1)
+         UNION ALL
+         SELECT r.municipio_id, r.date::text, r.temp, r.rh, r.ws, r.prec FROM readings r JOIN f ON f.municipio_id = r.municipio_id AND r.date > f.first
+         WHERE NOT EXISTS (SELECT 1 FROM weather_staging s WHERE s.municipio_id = r.municipio_id AND s.date = r.date)
+         ORDER BY 1, 2`,
+        [municipioIds],
+      );
+      const starts = await client.query<SeriesStart>(
+        `WITH f AS (${FIRST_DAYS})
+         SELECT DISTINCT ON (r.municipio_id) r.municipio_id, r.date::text AS date, r.ffmc, r.dmc, r.dc
+         FROM readings r JOIN f ON f.municipio_id = r.municipio_id AND r.date < f.first
+         ORDER BY r.municipio_id, r.date DESC`,
+        [municipioIds],
+      );
+      return { days: days.rows, starts: starts.rows };
+    },
+
+    async createReadingsStaging(): Promise<void> {
+      await client.query('CREATE TEMP TABLE readings_staging (LIKE readings) ON COMMIT DROP');
+    },
+
+    async stageReadings(computed: Iterable<readonly (string | number)[]>): Promise<number> {
+      return bulkLoad(client, mode, 'readings_staging', READINGS_STAGING, computed);
+    },
+
+    /** Upserts the computed readings; rows identical to what is stored are left alone (and counted as unchanged). */
+    async merge(): Promise<{ inserted: number; updated: number }> {
+      const cols = READING_COLUMNS.join(', ');
+      const values = READING_COLUMNS.filter((c) => c !== 'municipio_id' && c !== 'date');
+      const { rows } = await client.query<{ inserted: number; updated: number }>(
+        `WITH up AS (
+           INSERT INTO readings (${cols}) SELECT ${cols} FROM readings_staging
+           ON CONFLICT (municipio_id, date) DO UPDATE SET ${values.map((c) => `${c} = excluded.${c}`).join(', ')}
+           WHERE (${values.map((c) => `readings.${c}`).join(', ')}) IS DISTINCT FROM (${values.map((c) => `excluded.${c}`).join(', ')})
+           RETURNING (xmax = 0) AS inserted)
+         SELECT (count(*) FILTER (WHERE inserted))::int AS inserted, (count(*) FILTER (WHERE NOT inserted))::int AS updated FROM up`,
+      );
+      return rows[0]!;
+    },
+  };
+}
+
+export type WeatherIngestion = ReturnType<typeof weatherIngestion>;
+
+/** The only code that touches the readings table. */
+export function createReadingsRepository(database: WildfireDatabase) {
+  const { db, pool } = database;
+  const mode = bulkModeFor(database.kind);
+  return {
+    /**
+     * Runs `work` in one transaction holding the weather-ingestion lock, so two
+     * ingestions never interleave their series; any throw rolls everything back.
+     */
+    async withWeatherIngestion<T>(work: (ingestion: WeatherIngestion) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [INGEST_LOCK]);
+        const result = await work(weatherIngestion(client, mode));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+
+    /**
+     * Whether the municipality exists and its latest reading, in one round trip: the
+     * hot path of `GET /api/v3/m1`.
+     */
+    async latest(municipioId: string): Promise<{ known: boolean; reading: Reading | null }> {
+      const result = await db.execute<Record<string, unknown>>(sql`
+        SELECT true AS known, r.date::text AS date, r.temp, r.rh, r.ws, r.prec, r.ffmc, r.dmc, r.dc, r.isi, r.bui, r.fwi, r.dsr, r.risk_score, r.risk_label
+        FROM municipalities m
+        LEFT JOIN LATERAL (
+          SELECT * FROM readings WHERE readings.municipio_id = m.ine_code ORDER BY readings.date DESC LIMIT 1
+        ) r ON true
+        WHERE m.ine_code = ${municipioId}`);
+      const row = result.rows[0] as LatestRow | undefined;
+      if (!row) return { known: false, reading: null };
+      if (row.date === null) return { known: true, reading: null };
+      const { known: _known, risk_score: riskScore, risk_label: riskLabel, ...rest } = row;
+      return { known: true, reading: { ...rest, date: row.date, riskScore, riskLabel } };
+    },
+
+    /** Stored readings from `from` to `to` (both included), in date order. */
+    async range(municipioId: string, from: string, to: string): Promise<Reading[]> {
+      return db
+        .select(readingColumns)
+        .from(readings)
+        .where(and(eq(readings.municipioId, municipioId), gte(readings.date, from), lte(readings.date, to)))
+        .orderBy(asc(readings.date));
+    },
+  };
+}
+
+export type ReadingsRepository = ReturnType<typeof createReadingsRepository>;

@@ -1,0 +1,70 @@
+import express, { type Router } from 'express';
+import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import { OUTPUT_DECIMALS } from '../fwi';
+import { errorResponse } from '../openapi';
+import { principalOf, requireToken, type TokenAuth } from '../tokens/authenticate';
+import type { Reading } from './reading';
+import { M1QuerySchema, M1ResponseSchema, type ReadingRangeResponse, type ReadingResponse } from './schemas';
+import type { ReadingSource, ReadingsService } from './service';
+
+const round = (x: number, decimals: number) => Number(x.toFixed(decimals));
+
+/** The API shape of a reading: FWI outputs to 4 decimals (as `wildfire fwi` prints them), the score to 6. */
+export function readingBody(municipioId: string, r: Reading, source: ReadingSource): ReadingResponse {
+  const d = (x: number) => round(x, OUTPUT_DECIMALS);
+  return {
+    municipio_id: municipioId,
+    date: r.date,
+    risk_score: round(r.riskScore, 6),
+    risk_label: r.riskLabel,
+    fwi: d(r.fwi),
+    ffmc: d(r.ffmc),
+    dmc: d(r.dmc),
+    dc: d(r.dc),
+    isi: d(r.isi),
+    bui: d(r.bui),
+    dsr: d(r.dsr),
+    temp: r.temp,
+    rh: r.rh,
+    ws: r.ws,
+    prec: r.prec,
+    source,
+  };
+}
+
+export function readingsRouter(registry: OpenAPIRegistry, auth: TokenAuth, readings: ReadingsService): Router {
+  const router = express.Router();
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/api/v3/m1',
+    summary: 'Daily fire risk of a municipality',
+    description:
+      'Without dates: the latest reading (test tokens: today in Spain). With `date_from` and/or `date_to`: `{municipio_id, date_from, date_to, data}` ' +
+      'with the readings of the range in date order. Needs the `risk:read` scope. Live tokens read loaded data; test tokens read deterministic synthetic data.',
+    tags: ['risk'],
+    security: [{ BearerToken: ['risk:read'] }],
+    before: [requireToken(auth, { scopes: ['risk:read'] })],
+    query: M1QuerySchema,
+    responses: {
+      200: { description: 'The latest reading (no dates), or the readings of the range', content: { 'application/json': { schema: M1ResponseSchema } } },
+      400: errorResponse('MISSING_REQUIRED_PARAM (municipio_id absent) or INVALID_PARAM_FORMAT (municipio_id not 5 digits, a date not YYYY-MM-DD or not a real day)'),
+      401: errorResponse('MISSING_AUTH_HEADER or INVALID_API_KEY'),
+      403: errorResponse('INSUFFICIENT_SCOPE (needs risk:read), IP_NOT_ALLOWED, or MUNICIPALITY_NOT_ALLOWED (outside the token’s municipality list)'),
+      404: errorResponse('MUNICIPALITY_NOT_FOUND (no municipality has this code), or READING_NOT_FOUND (latest reading asked, none stored yet)'),
+      422: errorResponse(
+        'DATE_OUT_OF_RANGE (a date before 2015-01-01 or after today), INVALID_DATE_RANGE (date_from after date_to), DATE_RANGE_TOO_LARGE (more than 366 days)',
+      ),
+    },
+    handler: async ({ query }, _req, res): Promise<ReadingResponse | ReadingRangeResponse> => {
+      const caller = principalOf(res.locals);
+      const id = query.municipio_id;
+      if (query.date_from === undefined && query.date_to === undefined) {
+        const { reading, source } = await readings.latest(caller, id);
+        return readingBody(id, reading, source);
+      }
+      const { range, readings: days, source } = await readings.range(caller, id, query);
+      return { municipio_id: id, date_from: range.from, date_to: range.to, data: days.map((r) => readingBody(id, r, source)) };
+    },
+  });
+  return router;
+}

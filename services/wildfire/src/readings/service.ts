@@ -1,0 +1,59 @@
+import { NotFoundError } from '@platform/errors';
+import { todayInSpain } from '../calendar';
+import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
+import type { SyntheticData } from '../synthetic/synthetic-data';
+import { resolveDateRange, type DateRange } from './date-range';
+import type { Reading } from './reading';
+import type { ReadingsRepository } from './repository';
+
+export interface ReadingsServiceDeps {
+  repo: ReadingsRepository;
+  municipalities: { exists(ineCode: string): Promise<boolean> };
+  synthetic: SyntheticData;
+  clock: () => Date;
+}
+
+export type ReadingSource = 'observed' | 'synthetic';
+
+/**
+ * Daily risk readings. Live tokens read what ingestion stored; test tokens read the
+ * synthetic model and never the readings table, so the two can never mix.
+ */
+export function createReadingsService(deps: ReadingsServiceDeps) {
+  const { repo, synthetic } = deps;
+
+  async function requireKnown(municipioId: string): Promise<void> {
+    if (!(await deps.municipalities.exists(municipioId))) throw municipalityNotFound(municipioId);
+  }
+
+  return {
+    /** The newest reading: today's for test tokens, the last stored day for live ones. */
+    async latest(caller: DataCaller, municipioId: string): Promise<{ reading: Reading; source: ReadingSource }> {
+      requireMunicipalityAllowed(caller, municipioId);
+      if (caller.type === 'test') {
+        await requireKnown(municipioId);
+        const today = todayInSpain(deps.clock());
+        return { reading: synthetic.readings(municipioId, today, today)[0]!, source: 'synthetic' };
+      }
+      const { known, reading } = await repo.latest(municipioId);
+      if (!known) throw municipalityNotFound(municipioId);
+      if (!reading) throw new NotFoundError(`No reading is stored for municipality ${municipioId} yet`, 'READING_NOT_FOUND', { param: 'municipio_id' });
+      return { reading, source: 'observed' };
+    },
+
+    /** Readings of a date range, in date order; days without a stored reading are absent. */
+    async range(
+      caller: DataCaller,
+      municipioId: string,
+      query: { date_from?: string; date_to?: string },
+    ): Promise<{ range: DateRange; readings: Reading[]; source: ReadingSource }> {
+      requireMunicipalityAllowed(caller, municipioId);
+      const range = resolveDateRange(query, todayInSpain(deps.clock()));
+      await requireKnown(municipioId);
+      if (caller.type === 'test') return { range, readings: synthetic.readings(municipioId, range.from, range.to), source: 'synthetic' };
+      return { range, readings: await repo.range(municipioId, range.from, range.to), source: 'observed' };
+    },
+  };
+}
+
+export type ReadingsService = ReturnType<typeof createReadingsService>;

@@ -1,0 +1,96 @@
+import { PROVINCES } from '../municipalities/provinces';
+import { eachDay } from '../calendar';
+import { yearOfWeather, summerness } from './climate-model';
+import { createSyntheticData } from './synthetic-data';
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+describe('synthetic data for test tokens', () => {
+  const synthetic = createSyntheticData();
+  const monthly = (code: string, year: number, month: string) => {
+    const last = new Date(Date.UTC(year, Number(month), 0)).getUTCDate();
+    return synthetic.readings(code, `${year}-${month}-01`, `${year}-${month}-${last}`);
+  };
+
+  it.each([2019, 2022, 2024])('puts Seville (41091) in July far above its January and above A Coruña (15030) in July, in %i', (year) => {
+    const sevillaJuly = mean(monthly('41091', year, '07').map((r) => r.fwi));
+    const sevillaJanuary = mean(monthly('41091', year, '01').map((r) => r.fwi));
+    const corunaJuly = mean(monthly('15030', year, '07').map((r) => r.fwi));
+    expect(sevillaJuly).toBeGreaterThan(5 * sevillaJanuary);
+    expect(sevillaJuly - sevillaJanuary).toBeGreaterThan(21.3);
+    expect(sevillaJuly).toBeGreaterThan(2 * corunaJuly);
+  });
+
+  it.each(['41091', '14021', '18087', '06015', '30030'])('reaches HIGH in the summer of the south (%s)', (code) => {
+    const summer = synthetic.readings(code, '2024-06-21', '2024-09-22');
+    const high = summer.filter((r) => r.riskLabel === 'HIGH').length;
+    expect(high).toBeGreaterThan(summer.length / 2);
+  });
+
+  it('keeps the wet north-west mostly LOW in midwinter', () => {
+    const winter = monthly('15030', 2024, '01');
+    expect(winter.filter((r) => r.riskLabel === 'LOW').length).toBeGreaterThan(25);
+  });
+
+  it('gives the same readings to the same request, from a fresh generator too', () => {
+    const again = createSyntheticData();
+    expect(again.readings('28079', '2023-05-01', '2023-05-31')).toEqual(synthetic.readings('28079', '2023-05-01', '2023-05-31'));
+  });
+
+  it('gives different municipalities of one province different weather', () => {
+    const a = synthetic.readings('41091', '2024-07-01', '2024-07-10').map((r) => r.temp);
+    const b = synthetic.readings('41004', '2024-07-01', '2024-07-10').map((r) => r.temp);
+    expect(a).not.toEqual(b);
+  });
+
+  it('runs the FWI from 1 January with the standard start values, so a range answer matches the same days of the full year', () => {
+    const year = synthetic.readings('46250', '2024-01-01', '2024-12-31');
+    expect(year).toHaveLength(366);
+    expect(synthetic.readings('46250', '2024-08-10', '2024-08-12')).toEqual(year.slice(222, 225));
+    // Day one comes from FFMC 85, DMC 6, DC 15.
+    expect(year[0]!.dc).toBeLessThan(15 + 10);
+  });
+
+  it('spans years, each started afresh on 1 January', () => {
+    const span = synthetic.readings('28079', '2023-12-30', '2024-01-02');
+    expect(span.map((r) => r.date)).toEqual(['2023-12-30', '2023-12-31', '2024-01-01', '2024-01-02']);
+    expect(span[2]).toEqual(synthetic.readings('28079', '2024-01-01', '2024-01-01')[0]);
+  });
+
+  it('keeps the cache within its bound while answering repeated requests from it', () => {
+    const small = createSyntheticData({ cacheSize: 3 });
+    const first = small.readings('28079', '2024-07-01', '2024-07-01');
+    for (const code of ['41091', '15030', '08019', '46250']) small.readings(code, '2024-07-01', '2024-07-01');
+    expect(small.cachedYears()).toBe(3);
+    expect(small.readings('28079', '2024-07-01', '2024-07-01')).toEqual(first);
+  });
+
+  it('makes summer drier and hotter than winter in every climate zone', () => {
+    const days = eachDay('2024-01-01', '2024-12-31');
+    for (const province of PROVINCES) {
+      const weather = yearOfWeather(`${province.code}001`, province, days);
+      const jan = weather.slice(0, 31);
+      const jul = weather.slice(182, 213);
+      expect(mean(jul.map((w) => w.temp))).toBeGreaterThan(mean(jan.map((w) => w.temp)));
+      expect(mean(jul.map((w) => w.prec))).toBeLessThan(mean(jan.map((w) => w.prec)) + 1);
+    }
+    expect(summerness(200)).toBeCloseTo(1, 6);
+    expect(summerness(17)).toBeLessThan(0.01);
+  });
+
+  it('keeps every generated value inside the ranges weather ingestion accepts', () => {
+    const days = eachDay('2024-01-01', '2024-12-31');
+    const all = PROVINCES.flatMap((province) => yearOfWeather(`${province.code}002`, province, days));
+    const range = (pick: (w: (typeof all)[number]) => number) => [Math.min(...all.map(pick)), Math.max(...all.map(pick))];
+    const [rhMin, rhMax] = range((w) => w.rh);
+    const [wsMin] = range((w) => w.ws);
+    const [precMin] = range((w) => w.prec);
+    const [tempMin, tempMax] = range((w) => w.temp);
+    expect(rhMin).toBeGreaterThanOrEqual(0);
+    expect(rhMax).toBeLessThanOrEqual(100);
+    expect(wsMin).toBeGreaterThanOrEqual(0);
+    expect(precMin).toBeGreaterThanOrEqual(0);
+    expect(tempMin).toBeGreaterThan(-30);
+    expect(tempMax).toBeLessThan(50);
+  });
+});
