@@ -14,6 +14,8 @@ module.exports = async function httpFrameBench() {
   try {
     // Baseline: bare Express answering one indexed pg query per request.
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
+    // Dropping the bench database (WITH FORCE) may cut a connection still closing.
+    pool.on('error', () => undefined);
     closers.push(() => pool.end());
     await pool.query('create table kv (k text primary key, v text)');
     await pool.query("insert into kv values ('k', 'v')");

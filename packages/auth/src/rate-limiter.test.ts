@@ -48,6 +48,14 @@ describe('memory rate limiter', () => {
     expect((await limiter.consume('k', 2)).allowed).toBe(false);
   });
 
+  it('peeks at a window without taking from it; no open window means the full budget and no reset', async () => {
+    const limiter = createRateLimiter({ points: 5, durationSeconds: 60, keyPrefix: 'mem' });
+    expect(await limiter.peek('k')).toEqual({ limit: 5, remaining: 5, resetAt: null });
+    const taken = await limiter.consume('k', 2);
+    expect(await limiter.peek('k')).toEqual({ limit: 5, remaining: 3, resetAt: taken.resetAt });
+    expect(await limiter.peek('k')).toMatchObject({ remaining: 3 });
+  });
+
   it('exposes its limit and window', () => {
     const limiter = createRateLimiter({ points: 7, durationSeconds: 15, keyPrefix: 'mem' });
     expect([limiter.limit, limiter.windowSeconds]).toEqual([7, 15]);

@@ -12,6 +12,14 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+/** What is left of a key's budget, as a status page shows it. */
+export interface RateLimitWindow {
+  limit: number;
+  remaining: number;
+  /** When the open window ends, in whole epoch seconds; null when none is open. */
+  resetAt: number | null;
+}
+
 export interface RateLimiter {
   /**
    * Takes `points` (a positive integer, default 1) from the budget of `key`.
@@ -19,6 +27,11 @@ export interface RateLimiter {
    * RateLimiterUnavailableError when the store cannot be asked.
    */
   consume(key: string, points?: number): Promise<RateLimitDecision>;
+  /**
+   * The current window of `key` without taking anything from it; `resetAt` is null
+   * when no window is open (the next request opens one). Rejects like `consume`.
+   */
+  peek(key: string): Promise<RateLimitWindow>;
   readonly limit: number;
   readonly windowSeconds: number;
 }
@@ -113,6 +126,16 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         throw new RateLimiterUnavailableError({ cause: rejection });
       }
       return decision(res, true, limit);
+    },
+    async peek(key: string): Promise<RateLimitWindow> {
+      let res: RateLimiterRes | null;
+      try {
+        res = await limiter.get(key);
+      } catch (err) {
+        throw new RateLimiterUnavailableError({ cause: err });
+      }
+      if (!res || res.msBeforeNext <= 0) return { limit, remaining: limit, resetAt: null };
+      return { limit, remaining: Math.max(0, res.remainingPoints), resetAt: Math.ceil((Date.now() + res.msBeforeNext) / 1000) };
     },
   };
 }

@@ -1,2 +1,4 @@
-/** Base URL used when none is given: the wildfire service's default local address. */
-export const DEFAULT_BASE_URL = 'http://localhost:8002';
+export { DEFAULT_BASE_URL, WILDFIRE_ENDPOINTS, WildfireClient, type WildfireClientOptions, type WildfireEndpoint } from './client';
+export { WildfireApiError, WildfireNetworkError } from './errors';
+export { backoffMs, MAX_ATTEMPTS, MAX_DELAY_MS, RETRY_STATUSES } from './retry';
+export type * from './types';

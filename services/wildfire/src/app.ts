@@ -3,9 +3,13 @@ import type { Redis } from 'ioredis';
 import { wildfireEnvelope } from '@platform/errors';
 import { createHttpApp, docsRouter, generateOpenApiDocument, type JobQueue, type Logger, type Metrics } from '@platform/service-kit';
 import type { WildfireConfig } from './config';
+import { deprecationHeaders, markDeprecatedOperations } from './deprecation/headers';
+import { ecosystemRouter } from './ecosystem/router';
+import type { EcosystemService } from './ecosystem/service';
 import { healthRouter } from './health/router';
 import type { WildfireJobs } from './jobs/registry';
 import { createWildfireRegistry, WILDFIRE_API_DESCRIPTION } from './openapi';
+import type { RateLimits } from './rate-limits/service';
 import { readingsRouter } from './readings/router';
 import type { ReadingsService } from './readings/service';
 import { tokensRouter } from './tokens/router';
@@ -20,6 +24,8 @@ export interface WildfireAppDeps {
   redis?: Redis;
   tokens: TokensService;
   readings: ReadingsService;
+  ecosystem: EcosystemService;
+  limits: RateLimits;
   jobs: JobQueue<WildfireJobs>;
   clock?: () => Date;
 }
@@ -34,13 +40,19 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
     jsonLimit: deps.config.jsonLimit,
     trustedProxies: deps.config.trustedProxies,
   });
-  const auth = { tokens: deps.tokens, jobs: deps.jobs, logger: deps.logger, clock: deps.clock };
+  const auth = { tokens: deps.tokens, jobs: deps.jobs, logger: deps.logger, clock: deps.clock, limits: deps.limits };
+  http.app.use(deprecationHeaders(deps.config.deprecatedPrefixes));
   http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis }));
   http.app.use(tokensRouter(registry, auth));
   http.app.use(readingsRouter(registry, auth, deps.readings));
+  http.app.use(ecosystemRouter(registry, auth, deps.ecosystem));
   http.app.use(
     docsRouter(
-      () => generateOpenApiDocument(registry, { title: 'wildfire', version: deps.version, description: WILDFIRE_API_DESCRIPTION }),
+      () =>
+        markDeprecatedOperations(
+          generateOpenApiDocument(registry, { title: 'wildfire', version: deps.version, description: WILDFIRE_API_DESCRIPTION }),
+          deps.config.deprecatedPrefixes,
+        ),
       'wildfire',
     ),
   );

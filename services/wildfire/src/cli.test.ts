@@ -40,7 +40,7 @@ describe('wildfire tokens (CLI) against Postgres', () => {
     );
     expect(created).toMatchObject({ code: 0, stderr: '' });
     const issued = JSON.parse(created.stdout) as Record<string, unknown>;
-    expect(Object.keys(issued)).toEqual(['token', 'id', 'account', 'type', 'scopes', 'prefix']);
+    expect(Object.keys(issued)).toEqual(['token', 'id', 'account', 'type', 'scopes', 'prefix', 'monthly_quota']);
     expect(issued).toMatchObject({ account: 'ayto-madrid', type: 'live', scopes: ['risk:read', 'reports:read'] });
     const token = issued.token as string;
     expect(token).toMatch(/^pk_live_/);
@@ -65,6 +65,7 @@ describe('wildfire tokens (CLI) against Postgres', () => {
         scopes: ['risk:read', 'reports:read'],
         municipios: ['28079', '08019'],
         ip_allowlist: ['127.0.0.1/32', '10.0.0.0/8'],
+        monthly_quota: null,
         expires_at: '2100-01-01T00:00:00.000Z',
         created_at: expect.any(String),
         last_used_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
@@ -75,7 +76,7 @@ describe('wildfire tokens (CLI) against Postgres', () => {
     ]);
 
     const table = await cli('tokens', 'list');
-    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+PREFIX\s+ACCOUNT\s+TYPE\s+SCOPES\s+MUNICIPIOS\s+IP\s+EXPIRES\s+LAST USED\s+STATE$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+PREFIX\s+ACCOUNT\s+TYPE\s+SCOPES\s+MUNICIPIOS\s+IP\s+QUOTA\/MONTH\s+EXPIRES\s+LAST USED\s+STATE$/);
     expect(table.stdout).toContain(issued.prefix as string);
     expect(table.stdout).not.toContain(token);
 
@@ -120,7 +121,10 @@ describe('wildfire tokens (CLI) against Postgres', () => {
     [['tokens', 'create', '--type', 'live', '--scopes', 'risk:read'], 'tokens create needs --account NAME'],
     [['tokens', 'create', '--type', 'live', '--account', 'acme'], 'tokens create needs --scopes'],
     [['tokens', 'create', '--type', 'live', '--account', 'acme', '--scopes', 'risk:read', '--color'], "Unknown option '--color'"],
-    [['tokens', 'revoke'], 'tokens revoke needs exactly one ID or PREFIX'],
+    [['tokens', 'revoke'], 'tokens revoke needs exactly one TOKEN, ID or PREFIX'],
+    [['tokens', 'rotate'], 'tokens rotate needs exactly one TOKEN, ID or PREFIX'],
+    [['tokens', 'rotate', 'pk_live_abc', '--grace', '1 day'], '--grace must be a duration such as 90s, 30m, 24h or 7d, got "1 day"'],
+    [['tokens', 'create', '--type', 'live', '--account', 'acme', '--scopes', 'risk:read', '--quota', '1e3'], '--quota must be a whole number'],
     [['tokens', 'rotate-all'], 'Unknown command "tokens rotate-all"'],
     [['ingest', 'weather'], 'ingest weather needs exactly one FILE'],
     [['ingest', 'municipalities', 'a.csv', 'b.csv'], 'ingest municipalities needs exactly one FILE'],

@@ -9,28 +9,37 @@ import { FWI_CSV_USAGE, FwiInputError, FwiUsageError, parseFwiArgs, runFwiCsv } 
 import { startWildfire, type WildfireRuntime } from './runtime';
 import type { MunicipalityIngestSummary } from './municipalities/service';
 import type { WeatherIngestSummary } from './readings/ingest-weather';
+import type { EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
 import type { TokenRecord, TokenType } from './tokens/repository';
-import { TOKEN_SCOPES, TokenInputError } from './tokens/service';
+import { DEFAULT_ROTATION_GRACE_MS, TOKEN_SCOPES, TokenInputError } from './tokens/service';
 
 const USAGE = `Usage: wildfire <command> [options]
 
 Commands:
   tokens create --type live|test --account NAME --scopes SCOPE[,SCOPE...]
-                [--municipios CODE[,CODE...]] [--ip CIDR[,CIDR...]] [--expires YYYY-MM-DD] [--json]
+                [--municipios CODE[,CODE...]] [--ip CIDR[,CIDR...]] [--expires YYYY-MM-DD]
+                [--quota N] [--json]
       Create an API token; the token is printed once and stored hashed.
       Scopes: ${TOKEN_SCOPES.join(', ')}. Municipalities: 5-digit INE codes.
       --ip: addresses or CIDR ranges the token may be used from. --expires: the last
-      day the token works (it expires at the end of that day, UTC).
+      day the token works (it expires at the end of that day, UTC). --quota: requests
+      per month for the account's live tokens (sets the account's quota; "none" removes it).
   tokens list [--account NAME] [--json]
-      List tokens (prefix, type, scopes, limits, expiry, last use, state); never the secret.
-  tokens revoke ID|PREFIX
-      Revoke a token by its id or its listed prefix.
+      List tokens (prefix, type, scopes, limits, quota, expiry, last use, state); never the secret.
+  tokens revoke TOKEN|ID|PREFIX
+      Revoke a token given whole, by its id or by its listed prefix.
+  tokens rotate TOKEN|ID|PREFIX [--grace 24h] [--json]
+      Issue a replacement with the same account, scopes and limits (printed once); the
+      old token keeps working for the grace period (s, m, h or d; default 24h, 0 ends it now).
   ingest weather FILE.csv [--json]
       Load noon weather (municipio_id,date,temp,rh,ws,prec) and store the daily FWI
       readings, continuing each municipality's series. A bad row rejects the whole file.
   ingest municipalities FILE [--json]
       Add coordinates, altitude and population from the IGN/CNIG nomenclator (";",
       Latin-1, decimal commas) or from ine_code,name,province_code,province,lat,lon,altitude_m,population.
+  ingest ecosystem FILE.csv [--json]
+      Load municipio_id,vegetation_type,fuel_model,fuel_load_t_ha,forest_cover_pct, one row per
+      municipality (classes and models: services/wildfire/README.md). A bad row rejects the whole file.
   fwi [--ffmc0 N] [--dmc0 N] [--dc0 N] < weather.csv > indices.csv
       Compute the Fire Weather Index System from daily noon weather (CSV in, CSV out).
       Needs no database; "wildfire fwi --help" describes the columns.
@@ -49,6 +58,8 @@ const OPTION_OF_FIELD: Record<TokenInputError['field'], string> = {
   municipios: '--municipios',
   ip_allowlist: '--ip',
   expires_at: '--expires',
+  monthly_quota: '--quota',
+  grace: '--grace',
 };
 
 export async function runCli(argv: string[], out: Out = console, env: NodeJS.ProcessEnv = process.env, stdin: In = process.stdin): Promise<number> {
@@ -76,6 +87,7 @@ export async function runCli(argv: string[], out: Out = console, env: NodeJS.Pro
           municipios: { type: 'string' },
           ip: { type: 'string' },
           expires: { type: 'string' },
+          quota: { type: 'string' },
           json: { type: 'boolean' },
         },
       });
@@ -92,9 +104,12 @@ export async function runCli(argv: string[], out: Out = console, env: NodeJS.Pro
         municipios: values.municipios === undefined ? null : list(values.municipios),
         ipAllowlist: values.ip === undefined ? null : list(values.ip),
         expiresAt: values.expires === undefined ? null : endOfDay(values.expires),
+        monthlyQuota: values.quota === undefined ? undefined : quota(values.quota),
       });
       if (values.json) {
-        out.log(JSON.stringify({ token, id: record.id, account: record.account, type: record.type, scopes: record.scopes, prefix: record.prefix }));
+        out.log(
+          JSON.stringify({ token, id: record.id, account: record.account, type: record.type, scopes: record.scopes, prefix: record.prefix, monthly_quota: record.monthlyQuota }),
+        );
       } else {
         out.log(
           `Created ${record.type} token for account "${record.account}" (id ${record.id}, prefix ${record.prefix}).\n` +
@@ -114,23 +129,47 @@ export async function runCli(argv: string[], out: Out = console, env: NodeJS.Pro
     }
     if (group === 'tokens' && command === 'revoke') {
       const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
-      if (positionals.length !== 1) throw new UsageError('tokens revoke needs exactly one ID or PREFIX');
+      if (positionals.length !== 1) throw new UsageError('tokens revoke needs exactly one TOKEN, ID or PREFIX');
       const rt = await open();
       const revoked = await rt.tokens.revoke(positionals[0]!);
       if (!revoked) {
-        out.error(`wildfire: no active token matches "${positionals[0]}"`);
+        out.error(`wildfire: no active token matches ${named(positionals[0]!)}`);
         return 1;
       }
       out.log(`Revoked ${revoked.type} token ${revoked.id} (${revoked.prefix}) of account "${revoked.account}"`);
       return 0;
     }
-    if (group === 'ingest' && (command === 'weather' || command === 'municipalities')) {
+    if (group === 'tokens' && command === 'rotate') {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { grace: { type: 'string' }, json: { type: 'boolean' } } });
+      if (positionals.length !== 1) throw new UsageError('tokens rotate needs exactly one TOKEN, ID or PREFIX');
+      const graceMs = values.grace === undefined ? DEFAULT_ROTATION_GRACE_MS : duration(values.grace);
+      const rt = await open();
+      const rotated = await rt.tokens.rotate(positionals[0]!, graceMs);
+      if (!rotated) {
+        out.error(`wildfire: no active token matches ${named(positionals[0]!)}`);
+        return 1;
+      }
+      const { token, record, old } = rotated;
+      const until = old.expiresAt!.toISOString();
+      if (values.json) {
+        out.log(
+          JSON.stringify({ token, id: record.id, account: record.account, type: record.type, scopes: record.scopes, prefix: record.prefix, replaces: old.id, old_valid_until: until }),
+        );
+      } else {
+        out.log(
+          `Rotated ${old.type} token ${old.id} (${old.prefix}) of account "${old.account}"; it keeps working until ${until}.\n` +
+            `Replacement: id ${record.id}, prefix ${record.prefix}; scopes ${record.scopes.join(', ')}; ${limits(record)}.\nToken (shown once): ${token}`,
+        );
+      }
+      return 0;
+    }
+    if (group === 'ingest' && (command === 'weather' || command === 'municipalities' || command === 'ecosystem')) {
       const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean' } } });
       if (positionals.length !== 1) throw new UsageError(`ingest ${command} needs exactly one FILE`);
       const file = positionals[0]!;
       const rt = await open();
       try {
-        const summary = command === 'weather' ? await rt.ingest.weather(file) : await rt.ingest.municipalities(file);
+        const summary = await rt.ingest[command](file);
         out.log(values.json ? JSON.stringify(summary) : describeIngest(command, file, summary));
       } catch (err) {
         if (!(err instanceof CsvInputError) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
@@ -181,7 +220,7 @@ async function fwi(args: string[], out: Out, stdin: In): Promise<number> {
   return 0;
 }
 
-function describeIngest(command: 'weather' | 'municipalities', file: string, summary: object): string {
+function describeIngest(command: 'weather' | 'municipalities' | 'ecosystem', file: string, summary: object): string {
   if (command === 'weather') {
     const s = summary as WeatherIngestSummary;
     return (
@@ -189,6 +228,10 @@ function describeIngest(command: 'weather' | 'municipalities', file: string, sum
       `Readings computed: ${s.computed} (${s.inserted} new, ${s.updated} changed, ${s.unchanged} unchanged)` +
       (s.restarts > 0 ? `; ${s.restarts} series restarted from the start codes after a gap.` : '.')
     );
+  }
+  if (command === 'ecosystem') {
+    const e = summary as EcosystemIngestSummary;
+    return `Loaded the ecosystem of ${e.rows} municipalities from ${file}: ${e.inserted} new, ${e.updated} changed, ${e.unchanged} unchanged.`;
   }
   const s = summary as MunicipalityIngestSummary;
   return `Loaded ${s.rows} municipalities from ${file} (${s.format === 'ign' ? 'IGN/CNIG nomenclator' : 'plain CSV'}): ${s.updated} updated, ${s.inserted} added.`;
@@ -217,10 +260,32 @@ function endOfDay(value: string): Date {
   return end;
 }
 
-function stateOf(t: TokenRecord, now: Date): 'active' | 'revoked' | 'expired' {
+/** A whole token as the operator typed it is never echoed back: error messages end up in logs. */
+function named(ref: string): string {
+  return /^pk_(?:live|test)_[0-9A-Za-z]{40,}$/.test(ref) ? 'the given token' : `"${ref}"`;
+}
+
+/** `--quota 10000`, or `none` to remove the account's quota. */
+function quota(value: string): number | null {
+  if (value === 'none') return null;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--quota must be a whole number of requests per month or "none", got "${value}"`);
+  return Number(value);
+}
+
+/** `--grace 24h`: a whole number of s, m, h or d; `0` alone ends the grace period at once. */
+function duration(value: string): number {
+  const match = /^(\d+)(s|m|h|d)$/.exec(value);
+  if (value === '0') return 0;
+  if (!match) throw new UsageError(`--grace must be a duration such as 90s, 30m, 24h or 7d, got "${value}"`);
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+}
+
+/** `grace`: replaced by a rotation and still working; `replaced`: its grace period is over. */
+function stateOf(t: TokenRecord, now: Date): 'active' | 'grace' | 'revoked' | 'expired' | 'replaced' {
   if (t.revokedAt) return 'revoked';
-  if (t.expiresAt && t.expiresAt.getTime() <= now.getTime()) return 'expired';
-  return 'active';
+  if (t.expiresAt && t.expiresAt.getTime() <= now.getTime()) return t.replacedBy ? 'replaced' : 'expired';
+  return t.replacedBy ? 'grace' : 'active';
 }
 
 function limits(t: TokenRecord): string {
@@ -239,6 +304,7 @@ function tokenJson(t: TokenRecord, now: Date) {
     scopes: t.scopes,
     municipios: t.municipios,
     ip_allowlist: t.ipAllowlist,
+    monthly_quota: t.monthlyQuota,
     expires_at: t.expiresAt?.toISOString() ?? null,
     created_at: t.createdAt.toISOString(),
     last_used_at: t.lastUsedAt?.toISOString() ?? null,
@@ -259,11 +325,12 @@ function formatTokens(tokens: TokenRecord[], now: Date): string {
     t.scopes.join(','),
     t.municipios?.join(',') ?? 'all',
     t.ipAllowlist?.join(',') ?? 'any',
+    t.monthlyQuota === null ? '-' : String(t.monthlyQuota),
     time(t.expiresAt),
     time(t.lastUsedAt),
     stateOf(t, now),
   ]);
-  const header = ['ID', 'PREFIX', 'ACCOUNT', 'TYPE', 'SCOPES', 'MUNICIPIOS', 'IP', 'EXPIRES', 'LAST USED', 'STATE'];
+  const header = ['ID', 'PREFIX', 'ACCOUNT', 'TYPE', 'SCOPES', 'MUNICIPIOS', 'IP', 'QUOTA/MONTH', 'EXPIRES', 'LAST USED', 'STATE'];
   return formatTable(header, rows);
 }
 

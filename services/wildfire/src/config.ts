@@ -84,6 +84,9 @@ const WildfireEnv = z.object({
   WILDFIRE_WORKER_CONCURRENCY: env.int(4, 1),
   WILDFIRE_JSON_LIMIT: z.string().default('100kb'),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('bull'),
+  RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('wildfire-rl'),
+  WILDFIRE_RATE_LIMIT_DATA: env.int(100, 1),
+  WILDFIRE_RATE_LIMIT_REPORTS: env.int(10, 1),
   SHUTDOWN_GRACE_MS: env.int(10_000),
   LOG_LEVEL: env.logLevel(),
 });
@@ -107,6 +110,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     demoToken: e.WILDFIRE_DEMO_TOKEN && !e.WILDFIRE_DATABASE_URL,
     workerConcurrency: e.WILDFIRE_WORKER_CONCURRENCY,
     queuePrefix: e.QUEUE_PREFIX,
+    rateLimits: { prefix: e.RATE_LIMIT_PREFIX, perMinute: { data: e.WILDFIRE_RATE_LIMIT_DATA, reports: e.WILDFIRE_RATE_LIMIT_REPORTS } },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
   };

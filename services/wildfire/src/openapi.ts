@@ -12,18 +12,32 @@ export const WILDFIRE_ERROR_CODES = [
     meaning: 'no `Authorization: Bearer <token>` header, or a token was put in the query string (`token`, `api_key`, `access_token`, `key`), which is always refused',
   },
   { code: 'INVALID_API_KEY', status: 401, meaning: 'the header is not `Bearer <token>`, or the token is unknown, revoked or expired' },
-  { code: 'INSUFFICIENT_SCOPE', status: 403, meaning: 'the token lacks a scope the endpoint requires (the message names it)' },
+  {
+    code: 'INSUFFICIENT_SCOPE',
+    status: 403,
+    meaning: 'the token lacks a scope the endpoint requires (the message names it), or `municipio_id` is outside the token’s municipality list (`param` is `municipio_id`)',
+  },
   { code: 'IP_NOT_ALLOWED', status: 403, meaning: 'the token has an IP allowlist and the request comes from outside it' },
-  { code: 'MUNICIPALITY_NOT_ALLOWED', status: 403, meaning: 'the token has a municipality list and `municipio_id` is not on it' },
   { code: 'NOT_FOUND', status: 404, meaning: 'no such route' },
   { code: 'MUNICIPALITY_NOT_FOUND', status: 404, meaning: '`municipio_id` is well-formed but no municipality has that INE code' },
   { code: 'READING_NOT_FOUND', status: 404, meaning: 'the latest reading was asked for and nothing is stored for the municipality yet (live tokens)' },
+  { code: 'ECOSYSTEM_NOT_FOUND', status: 404, meaning: 'no ecosystem data is loaded for the municipality yet (live tokens, m10 and /ecosystem)' },
   { code: 'PAYLOAD_TOO_LARGE', status: 413, meaning: 'the request body exceeds WILDFIRE_JSON_LIMIT (100 kB by default)' },
   { code: 'DATE_OUT_OF_RANGE', status: 422, meaning: 'a date is before 2015-01-01 or after today (Spanish calendar); `param` names it' },
   { code: 'INVALID_DATE_RANGE', status: 422, meaning: '`date_from` is after `date_to`' },
   { code: 'DATE_RANGE_TOO_LARGE', status: 422, meaning: 'the range covers more than 366 days (both ends included)' },
+  {
+    code: 'RATE_LIMIT_EXCEEDED',
+    status: 429,
+    meaning: 'the token’s per-minute budget for the endpoint is spent (100/min on data endpoints, 10/min on report creation); wait `Retry-After` seconds',
+  },
+  { code: 'QUOTA_EXCEEDED', status: 429, meaning: 'the account’s monthly request quota is spent (live tokens); `Retry-After` counts the seconds to the next month (Spanish time)' },
   { code: 'INTERNAL_ERROR', status: 500, meaning: 'an unexpected error; it is logged under the `request_id`' },
-  { code: 'SERVICE_UNAVAILABLE', status: 503, meaning: 'a dependency (database, Redis) is unavailable; retry with backoff' },
+  {
+    code: 'SERVICE_UNAVAILABLE',
+    status: 503,
+    meaning: 'a dependency (database, Redis) is unavailable; retry with backoff. Rate-limited endpoints answer it rather than serve uncounted requests when Redis is down',
+  },
 ] as const;
 
 const codeTable = WILDFIRE_ERROR_CODES.map((e) => `| ${e.status} | \`${e.code}\` | ${e.meaning} |`).join('\n');
@@ -45,6 +59,27 @@ export const ErrorBodySchema = z
 /** A documented error response: `description` says when the endpoint answers it. */
 export function errorResponse(description: string) {
   return { description, content: { 'application/json': { schema: ErrorBodySchema } } };
+}
+
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer' as const } });
+
+/** Headers of every response counted against a token's rate limit. */
+export const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': integerHeader('Requests the token may make per minute on this endpoint group.'),
+  'X-RateLimit-Remaining': integerHeader('Requests left in the current window.'),
+  'X-RateLimit-Reset': integerHeader('When the current window ends, in epoch seconds.'),
+};
+
+/** The 429 and 503 responses of a rate-limited route (`rateLimit(limits, kind)` in its `before` list). */
+export function rateLimitedResponses(kind: 'data' | 'reports') {
+  const limit = kind === 'data' ? 'the data endpoints’ per-minute budget (100 by default)' : 'the report-creation budget (10 per minute by default)';
+  return {
+    429: {
+      ...errorResponse(`RATE_LIMIT_EXCEEDED (${limit} is spent; live tokens only) or QUOTA_EXCEEDED (the account’s monthly quota is spent)`),
+      headers: { 'Retry-After': integerHeader('Seconds to wait before retrying.'), ...RATE_LIMIT_HEADERS },
+    },
+    503: errorResponse('SERVICE_UNAVAILABLE: the rate-limit store (Redis) or the database cannot be reached; the request was not served'),
+  };
 }
 
 /** The wildfire OpenAPI registry with the shared components: security scheme and error body. */

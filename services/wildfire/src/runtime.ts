@@ -15,6 +15,9 @@ import {
   type Logger,
 } from '@platform/service-kit';
 import { createWildfireApp } from './app';
+import { ingestEcosystemFile, type EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
+import { createEcosystemRepository } from './ecosystem/repository';
+import { createEcosystemService, type EcosystemService } from './ecosystem/service';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
 import { WILDFIRE_QUEUE, wildfireJobs, type WildfireJobs } from './jobs/registry';
@@ -28,6 +31,8 @@ import { createReadingsService, type ReadingsService } from './readings/service'
 import { createSyntheticData } from './synthetic/synthetic-data';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
+import { createUsageRepository } from './rate-limits/repository';
+import { createRateLimits, type RateLimits } from './rate-limits/service';
 
 export type WildfireRole = 'api' | 'worker' | 'all' | 'cli';
 
@@ -40,10 +45,14 @@ export interface WildfireRuntime {
   tokens: TokensService;
   municipalities: MunicipalitiesService;
   readings: ReadingsService;
+  ecosystem: EcosystemService;
+  /** Per-token rate limits (in Redis when REDIS_URL is set, else in this process) and monthly usage. */
+  limits: RateLimits;
   /** `wildfire ingest ...`: each validates the whole file and loads all of it or nothing. */
   ingest: {
     weather(path: string): Promise<WeatherIngestSummary>;
     municipalities(path: string): Promise<MunicipalityIngestSummary>;
+    ecosystem(path: string): Promise<EcosystemIngestSummary>;
   };
   /** What "now" is: decides "today" and "the future" for the date rules, and token expiry. */
   clock: () => Date;
@@ -98,14 +107,27 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     throw err;
   }
   const readingsRepo = createReadingsRepository(database);
+  const ecosystemRepo = createEcosystemRepository(database);
   const ingest = {
     weather: (path: string) => ingestWeatherFile({ repo: readingsRepo, municipalities, today: () => todayInSpain(clock()) }, path),
     municipalities: (path: string) => municipalities.ingestFile(path),
+    ecosystem: (path: string) => ingestEcosystemFile({ repo: ecosystemRepo, municipalities }, path),
   };
+  // One synthetic model for every feature, so its cache serves m1 and the fuel moisture index alike.
+  const synthetic = createSyntheticData({ cacheSize: options.syntheticCacheSize });
   const readings = createReadingsService({
     repo: readingsRepo,
     municipalities,
-    synthetic: createSyntheticData({ cacheSize: options.syntheticCacheSize }),
+    synthetic,
+    clock,
+  });
+  const ecosystem = createEcosystemService({ repo: ecosystemRepo, synthetic, clock });
+
+  const limits = createRateLimits({
+    perMinute: config.rateLimits.perMinute,
+    keyPrefix: config.rateLimits.prefix,
+    redis,
+    usage: createUsageRepository(database.db),
     clock,
   });
 
@@ -134,6 +156,8 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
       redis,
       tokens,
       readings,
+      ecosystem,
+      limits,
       jobs: jobs.queue,
       clock,
     });
@@ -150,6 +174,8 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     tokens,
     municipalities,
     readings,
+    ecosystem,
+    limits,
     ingest,
     clock,
     redis,

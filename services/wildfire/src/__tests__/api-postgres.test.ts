@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { WILDFIRE_ERROR_CODES } from '../openapi';
+import { monthInSpain } from '../rate-limits/service';
 import { apiTokens } from '../tokens/tables';
 import { clearRedisPrefix, eventually, REDIS_URL, testConfig, uniquePrefix } from './support';
 
@@ -114,6 +115,11 @@ describe('wildfire on Postgres and Redis', () => {
           expires_at: record.expiresAt!.toISOString(),
           created_at: record.createdAt.toISOString(),
         },
+        rate_limits: {
+          data: { limit: 100, remaining: 100, reset: null, window_seconds: 60 },
+          reports: { limit: 10, remaining: 10, reset: null, window_seconds: 60 },
+        },
+        usage: { month: monthInSpain(new Date()), requests: 0, quota: null, remaining: null },
       });
       expect(res.text).not.toContain(token.slice(record.prefix.length));
     });

@@ -89,6 +89,27 @@ describe('wildfire on the embedded defaults (no database URL, no Redis)', () => 
     expect(none.body.error.code).toBe('READING_NOT_FOUND');
   });
 
+  it('ingests ecosystem data through the socket the same way, refusing a file with a bad last row entirely', async () => {
+    const header = 'municipio_id,vegetation_type,fuel_model,fuel_load_t_ha,forest_cover_pct';
+    const good = join(dataDir, 'ecosystem.csv');
+    writeFileSync(good, [header, '41091,dehesa,2,9.5,24', '38038,bare_rock,,0,1'].join('\n'));
+    const loaded = captureOutput();
+    expect(await runCli(['ingest', 'ecosystem', good, '--json'], loaded.out, env)).toBe(0);
+    expect(JSON.parse(loaded.stdout[0]!)).toEqual({ rows: 2, inserted: 2, updated: 0, unchanged: 0 });
+
+    const bad = join(dataDir, 'ecosystem-bad.csv');
+    writeFileSync(bad, [header, '41091,conifer_forest,7,11,60', '15030,water,,0,0', '28079,dehesa,2,9.5,abc'].join('\n'));
+    const refused = captureOutput();
+    expect(await runCli(['ingest', 'ecosystem', bad], refused.out, env)).toBe(1);
+    expect(refused.stderr.join('')).toContain('line 4, column "forest_cover_pct"');
+
+    const { token } = await rt.tokens.create({ account: 'acme', type: 'live', scopes: ['ecosystem:read'] });
+    const m10 = await request(rt.server!).get('/api/v3/m10?municipio_id=41091').set('Authorization', `Bearer ${token}`);
+    expect(m10.body).toMatchObject({ vegetation_type: 'dehesa', fuel_model: 2, fuel_load_t_ha: 9.5, forest_cover_pct: 24, source: 'observed' });
+    const none = await request(rt.server!).get('/api/v3/m10?municipio_id=15030').set('Authorization', `Bearer ${token}`);
+    expect(none.body.error.code).toBe('ECOSYSTEM_NOT_FOUND');
+  });
+
   it('does not create a second demo token on a later start', async () => {
     await rt.close();
     rt = await startWildfire(loadConfig(env), 'all');

@@ -1,4 +1,4 @@
-import { shortTempDir as tempDir, unusedDataDir } from '@platform/service-kit/testing';
+import { shortTempDir as tempDir, uniquePrefix, unusedDataDir } from '@platform/service-kit/testing';
 import { loadConfig } from '../config';
 
 export { TEST_REDIS_URL as REDIS_URL, captureOutput, clearRedisPrefix, eventually, uniquePrefix } from '@platform/service-kit/testing';
@@ -8,7 +8,11 @@ export function shortTempDir(): string {
   return tempDir('wf');
 }
 
-/** Config as a test wants it: ephemeral port on loopback, quiet logs, no process.env reads. */
+/**
+ * Config as a test wants it: ephemeral port on loopback, quiet logs, no process.env
+ * reads, and rate-limit counters of its own on the shared test Redis (they expire with
+ * their one-minute window, so nothing needs cleaning).
+ */
 export function testConfig(env: Record<string, string | undefined>) {
-  return loadConfig({ WILDFIRE_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: unusedDataDir('wf'), ...env });
+  return loadConfig({ WILDFIRE_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: unusedDataDir('wf'), RATE_LIMIT_PREFIX: `${uniquePrefix()}-rl`, ...env });
 }

@@ -2,3 +2,5 @@
 export * from '../tokens/tables';
 export * from '../municipalities/tables';
 export * from '../readings/tables';
+export * from '../ecosystem/tables';
+export * from '../rate-limits/tables';

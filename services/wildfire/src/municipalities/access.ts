@@ -8,10 +8,19 @@ export interface DataCaller {
   municipios: string[] | null;
 }
 
-/** 403 MUNICIPALITY_NOT_ALLOWED when the token's municipality allowlist leaves this code out. */
+/**
+ * 403 INSUFFICIENT_SCOPE when the token's municipality allowlist leaves this code out:
+ * the allowlist narrows what the token's scopes cover, so the issue's contract answers
+ * it with the scope code; the message says it is the municipality restriction.
+ */
 export function requireMunicipalityAllowed(caller: DataCaller, municipioId: string): void {
   if (caller.municipios && !caller.municipios.includes(municipioId)) {
-    throw new ForbiddenError(`This token may not read municipality ${municipioId}`, 'MUNICIPALITY_NOT_ALLOWED', { param: 'municipio_id' });
+    const allowed = caller.municipios.length <= 10 ? caller.municipios.join(', ') : `${caller.municipios.slice(0, 10).join(', ')} and ${caller.municipios.length - 10} more`;
+    throw new ForbiddenError(
+      `This token is restricted to municipalities ${allowed}; it may not read municipality ${municipioId}`,
+      'INSUFFICIENT_SCOPE',
+      { param: 'municipio_id' },
+    );
   }
 }
 

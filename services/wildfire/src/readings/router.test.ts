@@ -187,9 +187,11 @@ describe('GET /api/v3/m1', () => {
       expectError(await m1('municipio_id=28079', await token(['ecosystem:read'])), 403, 'INSUFFICIENT_SCOPE', null);
     });
 
-    it('answers 403 MUNICIPALITY_NOT_ALLOWED outside the token’s municipality list, and 200 inside it', async () => {
-      const madridOnly = await token(['risk:read'], { municipios: ['28079'] });
-      expectError(await m1('municipio_id=41091&date_from=2025-07-01', madridOnly), 403, 'MUNICIPALITY_NOT_ALLOWED', 'municipio_id');
+    it('answers 403 INSUFFICIENT_SCOPE naming the municipality restriction outside the token’s municipality list, and 200 inside it', async () => {
+      const madridOnly = await token(['risk:read'], { municipios: ['28079', '08019'] });
+      const refused = await m1('municipio_id=41091&date_from=2025-07-01', madridOnly);
+      expectError(refused, 403, 'INSUFFICIENT_SCOPE', 'municipio_id');
+      expect(refused.body.error.message).toBe('This token is restricted to municipalities 28079, 08019; it may not read municipality 41091');
       expect((await m1('municipio_id=28079', madridOnly)).status).toBe(200);
     });
   });
@@ -203,7 +205,10 @@ describe('GET /api/v3/m1', () => {
       ['date_from', false],
       ['date_to', false],
     ]);
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '422']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '422', '429', '503']);
+    expect(op.responses['429'].description).toMatch(/RATE_LIMIT_EXCEEDED.*QUOTA_EXCEEDED/);
+    expect(Object.keys(op.responses['429'].headers)).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+    expect(Object.keys(op.responses['200'].headers)).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
     expect(op.responses['422'].description).toMatch(/DATE_OUT_OF_RANGE.*INVALID_DATE_RANGE.*DATE_RANGE_TOO_LARGE/);
     expect(op.responses['404'].description).toMatch(/MUNICIPALITY_NOT_FOUND/);
     expect(body.components.schemas).toHaveProperty('Reading');

@@ -1,8 +1,9 @@
 import express, { type Router } from 'express';
 import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
 import { OUTPUT_DECIMALS } from '../fwi';
-import { errorResponse } from '../openapi';
-import { principalOf, requireToken, type TokenAuth } from '../tokens/authenticate';
+import { errorResponse, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../openapi';
+import { rateLimit, type RouteAuth } from '../rate-limits/middleware';
+import { principalOf, requireToken } from '../tokens/authenticate';
 import type { Reading } from './reading';
 import { M1QuerySchema, M1ResponseSchema, type ReadingRangeResponse, type ReadingResponse } from './schemas';
 import type { ReadingSource, ReadingsService } from './service';
@@ -32,7 +33,7 @@ export function readingBody(municipioId: string, r: Reading, source: ReadingSour
   };
 }
 
-export function readingsRouter(registry: OpenAPIRegistry, auth: TokenAuth, readings: ReadingsService): Router {
+export function readingsRouter(registry: OpenAPIRegistry, auth: RouteAuth, readings: ReadingsService): Router {
   const router = express.Router();
   defineRoute(router, registry, {
     method: 'get',
@@ -43,17 +44,22 @@ export function readingsRouter(registry: OpenAPIRegistry, auth: TokenAuth, readi
       'with the readings of the range in date order. Needs the `risk:read` scope. Live tokens read loaded data; test tokens read deterministic synthetic data.',
     tags: ['risk'],
     security: [{ BearerToken: ['risk:read'] }],
-    before: [requireToken(auth, { scopes: ['risk:read'] })],
+    before: [requireToken(auth, { scopes: ['risk:read'] }), rateLimit(auth.limits, 'data')],
     query: M1QuerySchema,
     responses: {
-      200: { description: 'The latest reading (no dates), or the readings of the range', content: { 'application/json': { schema: M1ResponseSchema } } },
+      200: {
+        description: 'The latest reading (no dates), or the readings of the range',
+        headers: RATE_LIMIT_HEADERS,
+        content: { 'application/json': { schema: M1ResponseSchema } },
+      },
       400: errorResponse('MISSING_REQUIRED_PARAM (municipio_id absent) or INVALID_PARAM_FORMAT (municipio_id not 5 digits, a date not YYYY-MM-DD or not a real day)'),
       401: errorResponse('MISSING_AUTH_HEADER or INVALID_API_KEY'),
-      403: errorResponse('INSUFFICIENT_SCOPE (needs risk:read), IP_NOT_ALLOWED, or MUNICIPALITY_NOT_ALLOWED (outside the token’s municipality list)'),
+      403: errorResponse('INSUFFICIENT_SCOPE (needs risk:read, or municipio_id is outside the token’s municipality list), or IP_NOT_ALLOWED'),
       404: errorResponse('MUNICIPALITY_NOT_FOUND (no municipality has this code), or READING_NOT_FOUND (latest reading asked, none stored yet)'),
       422: errorResponse(
         'DATE_OUT_OF_RANGE (a date before 2015-01-01 or after today), INVALID_DATE_RANGE (date_from after date_to), DATE_RANGE_TOO_LARGE (more than 366 days)',
       ),
+      ...rateLimitedResponses('data'),
     },
     handler: async ({ query }, _req, res): Promise<ReadingResponse | ReadingRangeResponse> => {
       const caller = principalOf(res.locals);

@@ -55,7 +55,9 @@ describe('requireToken', () => {
       principal: 'account:acme',
       wildfire: {
         tokenId: record.id,
+        accountId: record.accountId,
         account: 'acme',
+        monthlyQuota: null,
         type: 'test',
         prefix: record.prefix,
         scopes: ['reports:read', 'reports:write'],

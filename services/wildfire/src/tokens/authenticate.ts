@@ -8,7 +8,10 @@ import type { TokenScope, TokensService } from './service';
 
 export interface WildfirePrincipal {
   tokenId: string;
+  accountId: string;
   account: string;
+  /** The account's monthly request quota (live tokens); null: unlimited. */
+  monthlyQuota: number | null;
   type: TokenType;
   prefix: string;
   scopes: string[];
@@ -77,6 +80,9 @@ export function requireToken(auth: TokenAuth, options: { scopes: readonly TokenS
     if (!result.ok) {
       if (result.reason === 'revoked') throw invalid('This API token has been revoked');
       if (result.reason === 'expired') throw invalid(`This API token expired at ${result.token.expiresAt?.toISOString()}`);
+      if (result.reason === 'rotated') {
+        throw invalid(`This API token was replaced by a rotation; its grace period ended at ${result.token.expiresAt?.toISOString()}. Use its replacement`);
+      }
       throw invalid('Invalid API token');
     }
     const { token } = result;
@@ -92,7 +98,9 @@ export function requireToken(auth: TokenAuth, options: { scopes: readonly TokenS
 
     res.locals.wildfire = {
       tokenId: token.id,
+      accountId: token.accountId,
       account: token.account,
+      monthlyQuota: token.monthlyQuota,
       type: token.type,
       prefix: token.prefix,
       scopes: token.scopes,

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or, sql, TransactionRollbackError } from 'drizzle-orm';
 import type { WildfireDb } from '../db';
 import { accounts, apiTokens } from './tables';
 
@@ -6,7 +6,10 @@ export type TokenType = 'live' | 'test';
 
 export interface TokenRecord {
   id: string;
+  accountId: string;
   account: string;
+  /** The account's requests per month for live tokens; null: unlimited. */
+  monthlyQuota: number | null;
   type: TokenType;
   prefix: string;
   scopes: string[];
@@ -28,11 +31,15 @@ export interface NewToken {
   municipios: string[] | null;
   ipAllowlist: string[] | null;
   expiresAt: Date | null;
+  /** Sets the account's monthly quota; undefined leaves it as it is. */
+  monthlyQuota?: number | null;
 }
 
 const tokenColumns = {
   id: apiTokens.id,
+  accountId: apiTokens.accountId,
   account: accounts.name,
+  monthlyQuota: accounts.monthlyQuota,
   type: apiTokens.type,
   prefix: apiTokens.prefix,
   scopes: apiTokens.scopes,
@@ -45,21 +52,24 @@ const tokenColumns = {
   lastUsedAt: apiTokens.lastUsedAt,
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How an operator names a token: its id, its listed prefix, or the whole token (matched by hash). */
+export type TokenRef = { id: string } | { prefix: string } | { tokenHash: string };
 
 /** The only code that touches the accounts and api_tokens tables. */
 export function createTokensRepository(db: WildfireDb) {
-  const selectTokens = () => db.select(tokenColumns).from(apiTokens).innerJoin(accounts, eq(accounts.id, apiTokens.accountId));
+  const selectTokensIn = (q: Pick<WildfireDb, 'select'>) => q.select(tokenColumns).from(apiTokens).innerJoin(accounts, eq(accounts.id, apiTokens.accountId));
+  const selectTokens = () => selectTokensIn(db);
 
   return {
-    /** Inserts the token, creating its account on first use. */
+    /** Inserts the token, creating its account on first use (and setting its quota when given). */
     async insertToken(input: NewToken): Promise<TokenRecord> {
       return db.transaction(async (tx) => {
+        const quota = input.monthlyQuota === undefined ? {} : { monthlyQuota: input.monthlyQuota };
         const [account] = await tx
           .insert(accounts)
-          .values({ name: input.account })
-          .onConflictDoUpdate({ target: accounts.name, set: { name: sql`excluded.name` } })
-          .returning({ id: accounts.id, name: accounts.name });
+          .values({ name: input.account, ...quota })
+          .onConflictDoUpdate({ target: accounts.name, set: { name: sql`excluded.name`, ...quota } })
+          .returning({ id: accounts.id, name: accounts.name, monthlyQuota: accounts.monthlyQuota });
         const [row] = await tx
           .insert(apiTokens)
           .values({
@@ -73,7 +83,43 @@ export function createTokensRepository(db: WildfireDb) {
             expiresAt: input.expiresAt,
           })
           .returning();
-        return { ...row!, account: account!.name };
+        return { ...row!, account: account!.name, monthlyQuota: account!.monthlyQuota };
+      });
+    },
+
+    /**
+     * Rotation in one transaction: inserts `replacement` (same account, scopes and
+     * limits as the caller copied them) and makes the old token expire at `graceEndsAt`
+     * pointing at its replacement. Null when the old token was revoked or rotated meanwhile.
+     */
+    async replaceToken(old: TokenRecord, replacement: Omit<NewToken, 'account' | 'monthlyQuota'>, graceEndsAt: Date): Promise<{ replacement: TokenRecord; old: TokenRecord } | null> {
+      const oldId = old.id;
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(apiTokens)
+          .values({
+            accountId: old.accountId,
+            type: replacement.type,
+            tokenHash: replacement.tokenHash,
+            prefix: replacement.prefix,
+            scopes: replacement.scopes,
+            municipios: replacement.municipios,
+            ipAllowlist: replacement.ipAllowlist,
+            expiresAt: replacement.expiresAt,
+          })
+          .returning({ id: apiTokens.id });
+        const updated = await tx
+          .update(apiTokens)
+          .set({ expiresAt: graceEndsAt, replacedBy: row!.id })
+          .where(and(eq(apiTokens.id, oldId), isNull(apiTokens.revokedAt), isNull(apiTokens.replacedBy)))
+          .returning({ id: apiTokens.id });
+        if (updated.length !== 1) tx.rollback();
+        const [created] = await selectTokensIn(tx).where(eq(apiTokens.id, row!.id));
+        const [replaced] = await selectTokensIn(tx).where(eq(apiTokens.id, oldId));
+        return { replacement: created!, old: replaced! };
+      }).catch((err: unknown) => {
+        if (err instanceof TransactionRollbackError) return null;
+        throw err;
       });
     },
 
@@ -89,9 +135,9 @@ export function createTokensRepository(db: WildfireDb) {
         .orderBy(asc(accounts.name), asc(apiTokens.createdAt));
     },
 
-    /** Tokens not yet revoked whose id, or listed prefix, is `idOrPrefix`. */
-    async findRevocable(idOrPrefix: string): Promise<TokenRecord[]> {
-      const match = UUID.test(idOrPrefix) ? eq(apiTokens.id, idOrPrefix) : eq(apiTokens.prefix, idOrPrefix);
+    /** Tokens not yet revoked whose id, listed prefix or hash matches `ref`. */
+    async findRevocable(ref: TokenRef): Promise<TokenRecord[]> {
+      const match = 'id' in ref ? eq(apiTokens.id, ref.id) : 'prefix' in ref ? eq(apiTokens.prefix, ref.prefix) : eq(apiTokens.tokenHash, ref.tokenHash);
       return selectTokens().where(and(match, isNull(apiTokens.revokedAt)));
     },
 

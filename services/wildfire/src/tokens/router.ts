@@ -1,16 +1,20 @@
 import express, { type Router } from 'express';
 import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
 import { errorResponse } from '../openapi';
-import { principalOf, requireToken, type TokenAuth } from './authenticate';
+import type { RouteAuth } from '../rate-limits/middleware';
+import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limits/service';
+import { principalOf, requireToken } from './authenticate';
 import { MeSchema, type MeResponse } from './schemas';
 
-export function tokensRouter(registry: OpenAPIRegistry, auth: TokenAuth): Router {
+export function tokensRouter(registry: OpenAPIRegistry, auth: RouteAuth): Router {
   const router = express.Router();
   defineRoute(router, registry, {
     method: 'get',
     path: '/api/v1/me',
     summary: 'The calling token and its account',
-    description: 'What the presented token may do: account, type, scopes and limits. Needs no scope. Never returns the secret.',
+    description:
+      'What the presented token may do: account, type, scopes, municipality and IP restrictions, expiry, its current rate-limit windows and, ' +
+      'for live tokens, the account’s usage this month. Needs no scope, is not rate-limited and does not count. Never returns the secret.',
     tags: ['account'],
     security: [{ BearerToken: [] }],
     before: [requireToken(auth, { scopes: [] })],
@@ -18,9 +22,12 @@ export function tokensRouter(registry: OpenAPIRegistry, auth: TokenAuth): Router
       200: { description: 'The token', content: { 'application/json': { schema: MeSchema } } },
       401: errorResponse('MISSING_AUTH_HEADER or INVALID_API_KEY'),
       403: errorResponse('IP_NOT_ALLOWED'),
+      503: errorResponse('SERVICE_UNAVAILABLE: the rate-limit store (Redis) cannot be reached'),
     },
-    handler: (_input, _req, res): MeResponse => {
+    handler: async (_input, _req, res): Promise<MeResponse> => {
       const p = principalOf(res.locals);
+      const [windows, usage] = await Promise.all([auth.limits.windows(p), auth.limits.usage(p)]);
+      const window = (w: NonNullable<typeof windows>['data']) => ({ limit: w.limit, remaining: w.remaining, reset: w.resetAt, window_seconds: RATE_LIMIT_WINDOW_SECONDS });
       return {
         account: p.account,
         token: {
@@ -33,6 +40,8 @@ export function tokensRouter(registry: OpenAPIRegistry, auth: TokenAuth): Router
           expires_at: p.expiresAt?.toISOString() ?? null,
           created_at: p.createdAt.toISOString(),
         },
+        rate_limits: windows && { data: window(windows.data), reports: window(windows.reports) },
+        usage: usage && { ...usage, remaining: usage.quota === null ? null : Math.max(0, usage.quota - usage.requests) },
       };
     },
   });

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { TOKEN_SCOPES } from './service';
 
+const RateLimitWindowSchema = z
+  .object({
+    limit: z.int().describe('Requests allowed per window.'),
+    remaining: z.int().describe('Requests left in the current window.'),
+    reset: z.int().nullable().describe('When the current window ends, in epoch seconds; null when no window is open (the next counted request opens one).'),
+    window_seconds: z.int(),
+  })
+  .openapi('RateLimitWindow');
+
 export const MeSchema = z
   .object({
     account: z.string().describe('The account the token belongs to.'),
@@ -11,9 +20,28 @@ export const MeSchema = z
       scopes: z.array(z.enum(TOKEN_SCOPES)),
       municipios: z.array(z.string()).nullable().describe('INE codes the token may read; null: every municipality.'),
       ip_allowlist: z.array(z.string()).nullable().describe('CIDR ranges the token may be used from; null: any address.'),
-      expires_at: z.iso.datetime().nullable(),
+      expires_at: z.iso
+        .datetime()
+        .nullable()
+        .describe('When the token stops working; for a rotated token, the end of its grace period.'),
       created_at: z.iso.datetime(),
     }),
+    rate_limits: z
+      .object({
+        data: RateLimitWindowSchema.describe('m1, m3, m10, decisiones, framing and /ecosystem share this budget.'),
+        reports: RateLimitWindowSchema.describe('POST /api/v1/report.'),
+      })
+      .nullable()
+      .describe('The token’s current windows; asking does not count. null for test tokens, which are never counted.'),
+    usage: z
+      .object({
+        month: z.string().describe('YYYY-MM, Spanish calendar.'),
+        requests: z.int().describe('Requests the account’s live tokens were served this month.'),
+        quota: z.int().nullable().describe('The account’s monthly quota; null: unlimited.'),
+        remaining: z.int().nullable().describe('Requests left this month; null: unlimited.'),
+      })
+      .nullable()
+      .describe('The account’s metered usage; null for test tokens, which never consume quota.'),
   })
   .openapi('Me');
 export type MeResponse = z.infer<typeof MeSchema>;

@@ -1,6 +1,6 @@
 import { displayPrefix, generateKey, hashKey, InvalidCidrError, parseCidrList } from '@platform/auth';
 import { ConflictError } from '@platform/errors';
-import type { TokenRecord, TokenType, TokensRepository } from './repository';
+import type { TokenRecord, TokenRef, TokenType, TokensRepository } from './repository';
 
 /** Every scope a token can hold; each endpoint requires at most these (DESIGN §4). */
 export const TOKEN_SCOPES = ['risk:read', 'reports:read', 'reports:write', 'ecosystem:read'] as const;
@@ -14,7 +14,7 @@ const MUNICIPIO = /^\d{5}$/;
 /** A token field that breaks the rules; `field` names it so callers can point at their own input. */
 export class TokenInputError extends Error {
   constructor(
-    readonly field: 'account' | 'type' | 'scopes' | 'municipios' | 'ip_allowlist' | 'expires_at',
+    readonly field: 'account' | 'type' | 'scopes' | 'municipios' | 'ip_allowlist' | 'expires_at' | 'monthly_quota' | 'grace',
     message: string,
   ) {
     super(message);
@@ -31,12 +31,30 @@ export interface CreateTokenInput {
   /** Addresses and CIDR ranges the token may be used from; null or absent: anywhere. */
   ipAllowlist?: readonly string[] | null;
   expiresAt?: Date | null;
+  /** Requests per month for the account's live tokens; null: unlimited; absent: leave the account's as it is. */
+  monthlyQuota?: number | null;
 }
 
 export type Authentication =
   | { ok: true; token: TokenRecord }
   | { ok: false; reason: 'unknown' }
-  | { ok: false; reason: 'revoked' | 'expired'; token: TokenRecord };
+  | { ok: false; reason: 'revoked' | 'expired' | 'rotated'; token: TokenRecord };
+
+/** Grace period of `tokens rotate` unless told otherwise (DESIGN §4). */
+export const DEFAULT_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+/** Longer overlaps defeat the point of rotating. */
+export const MAX_ROTATION_GRACE_MS = 30 * 24 * 60 * 60 * 1000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A whole token (prefix and 43 base62 characters), as opposed to its listed prefix. */
+const WHOLE_TOKEN = /^pk_(?:live|test)_[0-9A-Za-z]{40,}$/;
+
+/** What an operator typed (id, listed prefix or the whole token) as a lookup that never stores the token. */
+function tokenRef(text: string): TokenRef {
+  if (UUID.test(text)) return { id: text.toLowerCase() };
+  if (WHOLE_TOKEN.test(text)) return { tokenHash: hashKey(text) };
+  return { prefix: text };
+}
 
 /** Token lifecycle: the plaintext token exists only in the return value of `create`. */
 export function createTokensService(repo: TokensRepository, clock: () => Date = () => new Date()) {
@@ -84,7 +102,21 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
     if (expiresAt && !(expiresAt.getTime() > clock().getTime())) {
       throw new TokenInputError('expires_at', `The expiry ${expiresAt.toISOString()} is not in the future`);
     }
-    return { account: input.account, type: input.type, scopes, municipios, ipAllowlist, expiresAt };
+    const monthlyQuota = input.monthlyQuota;
+    if (monthlyQuota !== undefined && monthlyQuota !== null && !(Number.isInteger(monthlyQuota) && monthlyQuota >= 1 && monthlyQuota <= 2_147_483_647)) {
+      throw new TokenInputError('monthly_quota', `Invalid monthly quota ${monthlyQuota}: expected a whole number of requests from 1 to 2147483647`);
+    }
+    return { account: input.account, type: input.type, scopes, municipios, ipAllowlist, expiresAt, monthlyQuota };
+  }
+
+  /** The one active token `text` names; ConflictError when a prefix names several. */
+  async function findActive(text: string, verb: string): Promise<TokenRecord | null> {
+    const ref = tokenRef(text);
+    const matches = await repo.findRevocable(ref);
+    if (matches.length > 1) {
+      throw new ConflictError(`Prefix "${text}" matches ${matches.length} active tokens; ${verb} one by its id`, 'AMBIGUOUS_TOKEN');
+    }
+    return matches[0] ?? null;
   }
 
   return {
@@ -101,25 +133,58 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
       const token = await repo.findByHash(hashKey(presented));
       if (!token) return { ok: false, reason: 'unknown' };
       if (token.revokedAt) return { ok: false, reason: 'revoked', token };
-      if (token.expiresAt && token.expiresAt.getTime() <= clock().getTime()) return { ok: false, reason: 'expired', token };
+      if (token.expiresAt && token.expiresAt.getTime() <= clock().getTime()) return { ok: false, reason: token.replacedBy ? 'rotated' : 'expired', token };
       return { ok: true, token };
     },
 
     list: (account?: string) => repo.list(account),
 
     /**
-     * Revokes the token with this id or listed prefix. A prefix shared by several
-     * active tokens revokes none of them: the caller must pick one by id.
+     * Revokes the token with this id, listed prefix, or the token itself. A prefix
+     * shared by several active tokens revokes none of them: the caller must pick one
+     * by id. Revoking a rotated token ends its grace period at once.
      */
-    async revoke(idOrPrefix: string): Promise<TokenRecord | null> {
-      const matches = await repo.findRevocable(idOrPrefix);
-      if (matches.length > 1) {
-        throw new ConflictError(`Prefix "${idOrPrefix}" matches ${matches.length} active tokens; revoke one by its id`, 'AMBIGUOUS_TOKEN');
-      }
-      const [match] = matches;
+    async revoke(ref: string): Promise<TokenRecord | null> {
+      const match = await findActive(ref, 'revoke');
       if (!match) return null;
       const at = clock();
       return (await repo.revoke(match.id, at)) ? { ...match, revokedAt: at } : null;
+    },
+
+    /**
+     * Issues a replacement with the same account, type, scopes, limits and expiry, and
+     * lets the old token work for `graceMs` more (never beyond its own expiry), after
+     * which it answers INVALID_API_KEY. Null when no active token matches; a token
+     * already rotated cannot be rotated again (rotate its replacement).
+     */
+    async rotate(ref: string, graceMs: number = DEFAULT_ROTATION_GRACE_MS): Promise<{ token: string; record: TokenRecord; old: TokenRecord } | null> {
+      if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > MAX_ROTATION_GRACE_MS) {
+        throw new TokenInputError('grace', `The grace period must be from 0 to ${MAX_ROTATION_GRACE_MS / 86_400_000} days`);
+      }
+      const old = await findActive(ref, 'rotate');
+      const now = clock();
+      if (!old || (old.expiresAt && old.expiresAt.getTime() <= now.getTime())) return null;
+      if (old.replacedBy) {
+        throw new ConflictError(`Token ${old.id} was already rotated (replaced by ${old.replacedBy}); rotate its replacement instead`, 'ALREADY_ROTATED');
+      }
+      const graceEnd = new Date(now.getTime() + graceMs);
+      const graceEndsAt = old.expiresAt && old.expiresAt.getTime() < graceEnd.getTime() ? old.expiresAt : graceEnd;
+      const token = generateKey(TOKEN_PREFIXES[old.type]);
+      const replaced = await repo.replaceToken(
+        old,
+        {
+          type: old.type,
+          tokenHash: hashKey(token),
+          prefix: displayPrefix(token),
+          scopes: old.scopes,
+          municipios: old.municipios,
+          ipAllowlist: old.ipAllowlist,
+          expiresAt: old.expiresAt,
+        },
+        graceEndsAt,
+      );
+      if (!replaced) throw new ConflictError(`Token ${old.id} was revoked or rotated meanwhile; nothing was issued`, 'ALREADY_ROTATED');
+      return { token, record: replaced.replacement, old: replaced.old };
     },
 
     /** The `token.touch` job: records when the token was last used. */

@@ -7,10 +7,22 @@ export function createFakeTokensRepository(): TokensRepository & { rows: (TokenR
   const record = ({ tokenHash: _hash, ...rest }: TokenRecord & { tokenHash: string }): TokenRecord => ({ ...rest });
   return {
     rows,
-    async insertToken(input: NewToken) {
-      const row = { ...input, id: randomUUID(), revokedAt: null, replacedBy: null, createdAt: new Date(), lastUsedAt: null };
+    async insertToken({ monthlyQuota, ...input }: NewToken) {
+      const sameAccount = rows.find((r) => r.account === input.account);
+      const quota = monthlyQuota === undefined ? (sameAccount?.monthlyQuota ?? null) : monthlyQuota;
+      for (const r of rows) if (r.account === input.account) r.monthlyQuota = quota;
+      const accountId = sameAccount?.accountId ?? randomUUID();
+      const row = { ...input, id: randomUUID(), accountId, monthlyQuota: quota, revokedAt: null, replacedBy: null, createdAt: new Date(), lastUsedAt: null };
       rows.push(row);
       return record(row);
+    },
+    async replaceToken(old, replacement, graceEndsAt) {
+      const row = rows.find((r) => r.id === old.id && !r.revokedAt && !r.replacedBy);
+      if (!row) return null;
+      const created = { ...replacement, id: randomUUID(), accountId: row.accountId, account: row.account, monthlyQuota: row.monthlyQuota, revokedAt: null, replacedBy: null, createdAt: new Date(), lastUsedAt: null };
+      rows.push(created);
+      Object.assign(row, { expiresAt: graceEndsAt, replacedBy: created.id });
+      return { replacement: record(created), old: record(row) };
     },
     async findByHash(tokenHash) {
       const row = rows.find((r) => r.tokenHash === tokenHash);
@@ -19,8 +31,10 @@ export function createFakeTokensRepository(): TokensRepository & { rows: (TokenR
     async list(account) {
       return rows.filter((r) => !account || r.account === account).map(record);
     },
-    async findRevocable(idOrPrefix) {
-      return rows.filter((r) => (r.id === idOrPrefix || r.prefix === idOrPrefix) && !r.revokedAt).map(record);
+    async findRevocable(ref) {
+      const matches = (r: TokenRecord & { tokenHash: string }) =>
+        'id' in ref ? r.id === ref.id : 'prefix' in ref ? r.prefix === ref.prefix : r.tokenHash === ref.tokenHash;
+      return rows.filter((r) => matches(r) && !r.revokedAt).map(record);
     },
     async revoke(id, at) {
       const row = rows.find((r) => r.id === id && !r.revokedAt);

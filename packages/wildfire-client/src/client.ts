@@ -1,0 +1,149 @@
+import { WildfireApiError, WildfireNetworkError } from './errors';
+import { MAX_ATTEMPTS, retryAfterMs, retryDelayMs } from './retry';
+import type { Ecosystem, EcosystemDetail, Health, M1RangeQuery, Me, MunicipalityQuery, RateLimitState, Reading, ReadingRange } from './types';
+
+/** Base URL used when none is given: the wildfire service's default local address. */
+export const DEFAULT_BASE_URL = 'http://localhost:8002';
+
+/**
+ * Every endpoint the client calls, with its query parameters. The service test checks
+ * this list against the running service's /openapi.json in both directions.
+ */
+export const WILDFIRE_ENDPOINTS = {
+  health: { method: 'GET', path: '/health', query: [], auth: false },
+  me: { method: 'GET', path: '/api/v1/me', query: [], auth: true },
+  m1: { method: 'GET', path: '/api/v3/m1', query: ['municipio_id', 'date_from', 'date_to'], auth: true },
+  m10: { method: 'GET', path: '/api/v3/m10', query: ['municipio_id'], auth: true },
+  ecosystem: { method: 'GET', path: '/ecosystem', query: ['municipio_id'], auth: true },
+} as const;
+export type WildfireEndpoint = keyof typeof WILDFIRE_ENDPOINTS;
+
+export interface WildfireClientOptions {
+  /** `pk_live_...` or `pk_test_...`; sent only as `Authorization: Bearer`, never in a URL. */
+  token?: string;
+  baseUrl?: string;
+  /** Attempts per call, counting the first (default and maximum 4). */
+  maxAttempts?: number;
+  /** Per-attempt timeout (default 30 s). */
+  timeoutMs?: number;
+  /** Injected in tests, so retries do not wait real seconds. */
+  sleep?: (ms: number) => Promise<void>;
+  /** For Retry-After given as an HTTP date. */
+  clock?: () => Date;
+  fetch?: typeof fetch;
+}
+
+type Query = Record<string, string | undefined>;
+
+/**
+ * A typed client of the wildfire API. Retries 500 and 503 only (never 4xx, 429
+ * included), waiting 1 s, 2 s, 4 s (doubling, capped at 30 s) or the server's
+ * Retry-After when longer, at most 4 attempts; errors become WildfireApiError with
+ * the envelope's code, param and request_id.
+ */
+export class WildfireClient {
+  private readonly baseUrl: string;
+  private readonly token: string | undefined;
+  private readonly maxAttempts: number;
+  private readonly timeoutMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly clock: () => Date;
+  private readonly fetch: typeof fetch;
+  /** The X-RateLimit-* headers of the last counted response (live tokens on limited endpoints). */
+  lastRateLimit: RateLimitState | null = null;
+
+  constructor(options: WildfireClientOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.token = options.token;
+    this.maxAttempts = Math.min(MAX_ATTEMPTS, Math.max(1, options.maxAttempts ?? MAX_ATTEMPTS));
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.clock = options.clock ?? (() => new Date());
+    this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  /** `GET /health` (no token needed). A 503 (a dependency down) is retried, then thrown. */
+  health(): Promise<Health> {
+    return this.call('health');
+  }
+
+  /** `GET /api/v1/me`: the calling token, its limits and the account's usage. */
+  me(): Promise<Me> {
+    return this.call('me');
+  }
+
+  /** `GET /api/v3/m1` (risk:read): the latest reading, or the readings of a date range. */
+  m1(query: MunicipalityQuery & { date_from?: undefined; date_to?: undefined }): Promise<Reading>;
+  m1(query: M1RangeQuery & ({ date_from: string } | { date_to: string })): Promise<ReadingRange>;
+  m1(query: M1RangeQuery): Promise<Reading | ReadingRange>;
+  m1(query: M1RangeQuery): Promise<Reading | ReadingRange> {
+    return this.call('m1', { municipio_id: query.municipio_id, date_from: query.date_from, date_to: query.date_to });
+  }
+
+  /** `GET /api/v3/m10` (ecosystem:read): vegetation, fuel model and load, fuel moisture, forest cover. */
+  m10(query: MunicipalityQuery): Promise<Ecosystem> {
+    return this.call('m10', { municipio_id: query.municipio_id });
+  }
+
+  /** `GET /ecosystem` (ecosystem:read): the m10 fields with names and provenance. */
+  ecosystem(query: MunicipalityQuery): Promise<EcosystemDetail> {
+    return this.call('ecosystem', { municipio_id: query.municipio_id });
+  }
+
+  private async call<T>(endpoint: WildfireEndpoint, query: Query = {}): Promise<T> {
+    const spec = WILDFIRE_ENDPOINTS[endpoint];
+    const url = new URL(this.baseUrl + spec.path);
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (spec.auth) {
+      if (!this.token) throw new TypeError(`${endpoint}() needs a token: new WildfireClient({ token })`);
+      headers.authorization = `Bearer ${this.token}`;
+    }
+
+    for (let attempt = 1; ; attempt++) {
+      let res: Response;
+      try {
+        // redirect: 'error': the API never redirects, and a redirect must not carry the token elsewhere.
+        res = await this.fetch(url, { method: spec.method, headers, redirect: 'error', signal: AbortSignal.timeout(this.timeoutMs) });
+      } catch (err) {
+        throw new WildfireNetworkError(`${spec.method} ${url.pathname} failed: ${(err as Error).message}`, { cause: err });
+      }
+      this.recordRateLimit(res);
+      if (res.ok) return (await res.json()) as T;
+
+      const retryAfter = retryAfterMs(res.headers.get('retry-after'), this.clock());
+      const delay = retryDelayMs(res.status, attempt, retryAfter, this.maxAttempts);
+      if (delay === null) throw await this.toError(res, retryAfter, attempt);
+      // Drain the body so the connection can be reused.
+      await res.arrayBuffer().catch(() => undefined);
+      await this.sleep(delay);
+    }
+  }
+
+  private recordRateLimit(res: Response): void {
+    const limit = res.headers.get('x-ratelimit-limit');
+    if (limit === null) return;
+    this.lastRateLimit = { limit: Number(limit), remaining: Number(res.headers.get('x-ratelimit-remaining')), reset: Number(res.headers.get('x-ratelimit-reset')) };
+  }
+
+  private async toError(res: Response, retryAfter: number | null, attempts: number): Promise<WildfireApiError> {
+    const text = await res.text().catch(() => '');
+    let envelope: { code?: unknown; message?: unknown; param?: unknown; request_id?: unknown } | undefined;
+    try {
+      envelope = (JSON.parse(text) as { error?: typeof envelope }).error;
+    } catch {
+      envelope = undefined;
+    }
+    const str = (v: unknown) => (typeof v === 'string' ? v : null);
+    return new WildfireApiError({
+      status: res.status,
+      // A body that is not the envelope (e.g. an HTML page from a proxy) still yields a code.
+      code: str(envelope?.code) ?? `HTTP_${res.status}`,
+      message: str(envelope?.message) ?? `HTTP ${res.status} ${res.statusText}`.trim(),
+      param: str(envelope?.param),
+      requestId: str(envelope?.request_id) ?? res.headers.get('x-request-id'),
+      retryAfterSeconds: retryAfter === null ? null : Math.ceil(retryAfter / 1000),
+      attempts,
+    });
+  }
+}

@@ -1,0 +1,79 @@
+import { WILDFIRE_ENDPOINTS, WildfireApiError, WildfireClient } from '@platform/wildfire-client';
+import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { startWildfire, type WildfireRuntime } from '../runtime';
+import { testConfig } from './support';
+
+/** The reference client (packages/wildfire-client) against the running service on Postgres. */
+describe('@platform/wildfire-client against the running service', () => {
+  let db: TestDatabase;
+  let rt: WildfireRuntime;
+  let testToken: string;
+  const noWait = async () => undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('wildfire_client');
+    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url }), 'api');
+    testToken = (await rt.tokens.create({ account: 'client', type: 'test', scopes: ['risk:read', 'ecosystem:read'], municipios: ['28079', '41091'] })).token;
+  });
+
+  afterAll(async () => {
+    await rt?.close();
+    await db?.drop();
+  });
+
+  const client = (token = testToken) => new WildfireClient({ baseUrl: rt.url!, token, sleep: noWait });
+
+  it('covers exactly the operations of /openapi.json, with the same query parameters', async () => {
+    const doc = (await (await fetch(`${rt.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; security?: unknown[] }>>;
+    };
+    const served = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    const covered = Object.values(WILDFIRE_ENDPOINTS).map((e) => `${e.method} ${e.path}`);
+    expect(covered.sort()).toEqual(served.sort());
+    for (const endpoint of Object.values(WILDFIRE_ENDPOINTS)) {
+      const op = doc.paths[endpoint.path]![endpoint.method.toLowerCase()]!;
+      const query = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      expect([endpoint.path, query.sort()]).toEqual([endpoint.path, [...endpoint.query].sort()]);
+      expect([endpoint.path, op.security !== undefined]).toEqual([endpoint.path, endpoint.auth]);
+    }
+  });
+
+  it('reads health without a token', async () => {
+    expect(await new WildfireClient({ baseUrl: rt.url! }).health()).toMatchObject({ service: 'wildfire', status: 'ok', database_kind: 'postgres' });
+  });
+
+  it('reads /me, the latest m1 reading and a range, typed', async () => {
+    const c = client();
+    const me = await c.me();
+    expect(me).toMatchObject({ account: 'client', token: { type: 'test', municipios: ['28079', '41091'] }, rate_limits: null, usage: null });
+    const latest = await c.m1({ municipio_id: '41091' });
+    expect(latest).toMatchObject({ municipio_id: '41091', source: 'synthetic' });
+    expect(latest.risk_label).toMatch(/^(LOW|MEDIUM|HIGH)$/);
+    const range = await c.m1({ municipio_id: '41091', date_from: '2025-07-01', date_to: '2025-07-03' });
+    expect(range.data.map((r) => r.date)).toEqual(['2025-07-01', '2025-07-02', '2025-07-03']);
+  });
+
+  it('reads m10 and /ecosystem', async () => {
+    const c = client();
+    const m10 = await c.m10({ municipio_id: '28079' });
+    const detail = await c.ecosystem({ municipio_id: '28079' });
+    expect(detail).toMatchObject({ ...m10, municipality: { name: 'Madrid' } });
+  });
+
+  it('throws WildfireApiError with the code, param and request id of the envelope, without retrying', async () => {
+    const error = (await client()
+      .m1({ municipio_id: '08019' })
+      .catch((err: unknown) => err)) as WildfireApiError;
+    expect(error).toBeInstanceOf(WildfireApiError);
+    expect(error).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE', param: 'municipio_id', attempts: 1 });
+    expect(error.requestId).toMatch(/^req_[0-9a-f]{24}$/);
+    await expect(client('pk_live_0000000000000000000000000000000000000000000').me()).rejects.toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
+  });
+
+  it('exposes the rate-limit headers of a live token’s counted call', async () => {
+    const { token } = await rt.tokens.create({ account: 'client', type: 'live', scopes: ['risk:read'] });
+    const c = client(token);
+    await c.m1({ municipio_id: '28079', date_from: '2025-07-01', date_to: '2025-07-02' });
+    expect(c.lastRateLimit).toMatchObject({ limit: 100, remaining: 99 });
+  });
+});

@@ -1,0 +1,73 @@
+import { NotFoundError } from '@platform/errors';
+import { todayInSpain } from '../calendar';
+import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
+import type { ReadingSource } from '../readings/service';
+import type { SyntheticData } from '../synthetic/synthetic-data';
+import { sharplesFmi } from './fuel-moisture';
+import type { EcosystemRepository, LatestWeather, MunicipalityNames } from './repository';
+import { syntheticEcosystem, type EcosystemValues } from './synthetic-ecosystem';
+
+export interface EcosystemServiceDeps {
+  repo: EcosystemRepository;
+  synthetic: SyntheticData;
+  clock: () => Date;
+}
+
+/** The fuel moisture index with the noon weather it was computed from. */
+export interface FuelMoisture extends LatestWeather {
+  index: number;
+}
+
+/** Everything both ecosystem endpoints answer; each picks its fields. */
+export interface EcosystemProfile extends EcosystemValues {
+  municipioId: string;
+  municipality: MunicipalityNames;
+  /** null: no weather reading is stored for the municipality yet (live tokens). */
+  fuelMoisture: FuelMoisture | null;
+  /** When the stored values last changed; null for synthetic data. */
+  updatedAt: Date | null;
+  source: ReadingSource;
+}
+
+function fuelMoistureOf(weather: LatestWeather | null): FuelMoisture | null {
+  return weather && { ...weather, index: sharplesFmi(weather.temp, weather.rh) };
+}
+
+/**
+ * Ecosystem data per municipality. Live tokens read what `ingest ecosystem` stored,
+ * with the fuel moisture index of the latest stored reading; test tokens read the
+ * synthetic ecosystem with the fuel moisture index of today's synthetic weather, and
+ * never the ecosystems or readings tables.
+ */
+export function createEcosystemService(deps: EcosystemServiceDeps) {
+  const { repo } = deps;
+  return {
+    async profile(caller: DataCaller, municipioId: string): Promise<EcosystemProfile> {
+      requireMunicipalityAllowed(caller, municipioId);
+      if (caller.type === 'test') {
+        const municipality = await repo.municipality(municipioId);
+        if (!municipality) throw municipalityNotFound(municipioId);
+        const today = todayInSpain(deps.clock());
+        const { date, temp, rh } = deps.synthetic.readings(municipioId, today, today)[0]!;
+        return {
+          municipioId,
+          municipality,
+          ...syntheticEcosystem(municipioId),
+          fuelMoisture: fuelMoistureOf({ date, temp, rh }),
+          updatedAt: null,
+          source: 'synthetic',
+        };
+      }
+      const observed = await repo.observed(municipioId);
+      if (!observed) throw municipalityNotFound(municipioId);
+      const { municipality, ecosystem, weather } = observed;
+      if (!ecosystem) {
+        throw new NotFoundError(`No ecosystem data is stored for municipality ${municipioId} yet`, 'ECOSYSTEM_NOT_FOUND', { param: 'municipio_id' });
+      }
+      const { updatedAt, ...values } = ecosystem;
+      return { municipioId, municipality, ...values, fuelMoisture: fuelMoistureOf(weather), updatedAt, source: 'observed' };
+    },
+  };
+}
+
+export type EcosystemService = ReturnType<typeof createEcosystemService>;

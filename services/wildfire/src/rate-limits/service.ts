@@ -1,0 +1,120 @@
+import type { Redis } from 'ioredis';
+import { createRateLimiter, RateLimiterUnavailableError, type RateLimitDecision, type RateLimiter, type RateLimitWindow } from '@platform/auth';
+import { UnavailableError } from '@platform/errors';
+import { todayInSpain } from '../calendar';
+import type { WildfirePrincipal } from '../tokens/authenticate';
+import type { UsageRepository } from './repository';
+
+/**
+ * The budgets a route can draw from: `data` for the read endpoints (m1, m3, m10,
+ * decisiones, framing, ecosystem), `reports` for report creation. Each token has its
+ * own budget of each.
+ */
+export const RATE_LIMIT_KINDS = ['data', 'reports'] as const;
+export type RateLimitKind = (typeof RATE_LIMIT_KINDS)[number];
+
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+export interface RateLimitsOptions {
+  /** Requests per token per minute, by kind. */
+  perMinute: Record<RateLimitKind, number>;
+  /** Namespaces the counters in Redis (RATE_LIMIT_PREFIX). */
+  keyPrefix: string;
+  /** Shared counters for every instance; absent (embedded mode): counted in this process. */
+  redis?: Redis;
+  usage: UsageRepository;
+  clock?: () => Date;
+}
+
+export type Admission =
+  | { outcome: 'uncounted' }
+  | { outcome: 'allowed'; decision: RateLimitDecision }
+  | { outcome: 'rate-limited'; decision: RateLimitDecision }
+  | { outcome: 'quota-exceeded'; decision: RateLimitDecision; quota: number; month: string; retryAfterSeconds: number };
+
+export interface MonthUsage {
+  /** `YYYY-MM`, Spanish calendar. */
+  month: string;
+  requests: number;
+  quota: number | null;
+}
+
+type Caller = Pick<WildfirePrincipal, 'tokenId' | 'accountId' | 'type' | 'monthlyQuota'>;
+
+/** `YYYY-MM` of the instant in Spain. */
+export function monthInSpain(now: Date): string {
+  return todayInSpain(now).slice(0, 7);
+}
+
+/** Whole seconds from `now` to 00:00 on the 1st of next month in Spain (Europe/Madrid is UTC+1 or UTC+2). */
+export function secondsToNextMonthInSpain(now: Date): number {
+  const [year, month] = monthInSpain(now).split('-').map(Number) as [number, number];
+  const midnightIfSummer = Date.UTC(year, month, 1) - 2 * 3_600_000;
+  const start = todayInSpain(new Date(midnightIfSummer)).endsWith('-01') ? midnightIfSummer : midnightIfSummer + 3_600_000;
+  return Math.max(1, Math.ceil((start - now.getTime()) / 1000));
+}
+
+const unavailable = (cause: unknown) =>
+  new UnavailableError('Rate limiting is unavailable because its Redis store cannot be reached; the request was not served. Retry later', 'SERVICE_UNAVAILABLE', {
+    cause,
+  });
+
+/**
+ * Per-token rate limits and per-account monthly metering. Test tokens are never
+ * counted. Live tokens take one point from the route's budget (Redis, shared by
+ * every instance) and, when allowed, one request from the account's month (Postgres).
+ * A store that cannot be asked refuses the request: unmetered traffic would defeat
+ * the limits, so the API fails closed.
+ */
+export function createRateLimits(options: RateLimitsOptions) {
+  const clock = options.clock ?? (() => new Date());
+  const limiters = Object.fromEntries(
+    RATE_LIMIT_KINDS.map((kind) => [
+      kind,
+      createRateLimiter({ points: options.perMinute[kind], durationSeconds: RATE_LIMIT_WINDOW_SECONDS, keyPrefix: `${options.keyPrefix}:${kind}`, redis: options.redis }),
+    ]),
+  ) as Record<RateLimitKind, RateLimiter>;
+
+  async function ask<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof RateLimiterUnavailableError) throw unavailable(err);
+      throw err;
+    }
+  }
+
+  return {
+    perMinute: options.perMinute,
+
+    /** Counts one request of `caller` against `kind`. Throws UnavailableError (503) when Redis cannot be asked. */
+    async admit(caller: Caller, kind: RateLimitKind): Promise<Admission> {
+      if (caller.type === 'test') return { outcome: 'uncounted' };
+      const decision = await ask(() => limiters[kind].consume(caller.tokenId));
+      if (!decision.allowed) return { outcome: 'rate-limited', decision };
+      const now = clock();
+      const month = monthInSpain(now);
+      const counted = await options.usage.countRequest(caller.accountId, month, caller.monthlyQuota, now);
+      if (counted === null) {
+        return { outcome: 'quota-exceeded', decision, quota: caller.monthlyQuota!, month, retryAfterSeconds: secondsToNextMonthInSpain(now) };
+      }
+      return { outcome: 'allowed', decision };
+    },
+
+    /** The caller's open windows, without counting anything; null for test tokens. */
+    async windows(caller: Caller): Promise<Record<RateLimitKind, RateLimitWindow> | null> {
+      if (caller.type === 'test') return null;
+      const [data, reports] = await ask(() => Promise.all(RATE_LIMIT_KINDS.map((kind) => limiters[kind].peek(caller.tokenId))));
+      return { data: data!, reports: reports! };
+    },
+
+    /** The account's requests this month; null for test tokens, which are never metered. */
+    async usage(caller: Caller): Promise<MonthUsage | null> {
+      if (caller.type === 'test') return null;
+      const month = monthInSpain(clock());
+      return { month, requests: await options.usage.requests(caller.accountId, month), quota: caller.monthlyQuota };
+    },
+  };
+}
+
+export type RateLimits = ReturnType<typeof createRateLimits>;
