@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { withLockedTransaction } from '../db/locked-transaction';
 import type pg from 'pg';
 import type { Database } from '@platform/service-kit';
 import type { schema } from '../db';
@@ -91,19 +92,7 @@ export function createEcosystemRepository(database: WildfireDatabase) {
   return {
     /** Runs `work` in one transaction holding the ecosystem-ingestion lock; any throw rolls everything back. */
     async withIngestion<T>(work: (ingestion: EcosystemIngestion) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [INGEST_LOCK]);
-        const result = await work(ecosystemIngestion(client, mode));
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      return withLockedTransaction(pool, INGEST_LOCK, (client) => work(ecosystemIngestion(client, mode)));
     },
 
     /**

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { withLockedTransaction } from '../db/locked-transaction';
 import type { Database } from '@platform/service-kit';
 import type { schema } from '../db';
 import { bulkLoad, bulkModeFor } from '../db/bulk-load';
@@ -55,16 +56,10 @@ export function createMunicipalitiesRepository(database: WildfireDatabase) {
      * advisory lock, so instances starting together seed once.
      */
     async seedRegistry(rows: readonly RegistryMunicipality[], name: string, version: string): Promise<number> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [SEED_LOCK]);
+      return withLockedTransaction(pool, SEED_LOCK, async (client) => {
         const current = await client.query<{ version: string }>('SELECT version FROM seed_state WHERE name = $1', [name]);
         const empty = (await client.query('SELECT 1 FROM municipalities LIMIT 1')).rowCount === 0;
-        if (!empty && current.rows[0]?.version === version) {
-          await client.query('COMMIT');
-          return 0;
-        }
+        if (!empty && current.rows[0]?.version === version) return 0;
         const inserted = await client.query(
           `INSERT INTO municipalities (ine_code, name, province_code, province, community_code, community)
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
@@ -83,14 +78,8 @@ export function createMunicipalitiesRepository(database: WildfireDatabase) {
            ON CONFLICT (name) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at`,
           [name, version],
         );
-        await client.query('COMMIT');
         return inserted.rowCount ?? 0;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
     },
 
     /**

@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { withLockedTransaction } from '../db/locked-transaction';
 import type pg from 'pg';
 import type { Database } from '@platform/service-kit';
 import type { schema } from '../db';
@@ -187,19 +188,7 @@ export function createReadingsRepository(database: WildfireDatabase) {
      * ingestions never interleave their series; any throw rolls everything back.
      */
     async withWeatherIngestion<T>(work: (ingestion: WeatherIngestion) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [INGEST_LOCK]);
-        const result = await work(weatherIngestion(client, mode));
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      return withLockedTransaction(pool, INGEST_LOCK, (client) => work(weatherIngestion(client, mode)));
     },
 
     /**

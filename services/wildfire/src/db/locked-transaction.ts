@@ -1,0 +1,22 @@
+import type pg from 'pg';
+
+/**
+ * Runs `work` on one connection inside a transaction holding the advisory lock `name`,
+ * so two ingestions (or two instances seeding) never interleave; the lock is released
+ * with the transaction. Any throw rolls everything back.
+ */
+export async function withLockedTransaction<T>(pool: pg.Pool, name: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
