@@ -3,3 +3,5 @@ export * from './engine-errors';
 export * from './engine-runner';
 export * from './temp-dir';
 export * from './discovery';
+export * from './signing';
+export * from './tools';

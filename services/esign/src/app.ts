@@ -7,6 +7,13 @@ import type { EsignConfig } from './config';
 import { healthRouter } from './health/router';
 import type { KeysService } from './keys/service';
 import { createEsignRegistry, ESIGN_API_DESCRIPTION } from './openapi';
+import type { ToolsContext } from './tools/context';
+import { authenticate } from './keys/authenticate';
+import { documentsRouter } from './documents/router';
+import type { SigningFeatures } from './features';
+import { signeeRouter } from './signee/router';
+import { signingRequestsRouter } from './signing-requests/router';
+import { toolsRouter } from './tools/router';
 
 export interface EsignAppDeps {
   config: EsignConfig;
@@ -18,6 +25,10 @@ export interface EsignAppDeps {
   keys: KeysService;
   /** Feature routers enqueue their jobs here (after their transaction commits). */
   jobs: JobQueue<EsignJobs>;
+  /** Engines and worker threads of the PDF tools. */
+  tools: ToolsContext;
+  /** Documents, signing requests, the signee flow and the seals. */
+  signing: SigningFeatures;
 }
 
 /** Wires the HTTP surface: every feature router, the docs, and the error envelope. */
@@ -38,6 +49,14 @@ export function createEsignApp(deps: EsignAppDeps): Express {
       signing: { selfSigned: !deps.config.signing.p12Path, tsa: Boolean(deps.config.signing.tsaUrl) },
     }),
   );
+  const auth = authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger });
+  const { signing } = deps;
+  http.app.use(
+    documentsRouter(registry, { documents: signing.documents, repos: signing.repos, files: signing.files, authenticate: auth, maxUploadBytes: deps.config.maxUploadBytes }),
+  );
+  http.app.use(signingRequestsRouter(registry, { requests: signing.requests, authenticate: auth }));
+  http.app.use(signeeRouter(registry, { signee: signing.signee }));
+  http.app.use(toolsRouter(registry, { auth: { keys: deps.keys, jobs: deps.jobs, logger: deps.logger }, engines: deps.tools, maxUploadBytes: deps.config.maxUploadBytes }));
   http.app.use(
     docsRouter(
       () => generateOpenApiDocument(registry, { title: 'esign', version: deps.version, description: ESIGN_API_DESCRIPTION }),

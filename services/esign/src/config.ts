@@ -17,6 +17,7 @@ const EsignEnv = z.object({
   SMTP_FROM: z.string().default('Firma <no-reply@localhost>'),
   ESIGN_PUBLIC_URL: env.url(['http', 'https']).optional(),
   ESIGN_MAX_UPLOAD_MB: env.int(25, 1),
+  ESIGN_TMP_DIR: z.string().optional(),
   ESIGN_JSON_LIMIT: z.string().default('1mb'),
   SIGNING_P12_PATH: z.string().optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),
@@ -47,6 +48,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     mailDir: resolve(dataDir, 'mail'),
     publicUrl: (e.ESIGN_PUBLIC_URL ?? `http://localhost:${e.ESIGN_PORT}`).replace(/\/+$/, ''),
     maxUploadBytes: e.ESIGN_MAX_UPLOAD_MB * 1024 * 1024,
+    /** Where the PDF tools' per-call temp dirs go; the OS temp dir when unset. */
+    tmpDir: e.ESIGN_TMP_DIR,
     jsonLimit: e.ESIGN_JSON_LIMIT,
     signing: { p12Path: e.SIGNING_P12_PATH, p12Password: e.SIGNING_P12_PASSWORD, tsaUrl: e.TSA_URL },
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,

@@ -23,6 +23,9 @@ import { createKeysService, type KeysService } from './keys/service';
 import { createMailer } from './mail/mailer';
 import { createMailRepository } from './mail/repository';
 import { createMailService, type MailService } from './mail/service';
+import { createToolsContext, type ToolsContext } from './tools/context';
+import { createSigningFeatures, type SigningFeatures } from './features';
+import { loadSealIdentity } from './signatures/seal-identity';
 
 export type EsignRole = 'api' | 'worker' | 'all' | 'cli';
 
@@ -34,6 +37,9 @@ export interface EsignRuntime {
   jobs: JobsRuntime<EsignJobs>;
   keys: KeysService;
   mail: MailService;
+  signing: SigningFeatures;
+  /** PDF tools' engines and worker threads (api and all roles). */
+  tools?: ToolsContext;
   redis?: Redis;
   server?: Server;
   /** Base URL the HTTP server listens on (api and all roles). */
@@ -68,7 +74,34 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
 
   const keys = createKeysService(createKeysRepository(database.db));
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir });
-  const mail = createMailService({ repo: createMailRepository(database.db), mailer });
+  // Loaded at start-up so a bad SIGNING_P12_PATH or password stops the process at once.
+  const identity = await loadSealIdentity(config);
+  const signing = createSigningFeatures({
+    config,
+    db: database.db,
+    identity,
+    jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
+    logger,
+  });
+  const mail = createMailService({
+    repo: createMailRepository(database.db),
+    mailer,
+    onSent: async (email) => {
+      if (!email.documentId || !email.requestId) return;
+      const doc = await signing.repos.documents.find(email.documentId);
+      if (!doc || doc.erasedAt) return;
+      await signing.repos.audit.append({
+        documentId: doc.id,
+        requestId: email.requestId,
+        tenantId: doc.tenantId,
+        kind: 'email_sent',
+        occurredAt: email.sentAt,
+        email: email.to,
+        documentSha256: doc.sha256,
+        details: { email: email.kind },
+      });
+    },
+  });
 
   const jobs = startJobs({
     redisUrl: config.redisUrl,
@@ -78,6 +111,8 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     handlers: () => ({
       'email.send': (payload, ctx) => mail.deliver(payload.emailId, ctx),
       'key.touch': (payload) => keys.touch(payload.keyId, new Date(payload.usedAt)),
+      'signature.seal': (payload, ctx) => signing.signatures.sealJob(payload.requestId, ctx),
+      'document.finalise': (payload) => signing.signatures.finaliseDocument(payload.documentId),
     }),
     runWorker: role === 'worker' || role === 'all',
     concurrency: config.workerConcurrency,
@@ -86,9 +121,17 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
 
   let server: Server | undefined;
   let url: string | undefined;
+  let tools: ToolsContext | undefined;
   if (role === 'api' || role === 'all') {
-    const app = createEsignApp({ config, logger, metrics: createMetrics('esign'), version, database, redis, keys, jobs: jobs.queue });
+    tools = createToolsContext({ tmpDir: config.tmpDir });
+    const app = createEsignApp({ config, logger, metrics: createMetrics('esign'), version, database, redis, keys, jobs: jobs.queue, tools, signing });
     ({ server, url } = await listenHttp(app, config.port, config.host));
+  }
+  if (role !== 'cli') {
+    signing.signatures
+      .resumeUnsealed()
+      .then((n) => n > 0 && logger.info({ requests: n }, 'resumed sealing of signed requests'))
+      .catch((err: unknown) => logger.warn({ err }, 'could not resume unsealed requests'));
   }
   const demoKey = role !== 'cli' && role !== 'worker' && config.demoKey ? await keys.createDemoKeyIfEmpty() : null;
 
@@ -100,12 +143,15 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     jobs,
     keys,
     mail,
+    signing,
+    tools,
     redis,
     server,
     url,
     demoKey,
     async close() {
       if (server) await closeServer(server, config.shutdownGraceMs);
+      await tools?.close();
       await jobs.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       mailer.close();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { runCli } from '../cli';
 import { startEsign, type EsignRuntime } from '../runtime';
-import { eventually, shortTempDir, testConfig } from './support';
+import { eventually, samplePdf, shortTempDir, testConfig } from './support';
 
 describe('esign on the embedded defaults (PGlite, in-process jobs, .eml files)', () => {
   const dataDir = shortTempDir();
@@ -73,5 +73,26 @@ describe('esign on the embedded defaults (PGlite, in-process jobs, .eml files)',
     const res = await cli(['keys', 'create']);
     expect(res.code).toBe(2);
     expect(res.err).toContain('--tenant');
+  });
+
+  it('signs a document end to end on PGlite with in-process jobs, one of two concurrent confirmations winning', async () => {
+    const { key } = await rt.keys.create({ tenant: 'embedded' });
+    const up = await request(rt.server!).post('/firma/documentos').set('authorization', key).attach('file', await samplePdf(), { filename: 'a.pdf', contentType: 'application/pdf' });
+    const created = await request(rt.server!).post('/firma/solicitudes').set('authorization', key).send({ document_id: up.body.document_id, signee_email: 'pglite@example.test' });
+    const token = new URL(created.body.signing_url).pathname.split('/').pop()!;
+    await request(rt.server!).get(`/firma/firmar/${token}/documento`).expect(200);
+    await request(rt.server!).post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
+    const eml = await eventually(async () => {
+      const files = readdirSync(join(dataDir, 'mail')).map((f) => readFileSync(join(dataDir, 'mail', f), 'utf8'));
+      return files.find((f) => f.includes('To: pglite@example.test') && /c=C3=B3digo para firmar|código para firmar/.test(f));
+    });
+    const code = /^(\d{6})\r?$/m.exec(eml)![1]!;
+    const results = await Promise.all([1, 2].map(() => request(rt.server!).post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const doc = await eventually(async () => {
+      const res = await request(rt.server!).get(`/firma/documentos/${up.body.document_id}`).set('authorization', key);
+      return res.body.final_sha256 ? res.body : undefined;
+    });
+    expect(doc.final_signature.level).toBe('B-B');
   });
 });

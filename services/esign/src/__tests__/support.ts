@@ -62,3 +62,99 @@ export function testConfig(env: Record<string, string | undefined>) {
   return loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: unusedDataDir('es'), ...env });
 }
 
+
+import { startOpensslTsa } from '../../../../packages/pdf-core/src/signing/__tests__/openssl-tsa';
+export { startOpensslTsa };
+export type { OpensslTsa } from '../../../../packages/pdf-core/src/signing/__tests__/openssl-tsa';
+export { verifyWithTools } from '../../../../packages/pdf-core/src/signing/__tests__/verify-tools';
+
+/** A real multi-page PDF made with pdf-lib; `padTo` grows it (an incompressible stream) to about that many bytes. */
+export async function samplePdf(options: { pages?: number; title?: string; padTo?: number } = {}): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 0; i < (options.pages ?? 2); i++) {
+    const page = doc.addPage([595, 842]);
+    page.drawText(`${options.title ?? 'Contrato de prueba'} — página ${i + 1}`, { x: 50, y: 780, size: 16, font });
+  }
+  if (options.padTo) {
+    const { randomBytes } = await import('node:crypto');
+    const filler = doc.context.stream(randomBytes(options.padTo), {});
+    doc.context.register(filler);
+  }
+  return Buffer.from(await doc.save());
+}
+
+/** The text of a received email with quoted-printable soft breaks and escapes undone. */
+export function mailText(mail: ReceivedMail): string {
+  const latin1 = mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(latin1, 'latin1').toString('utf8');
+}
+
+/** The signing link (token) of a link email. */
+export function linkOf(mail: ReceivedMail): { url: string; token: string } {
+  const match = /(https?:\/\/[^\s"<>]+\/firma\/firmar\/([A-Za-z0-9_-]{43}))/.exec(mailText(mail));
+  if (!match) throw new Error('no signing link in the email');
+  return { url: match[1]!, token: match[2]! };
+}
+
+/** The 6-digit code of an OTP email (on a line of its own in the text part). */
+export function otpOf(mail: ReceivedMail): string {
+  const match = /^(\d{6})\r?$/m.exec(mailText(mail));
+  if (!match) throw new Error('no code in the email');
+  return match[1]!;
+}
+
+/**
+ * A complete esign for an integration test file: its own Postgres database, its own
+ * queue prefix on the real Redis, a real SMTP sink, a DATA_DIR of its own, optionally
+ * a real TSA. `role: 'all'` runs the BullMQ worker in the same process.
+ */
+export async function startTestEsign(options: { name: string; tsa?: boolean; env?: Record<string, string> }) {
+  const { createTestDatabase, clearRedisPrefix } = await import('@platform/service-kit/testing');
+  const { startEsign } = await import('../runtime');
+  const { rmSync } = await import('node:fs');
+  const db = await createTestDatabase(options.name);
+  const smtp = await startSmtpSink();
+  const tsa = options.tsa ? await startOpensslTsa() : undefined;
+  const dataDir = shortTempDir();
+  const prefix = uniquePrefixLocal();
+  const rt = await startEsign(
+    testConfig({
+      ESIGN_DATABASE_URL: db.url,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: prefix,
+      SMTP_URL: smtp.url,
+      SMTP_FROM: 'Firma <firma@example.test>',
+      DATA_DIR: dataDir,
+      ESIGN_PUBLIC_URL: 'https://firma.example.test',
+      ...(tsa ? { TSA_URL: tsa.url } : {}),
+      ...options.env,
+    }),
+    'all',
+  );
+  const keyFor = async (tenant: string, role: 'tenant' | 'superadmin' = 'tenant') => (await rt.keys.create({ tenant, role })).key;
+  return {
+    rt,
+    db,
+    smtp,
+    tsa,
+    dataDir,
+    prefix,
+    keyFor,
+    async close() {
+      await rt.close();
+      await smtp.close();
+      await tsa?.close();
+      await db.drop();
+      await clearRedisPrefix(prefix);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function uniquePrefixLocal(): string {
+  return `t${require('node:crypto').randomBytes(4).toString('hex')}`;
+}
+
+export type TestEsign = Awaited<ReturnType<typeof startTestEsign>>;

@@ -1,3 +1,6 @@
 // Every table of the esign database, collected for drizzle and drizzle-kit.
 export * from '../keys/tables';
 export * from '../mail/tables';
+export * from '../documents/tables';
+export * from '../signing-requests/tables';
+export * from '../audit/tables';

@@ -1,8 +1,9 @@
 import { createJobRegistry } from '@platform/service-kit';
 import { touchKeyJob } from '../keys/jobs';
 import { sendEmailJob } from '../mail/jobs';
+import { finaliseDocumentJob, sealRequestJob } from '../signatures/jobs';
 
 /** Every job esign runs. Adding a job here without a handler stops the worker from starting. */
-export const esignJobs = createJobRegistry([sendEmailJob, touchKeyJob]);
+export const esignJobs = createJobRegistry([sendEmailJob, touchKeyJob, sealRequestJob, finaliseDocumentJob]);
 export type EsignJobs = typeof esignJobs;
 export const ESIGN_QUEUE = 'esign';

@@ -29,6 +29,8 @@ describe('API key authentication', () => {
       handlers: {
         'key.touch': (p) => keys.touch(p.keyId, new Date(p.usedAt)),
         'email.send': async () => undefined,
+        'signature.seal': async () => undefined,
+        'document.finalise': async () => undefined,
       },
     });
     const auth = { keys, jobs, logger, clock: () => new Date('2026-11-20T10:00:00Z') };

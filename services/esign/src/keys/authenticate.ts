@@ -8,6 +8,7 @@ import type { KeysService } from './service';
 
 export interface EsignPrincipal {
   keyId: string;
+  tenantId: string;
   tenant: string;
   role: KeyRecord['role'];
 }
@@ -46,7 +47,7 @@ export function authenticate(deps: AuthDeps, options: { superadmin?: boolean } =
     if (options.superadmin && record.role !== 'superadmin') {
       throw new ForbiddenError('This endpoint needs a superadmin key', 'SUPERADMIN_REQUIRED');
     }
-    res.locals.esign = { keyId: record.id, tenant: record.tenant, role: record.role };
+    res.locals.esign = { keyId: record.id, tenantId: record.tenantId, tenant: record.tenant, role: record.role };
     res.locals.principal = `tenant:${record.tenant}`;
     // Off the request path: a failure to record "last used" never fails the request.
     const now = clock();

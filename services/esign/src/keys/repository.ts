@@ -6,6 +6,7 @@ export type KeyRole = 'tenant' | 'superadmin';
 
 export interface KeyRecord {
   id: string;
+  tenantId: string;
   tenant: string;
   role: KeyRole;
   prefix: string;
@@ -17,6 +18,7 @@ export interface KeyRecord {
 
 const keyColumns = {
   id: apiKeys.id,
+  tenantId: apiKeys.tenantId,
   tenant: tenants.name,
   role: apiKeys.role,
   prefix: apiKeys.prefix,

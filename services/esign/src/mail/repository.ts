@@ -2,18 +2,41 @@ import { eq, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import { emailOutbox } from './tables';
 
+export interface OutboxEmail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  documentId?: string;
+  requestId?: string;
+  kind?: 'signing_link' | 'otp' | 'other';
+}
+
 export function createMailRepository(db: EsignDb) {
   return {
-    async insert(email: { to: string; subject: string; text: string; html?: string }): Promise<string> {
+    async insert(email: OutboxEmail): Promise<string> {
       const [row] = await db
         .insert(emailOutbox)
-        .values({ toAddress: email.to, subject: email.subject, textBody: email.text, htmlBody: email.html })
+        .values({
+          toAddress: email.to,
+          subject: email.subject,
+          textBody: email.text,
+          htmlBody: email.html,
+          documentId: email.documentId,
+          requestId: email.requestId,
+          kind: email.kind ?? 'other',
+        })
         .returning({ id: emailOutbox.id });
       return row!.id;
     },
     async find(id: string) {
       const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).limit(1);
       return row ?? null;
+    },
+    /** Erasure: the messages about a document go, addresses and bodies with them. */
+    async deleteForDocument(documentId: string): Promise<number> {
+      const rows = await db.delete(emailOutbox).where(eq(emailOutbox.documentId, documentId)).returning({ id: emailOutbox.id });
+      return rows.length;
     },
     async markSent(id: string, at: Date): Promise<void> {
       await db

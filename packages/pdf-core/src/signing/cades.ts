@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { pkijsEngine } from './crypto-engine';
+import type { SigningIdentity } from './identity';
+import { OID } from './oids';
+import type { TsaClient } from './tsa-client';
+
+/** PAdES baseline level of a seal: B-T when it carries a signature timestamp. */
+export type PadesLevel = 'B-B' | 'B-T';
+
+export interface CadesSignature {
+  der: Buffer;
+  level: PadesLevel;
+  tsaTime: Date | null;
+}
+
+/**
+ * A detached CAdES signature over `content` as PAdES baseline needs it: SHA-256, signed
+ * attributes contentType, messageDigest and ESS signing-certificate-v2 (in DER SET order,
+ * no signingTime: the time belongs in the signature dictionary's /M) and, with a TSA, an
+ * RFC 3161 token over the signature value as unsigned attribute.
+ */
+export async function createCadesSignature(content: Buffer, identity: SigningIdentity, tsa?: TsaClient): Promise<CadesSignature> {
+  const engine = pkijsEngine();
+  const digest = createHash('sha256').update(content).digest();
+  const cert = identity.certificate;
+  const signerInfo = new pkijs.SignerInfo({
+    version: 1,
+    sid: new pkijs.IssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }),
+    signedAttrs: new pkijs.SignedAndUnsignedAttributes({
+      type: 0,
+      attributes: [
+        new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
+        new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: digest })] }),
+        new pkijs.Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2(identity)] }),
+      ],
+    }),
+  });
+  const signedData = new pkijs.SignedData({
+    version: 1,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
+    signerInfos: [signerInfo],
+    certificates: [cert, ...identity.chain],
+  });
+  await signedData.sign(identity.privateKey as never, 0, 'SHA-256', undefined, engine);
+
+  let tsaTime: Date | null = null;
+  if (tsa) {
+    const signatureValue = Buffer.from(signerInfo.signature.valueBlock.valueHexView);
+    const token = await tsa.timestamp(signatureValue);
+    const tokenAsn1 = asn1js.fromBER(token.der);
+    signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+      type: 1,
+      attributes: [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [tokenAsn1.result] })],
+    });
+    tsaTime = token.genTime;
+  }
+  const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
+  return { der: Buffer.from(contentInfo.toSchema().toBER()), level: tsa ? 'B-T' : 'B-B', tsaTime };
+}
+
+/**
+ * SigningCertificateV2 ::= SEQUENCE { certs SEQUENCE OF ESSCertIDv2 }, one ESSCertIDv2
+ * { certHash, issuerSerial } with the SHA-256 default hash algorithm left out, as DER wants.
+ */
+function signingCertificateV2(identity: SigningIdentity): asn1js.Sequence {
+  const cert = identity.certificate;
+  const certHash = createHash('sha256').update(identity.certificateDer).digest();
+  const issuerSerial = new asn1js.Sequence({
+    value: [
+      new asn1js.Sequence({
+        value: [new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 4 }, value: [cert.issuer.toSchema()] })],
+      }),
+      new asn1js.Integer({ valueHex: cert.serialNumber.valueBlock.valueHexView }),
+    ],
+  });
+  const essCertIdV2 = new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: certHash }), issuerSerial] });
+  return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] });
+}

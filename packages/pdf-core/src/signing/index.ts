@@ -1,0 +1,7 @@
+// PAdES seals: CAdES signatures built with pkijs, RFC 3161 timestamps, incremental updates.
+export * from './identity';
+export * from './tsa-client';
+export * from './cades';
+export * from './incremental-update';
+export * from './pades';
+export * from './inspect';

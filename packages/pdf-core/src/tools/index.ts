@@ -1,0 +1,11 @@
+export * from './errors';
+export * from './engines';
+export * from './input';
+export * from './page-ranges';
+export * from './info';
+export * from './page-tools';
+export * from './ghostscript';
+export * from './ocr';
+export * from './office';
+export * from './worker-pool';
+export type * from './worker-protocol';

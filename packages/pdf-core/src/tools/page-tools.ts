@@ -1,0 +1,125 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { notPdf, PdfInputError } from './errors';
+import { TOOL_TIMEOUTS, type ToolEngines } from './engines';
+import { hasPdfHeader, preparePdf, probePdf } from './input';
+import { formatPageList, parsePageList, parsePageRanges } from './page-ranges';
+import { runQpdf } from './qpdf';
+
+export interface SplitPart {
+  pages: number[];
+  data: Uint8Array;
+}
+
+/** At most this many parts in one answer (they travel as base64 in one JSON body). */
+export const MAX_SPLIT_PARTS = 500;
+
+/**
+ * Splits a PDF into parts: one per comma-separated item of `ranges` (`1-3,4-6,7-`), or
+ * runs of `every` pages (default 1: one part per page). Each part keeps the document's
+ * metadata and the pages' annotations.
+ */
+export async function splitPdf(engines: ToolEngines, input: Uint8Array, options: { ranges?: string; every?: number }): Promise<SplitPart[]> {
+  const { runner } = engines;
+  return runner.withTempDir(async (dir) => {
+    const { path, pages } = await preparePdf(runner, dir, input);
+    if (options.ranges !== undefined) {
+      const groups = parsePageRanges(options.ranges, pages, 'ranges');
+      if (groups.length > MAX_SPLIT_PARTS) throw new PdfInputError('ranges', `At most ${MAX_SPLIT_PARTS} parts`, 'too_many_parts');
+      return Promise.all(
+        groups.map(async (group, i) => {
+          const out = join(dir, `part-${i + 1}.pdf`);
+          await runQpdf(runner, dir, [path, '--pages', '.', formatPageList(group), '--', out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+          return { pages: group, data: new Uint8Array(await readFile(out)) };
+        }),
+      );
+    }
+    const every = options.every ?? 1;
+    if (Math.ceil(pages / every) > MAX_SPLIT_PARTS) {
+      throw new PdfInputError('every', `That makes more than ${MAX_SPLIT_PARTS} parts; use a larger "every"`, 'too_many_parts');
+    }
+    // one qpdf run writes every part: part-01-10.pdf, part-11-20.pdf, ...
+    await runQpdf(runner, dir, [`--split-pages=${every}`, path, join(dir, 'split-%d.pdf')], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+    const names = (await readdir(dir)).filter((n) => n.startsWith('split-')).sort();
+    return Promise.all(
+      names.map(async (name) => {
+        const m = /^split-(\d+)(?:-(\d+))?\.pdf$/.exec(name);
+        const from = Number(m?.[1]);
+        const to = m?.[2] ? Number(m[2]) : from;
+        return { pages: Array.from({ length: to - from + 1 }, (_, i) => from + i), data: new Uint8Array(await readFile(join(dir, name))) };
+      }),
+    ).then((parts) => parts.sort((a, b) => (a.pages[0] ?? 0) - (b.pages[0] ?? 0)));
+  });
+}
+
+/** A new PDF of the selected pages (`1,3,5-7`), in the order given. */
+export async function extractPages(engines: ToolEngines, input: Uint8Array, spec: string): Promise<{ data: Uint8Array; pages: number[] }> {
+  const { runner } = engines;
+  return runner.withTempDir(async (dir) => {
+    const { path, pages } = await preparePdf(runner, dir, input);
+    const selected = parsePageList(spec, pages, 'pages');
+    const out = join(dir, 'out.pdf');
+    await runQpdf(runner, dir, [path, '--pages', '.', selected.join(','), '--', out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+    return { data: new Uint8Array(await readFile(out)), pages: selected };
+  });
+}
+
+/** Turns the selected pages (all by default) clockwise by `angle`, on top of their current /Rotate. */
+export async function rotatePdf(engines: ToolEngines, input: Uint8Array, angle: 90 | 180 | 270, spec?: string): Promise<Uint8Array> {
+  const { runner } = engines;
+  return runner.withTempDir(async (dir) => {
+    const { path, pages } = await preparePdf(runner, dir, input);
+    const selected = spec === undefined ? `1-${pages}` : formatPageList([...new Set(parsePageList(spec, pages, 'pages'))].sort((a, b) => a - b));
+    const out = join(dir, 'out.pdf');
+    await runQpdf(runner, dir, [`--rotate=+${angle}:${selected}`, path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+    return new Uint8Array(await readFile(out));
+  });
+}
+
+/**
+ * Burns form fields and annotations into the page content (appearances generated
+ * first, so field values stay visible) and drops the AcroForm.
+ */
+export async function flattenPdf(engines: ToolEngines, input: Uint8Array): Promise<Uint8Array> {
+  const { runner } = engines;
+  return runner.withTempDir(async (dir) => {
+    const { path } = await preparePdf(runner, dir, input);
+    const out = join(dir, 'out.pdf');
+    await runQpdf(runner, dir, ['--generate-appearances', '--flatten-annotations=all', path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+    return new Uint8Array(await readFile(out));
+  });
+}
+
+/**
+ * AES-256 encryption (PDF 2.0 / R6). Both passwords go to qpdf through an @argfile in
+ * the call's private temp dir, never through argv. Without an owner password, the
+ * user password is the owner password too.
+ */
+export async function protectPdf(engines: ToolEngines, input: Uint8Array, password: string, ownerPassword?: string): Promise<Uint8Array> {
+  const { runner } = engines;
+  return runner.withTempDir(async (dir) => {
+    const { path } = await preparePdf(runner, dir, input);
+    const out = join(dir, 'out.pdf');
+    await runQpdf(runner, dir, [path, out], {
+      timeoutMs: TOOL_TIMEOUTS.qpdf,
+      // qpdf 11.3 knows only the positional form: --encrypt USER OWNER 256 --
+      secretArgs: ['--encrypt', password, ownerPassword ?? password, '256', '--'],
+    });
+    return new Uint8Array(await readFile(out));
+  });
+}
+
+/** Removes the encryption with the user or owner password; a wrong one is a 422 on `password`. */
+export async function unprotectPdf(engines: ToolEngines, input: Uint8Array, password: string): Promise<{ data: Uint8Array; wasEncrypted: boolean }> {
+  const { runner } = engines;
+  if (!hasPdfHeader(input)) throw notPdf();
+  return runner.withTempDir(async (dir) => {
+    const path = join(dir, 'in.pdf');
+    await writeFile(path, input);
+    const structure = await probePdf(runner, dir, path, { password, passwordField: 'password' });
+    if (!structure.encrypt.encrypted) return { data: input, wasEncrypted: false };
+    const out = join(dir, 'out.pdf');
+    await runQpdf(runner, dir, ['--decrypt', path, out], { password, passwordField: 'password', timeoutMs: TOOL_TIMEOUTS.qpdf });
+    return { data: new Uint8Array(await readFile(out)), wasEncrypted: true };
+  });
+}

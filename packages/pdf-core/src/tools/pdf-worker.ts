@@ -1,0 +1,69 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { parentPort } from 'node:worker_threads';
+import { ValidationError } from '@platform/errors';
+import type * as Mupdf from 'mupdf/dist/mupdf';
+import { imagesToPdf, probeEncryption, redactPdf, renderPages } from './mupdf-ops';
+import { numberPages, setMetadata, watermarkPdf } from './pdf-lib-ops';
+import type { WorkerOps, WorkerRequest, WorkerResponse } from './worker-protocol';
+
+/**
+ * Entry point of a worker thread of the pool (worker-pool.ts). Runs one job at a time.
+ * mupdf is an ES module with top-level await; this file is compiled to CommonJS, where
+ * `import()` would be rewritten to require(), so the import goes through Function.
+ */
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+let mupdfLoading: Promise<typeof Mupdf> | undefined;
+
+function mupdf(): Promise<typeof Mupdf> {
+  mupdfLoading ??= importEsm(pathToFileURL(createRequire(__filename).resolve('mupdf')).href).then((m) => {
+    const mod = m as typeof Mupdf;
+    // mupdf warns on stderr about every repaired object; the job's result says enough
+    mod.setLog(null);
+    return mod;
+  });
+  return mupdfLoading;
+}
+
+type Handlers = { [K in keyof WorkerOps]: (args: WorkerOps[K]['args'], id: number) => Promise<WorkerOps[K]['result']> | WorkerOps[K]['result'] };
+
+const port = parentPort;
+if (!port) throw new Error('pdf-worker.js runs only as a worker thread');
+
+const handlers: Handlers = {
+  watermark: (args) => watermarkPdf(args),
+  'page-numbers': (args) => numberPages(args),
+  metadata: (args) => setMetadata(args.pdf, args.fields),
+  redact: async (args, id) => redactPdf(await mupdf(), args, (ms) => port.postMessage({ id, type: 'deadline', ms } satisfies WorkerResponse)),
+  'pdf-to-images': async (args) => renderPages(await mupdf(), args),
+  'images-to-pdf': async (args) => imagesToPdf(await mupdf(), args),
+  'probe-encryption': async (args) => probeEncryption(await mupdf(), args.pdf),
+};
+
+/** ArrayBuffers of the result, moved to the pool instead of copied. */
+function transferables(result: unknown): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const visit = (v: unknown) => {
+    if (v instanceof Uint8Array) {
+      if (v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength) out.add(v.buffer);
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object') Object.values(v).forEach(visit);
+  };
+  visit(result);
+  return [...out];
+}
+
+port.on('message', async (req: WorkerRequest) => {
+  try {
+    const handler = handlers[req.op as keyof WorkerOps] as (args: unknown, id: number) => unknown;
+    if (!handler) throw new Error(`unknown worker op "${req.op}"`);
+    const result = await handler(req.args, req.id);
+    port.postMessage({ id: req.id, type: 'done', result } satisfies WorkerResponse, transferables(result));
+  } catch (err) {
+    const error: Extract<WorkerResponse, { type: 'failed' }>['error'] =
+      err instanceof ValidationError
+        ? { kind: 'input', issues: err.issues }
+        : { kind: 'error', message: String((err as Error)?.message ?? err), stack: (err as Error)?.stack };
+    port.postMessage({ id: req.id, type: 'failed', error } satisfies WorkerResponse);
+  }
+});

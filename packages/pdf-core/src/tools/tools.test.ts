@@ -1,0 +1,92 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngineRunner } from '../engine-runner';
+import { EngineMissingError } from '../engine-errors';
+import { minimalPdf } from '../__tests__/minimal-pdf';
+import { PatternTimeoutError, ToolsBusyError, WorkerTimeoutError } from './errors';
+import { formatPageList, parsePageList, parsePageRanges } from './page-ranges';
+import { rotatePdf, splitPdf } from './page-tools';
+import { createWorkerPool } from './worker-pool';
+
+describe('page selections', () => {
+  it('parses pages and ranges, with N- running to the last page', () => {
+    expect(parsePageRanges('1-3, 5,8-', 10, 'ranges')).toEqual([[1, 2, 3], [5], [8, 9, 10]]);
+    expect(parsePageList('3,1', 3, 'pages')).toEqual([3, 1]);
+    expect(formatPageList([1, 2, 3, 5, 7, 8])).toBe('1-3,5,7-8');
+  });
+
+  it('names the field and the page when a selection is out of range, backwards or malformed', () => {
+    expect(() => parsePageList('0', 3, 'pages')).toThrow(/Page 0 is out of range: the document has 3 pages/);
+    expect(() => parsePageList('2-9', 3, 'pages')).toThrow(/Page 9/);
+    expect(() => parsePageList('3-1', 3, 'pages')).toThrow(/backwards/);
+    expect(() => parsePageList('1;2', 3, 'pages')).toThrow(/not a page or a range/);
+    expect(() => parsePageList(' , ', 3, 'pages')).toThrow(/No pages/);
+  });
+});
+
+describe('worker pool', () => {
+  const pool = createWorkerPool({ size: 1, maxQueue: 1 });
+  afterAll(() => pool.close());
+
+  it('terminates a job past its time limit and serves the next one on a fresh worker', async () => {
+    const evil = { pdf: minimalPdf(), patterns: ['x'], caseInsensitive: false, regexBudgetMs: 10_000 };
+    await expect(pool.run('redact', evil, { timeoutMs: 1 })).rejects.toBeInstanceOf(WorkerTimeoutError);
+    const images = await pool.run('pdf-to-images', { pdf: minimalPdf(), dpi: 72, maxPixels: 1e6, maxTotalPixels: 1e6 });
+    expect(images).toHaveLength(1);
+    expect(images[0]).toMatchObject({ page: 1, width: 200, height: 200 });
+  });
+
+  it('stops a regex phase at its own budget with a 422 on patterns', async () => {
+    const err = await pool
+      .run('redact', { pdf: await pdfWithText(`${'a'.repeat(50)}b`), patterns: ['(a+)+$'], caseInsensitive: false, regexBudgetMs: 300 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PatternTimeoutError);
+    expect((err as PatternTimeoutError).status).toBe(422);
+  });
+
+  it('answers 503 TOOLS_BUSY when every worker is busy and the line is full', async () => {
+    const busy = createWorkerPool({ size: 1, maxQueue: 1 });
+    try {
+      const job = () => busy.run('pdf-to-images', { pdf: minimalPdf(), dpi: 72, maxPixels: 1e6, maxTotalPixels: 1e6 });
+      const running = [job(), job()];
+      await expect(job()).rejects.toBeInstanceOf(ToolsBusyError);
+      await Promise.all(running);
+    } finally {
+      await busy.close();
+    }
+  });
+});
+
+describe('engine-level tools', () => {
+  const engines = { runner: createEngineRunner(), pool: createWorkerPool({ size: 1 }) };
+  afterAll(() => engines.pool.close());
+
+  it('answers a missing engine with 503 naming it', async () => {
+    const runner = createEngineRunner({ binaries: { qpdf: '/nonexistent/qpdf' } });
+    const err = await rotatePdf({ runner, pool: engines.pool }, minimalPdf(), 90).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EngineMissingError);
+    expect((err as EngineMissingError).status).toBe(503);
+    expect((err as Error).message).toContain('qpdf');
+  });
+
+  it('removes its temp dir after success and after failure', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'tools-unit-'));
+    try {
+      const runner = createEngineRunner({ tmpRoot: root });
+      expect(await splitPdf({ runner, pool: engines.pool }, minimalPdf(), {})).toHaveLength(1);
+      await expect(splitPdf({ runner, pool: engines.pool }, minimalPdf(), { ranges: '2' })).rejects.toThrow(/out of range/);
+      expect(readdirSync(root)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+async function pdfWithText(text: string): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([595, 842]).drawText(text, { x: 20, y: 400, size: 8, font });
+  return doc.save();
+}

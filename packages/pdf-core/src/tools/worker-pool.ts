@@ -1,0 +1,190 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { AppError, ValidationError, type ValidationIssue } from '@platform/errors';
+import { PatternTimeoutError, ToolsBusyError, WorkerTimeoutError } from './errors';
+import type { WorkerOps, WorkerRequest, WorkerResponse } from './worker-protocol';
+
+/**
+ * The compiled worker script. From src (jest) and from dist alike, `../../dist/tools`
+ * lands on the build output; the test command builds before it runs.
+ */
+export const PDF_WORKER_SCRIPT = resolve(__dirname, '../../dist/tools/pdf-worker.js');
+
+export interface WorkerPoolOptions {
+  /** Worker threads; default: the cores available, at most 4. */
+  size?: number;
+  /** Jobs allowed to wait for a worker; beyond it, 503 TOOLS_BUSY. */
+  maxQueue?: number;
+  /** Time limit of a job that sets none; the worker is terminated when it runs over. */
+  defaultTimeoutMs?: number;
+  /** Heap limit of each worker; a job that needs more fails alone instead of the process. */
+  maxHeapMb?: number;
+  script?: string;
+}
+
+export interface RunOptions {
+  timeoutMs?: number;
+}
+
+export interface PoolStats {
+  size: number;
+  started: number;
+  busy: number;
+  queued: number;
+}
+
+export interface PdfWorkerPool {
+  /** Runs `op` on a worker thread; inputs are copied, results transferred back. */
+  run<K extends keyof WorkerOps>(op: K, args: WorkerOps[K]['args'], options?: RunOptions): Promise<WorkerOps[K]['result']>;
+  stats(): PoolStats;
+  /** Terminates every worker; queued and running jobs reject. */
+  close(): Promise<void>;
+}
+
+interface Job {
+  id: number;
+  op: string;
+  args: unknown;
+  timeoutMs: number;
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+  deadline?: NodeJS.Timeout;
+}
+
+export const DEFAULT_WORKER_TIMEOUT_MS = 120_000;
+
+/**
+ * A small pool of worker threads for the CPU-bound, in-process PDF work (mupdf is
+ * synchronous WebAssembly; pdf-lib is synchronous JavaScript), so the request thread
+ * keeps answering while a job runs. A job that runs over its limit, or over a budget
+ * it declared itself (a user regex: see `deadline` in worker-protocol.ts), has its
+ * worker terminated: the only way to stop synchronous code. A replacement starts on demand.
+ */
+export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool {
+  const size = Math.max(1, options.size ?? Math.min(4, availableParallelism()));
+  const maxQueue = options.maxQueue ?? 64;
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_WORKER_TIMEOUT_MS;
+  const script = options.script ?? PDF_WORKER_SCRIPT;
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  let nextId = 0;
+  let closed = false;
+
+  function spawn(): Slot {
+    const worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 1024 } });
+    worker.unref();
+    const slot: Slot = { worker };
+    worker.on('message', (msg: WorkerResponse) => onMessage(slot, msg));
+    worker.on('error', (err) => finish(slot, undefined, new AppError(500, 'TOOL_WORKER_FAILED', 'The PDF worker failed', { cause: err })));
+    worker.on('exit', () => {
+      const i = slots.indexOf(slot);
+      if (i >= 0) slots.splice(i, 1);
+      if (slot.job) finish(slot, undefined, new AppError(500, 'TOOL_WORKER_FAILED', 'The PDF worker stopped during the job'));
+      dispatch();
+    });
+    slots.push(slot);
+    return slot;
+  }
+
+  function onMessage(slot: Slot, msg: WorkerResponse): void {
+    const job = slot.job;
+    if (!job || msg.id !== job.id) return;
+    if (msg.type === 'deadline') {
+      clearTimeout(slot.deadline);
+      slot.deadline = undefined;
+      if (msg.ms !== null) {
+        const budget = msg.ms;
+        slot.deadline = setTimeout(() => kill(slot, new PatternTimeoutError(budget)), budget);
+      }
+      return;
+    }
+    if (msg.type === 'done') finish(slot, msg.result);
+    else finish(slot, undefined, reviveError(msg.error));
+  }
+
+  function finish(slot: Slot, result: unknown, error?: Error): void {
+    const job = slot.job;
+    clearTimeout(slot.timer);
+    clearTimeout(slot.deadline);
+    slot.job = slot.timer = slot.deadline = undefined;
+    if (job) {
+      if (error) job.reject(error);
+      else job.resolve(result);
+    }
+    dispatch();
+  }
+
+  function kill(slot: Slot, error: Error): void {
+    const job = slot.job;
+    slot.job = undefined;
+    clearTimeout(slot.timer);
+    clearTimeout(slot.deadline);
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots.splice(i, 1);
+    void slot.worker.terminate();
+    job?.reject(error);
+    dispatch();
+  }
+
+  function dispatch(): void {
+    while (!closed && queue.length > 0) {
+      let slot = slots.find((s) => !s.job);
+      if (!slot && slots.length < size) slot = spawn();
+      if (!slot) return;
+      const job = queue.shift() as Job;
+      slot.job = job;
+      const s = slot;
+      s.timer = setTimeout(() => kill(s, new WorkerTimeoutError(job.op, job.timeoutMs)), job.timeoutMs);
+      const request: WorkerRequest = { id: job.id, op: job.op, args: job.args };
+      s.worker.postMessage(request);
+    }
+  }
+
+  return {
+    run(op, args, runOptions = {}) {
+      if (closed) return Promise.reject(new AppError(503, 'SHUTTING_DOWN', 'The service is shutting down'));
+      const busy = slots.filter((s) => s.job).length;
+      if (busy >= size && queue.length >= maxQueue) return Promise.reject(new ToolsBusyError());
+      return new Promise((resolvePromise, rejectPromise) => {
+        queue.push({
+          id: ++nextId,
+          op,
+          args,
+          timeoutMs: runOptions.timeoutMs ?? defaultTimeoutMs,
+          resolve: resolvePromise as (v: unknown) => void,
+          reject: rejectPromise,
+        });
+        dispatch();
+      });
+    },
+    stats: () => ({ size, started: slots.length, busy: slots.filter((s) => s.job).length, queued: queue.length }),
+    async close() {
+      closed = true;
+      const shutdown = new AppError(503, 'SHUTTING_DOWN', 'The service is shutting down');
+      for (const job of queue.splice(0)) job.reject(shutdown);
+      await Promise.all(
+        slots.splice(0).map((slot) => {
+          slot.job?.reject(shutdown);
+          slot.job = undefined;
+          clearTimeout(slot.timer);
+          clearTimeout(slot.deadline);
+          return slot.worker.terminate();
+        }),
+      );
+    },
+  };
+}
+
+function reviveError(error: Extract<WorkerResponse, { type: 'failed' }>['error']): Error {
+  if (error.kind === 'input') return new ValidationError(error.issues as ValidationIssue[], 'INVALID_INPUT');
+  const err = new Error(`PDF worker job failed: ${error.message}`);
+  if (error.stack) err.stack = error.stack;
+  return err;
+}

@@ -1,0 +1,101 @@
+import type { ValidationIssue } from '@platform/errors';
+
+/** Messages between the pool (worker-pool.ts) and a worker (pdf-worker.ts). */
+export interface WorkerRequest {
+  id: number;
+  op: string;
+  args: unknown;
+}
+
+export type WorkerResponse =
+  | { id: number; type: 'done'; result: unknown }
+  | { id: number; type: 'failed'; error: { kind: 'input'; issues: ValidationIssue[] } | { kind: 'error'; message: string; stack?: string } }
+  /**
+   * The job enters (ms) or leaves (null) a phase that must finish within `ms`, such as
+   * matching a user's regex: past it the pool terminates the worker.
+   */
+  | { id: number; type: 'deadline'; ms: number | null };
+
+export interface WatermarkArgs {
+  pdf: Uint8Array;
+  text: string;
+  fontSize: number;
+  opacity: number;
+  rotation: number;
+  /** `#rrggbb` */
+  color: string;
+}
+
+export type PageNumberPosition = 'bottom-left' | 'bottom-center' | 'bottom-right' | 'top-left' | 'top-center' | 'top-right';
+
+export interface PageNumbersArgs {
+  pdf: Uint8Array;
+  position: PageNumberPosition;
+  format: string;
+  fontSize: number;
+  start: number;
+}
+
+export interface MetadataFields {
+  title?: string;
+  author?: string;
+  subject?: string;
+  keywords?: string;
+  creator?: string;
+  producer?: string;
+}
+
+export interface RedactArgs {
+  pdf: Uint8Array;
+  patterns: string[];
+  caseInsensitive: boolean;
+  /** Time budget for matching all the patterns over the whole document. */
+  regexBudgetMs: number;
+}
+
+export interface RedactResult {
+  pdf: Uint8Array;
+  matches: number;
+  pagesWithMatches: number;
+}
+
+export interface RenderArgs {
+  pdf: Uint8Array;
+  dpi: number;
+  /** 1-based; all pages when absent. */
+  pages?: number[];
+  /** Refuses pages whose bitmap would exceed this many pixels. */
+  maxPixels: number;
+  /** Refuses the request when all the selected pages together would exceed this many pixels. */
+  maxTotalPixels: number;
+}
+
+export interface RenderedPage {
+  page: number;
+  width: number;
+  height: number;
+  png: Uint8Array;
+}
+
+export interface ImagesToPdfArgs {
+  images: { data: Uint8Array; name: string }[];
+  pageSize: 'a4' | 'letter' | 'legal';
+  orientation: 'auto' | 'portrait' | 'landscape';
+  margin: number;
+}
+
+export interface EncryptionProbe {
+  method: string | null;
+  pages: number | null;
+}
+
+/** Every job a worker runs: its arguments and its result. */
+export interface WorkerOps {
+  watermark: { args: WatermarkArgs; result: Uint8Array };
+  'page-numbers': { args: PageNumbersArgs; result: Uint8Array };
+  metadata: { args: { pdf: Uint8Array; fields: MetadataFields }; result: Uint8Array };
+  redact: { args: RedactArgs; result: RedactResult };
+  'pdf-to-images': { args: RenderArgs; result: RenderedPage[] };
+  'images-to-pdf': { args: ImagesToPdfArgs; result: Uint8Array };
+  'probe-encryption': { args: { pdf: Uint8Array }; result: EncryptionProbe };
+}

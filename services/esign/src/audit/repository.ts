@@ -1,0 +1,70 @@
+import { and, asc, count, eq, gte, isNotNull, or, sql } from 'drizzle-orm';
+import type { EsignDb } from '../db';
+import { auditEvents, type AuditKind } from './tables';
+
+export interface NewAuditEvent {
+  documentId: string;
+  requestId?: string | null;
+  tenantId: string;
+  kind: AuditKind;
+  occurredAt?: Date;
+  ip?: string | null;
+  userAgent?: string | null;
+  email?: string | null;
+  documentSha256: string;
+  details?: Record<string, string | number | boolean | null>;
+}
+
+export type AuditEventRow = typeof auditEvents.$inferSelect;
+
+/** The only code that touches audit_events. Appends and reads; erasure's anonymisation is the one update. */
+export function createAuditRepository(db: EsignDb) {
+  return {
+    async append(...events: NewAuditEvent[]): Promise<void> {
+      if (events.length === 0) return;
+      await db.insert(auditEvents).values(events.map((e) => ({ ...e, occurredAt: e.occurredAt ?? new Date() })));
+    },
+
+    listForDocument(documentId: string): Promise<AuditEventRow[]> {
+      return db.select().from(auditEvents).where(eq(auditEvents.documentId, documentId)).orderBy(asc(auditEvents.occurredAt), asc(auditEvents.id));
+    },
+
+    async countSince(requestId: string, kind: AuditKind, since: Date): Promise<{ n: number; oldest: Date | null }> {
+      const [row] = await db
+        .select({ n: count(), oldest: sql<string | null>`min(${auditEvents.occurredAt})` })
+        .from(auditEvents)
+        .where(and(eq(auditEvents.requestId, requestId), eq(auditEvents.kind, kind), gte(auditEvents.occurredAt, since)));
+      return { n: row?.n ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+    },
+
+    async has(requestId: string, kind: AuditKind): Promise<boolean> {
+      const [row] = await db
+        .select({ id: auditEvents.id })
+        .from(auditEvents)
+        .where(and(eq(auditEvents.requestId, requestId), eq(auditEvents.kind, kind)))
+        .limit(1);
+      return Boolean(row);
+    },
+
+    /** Erasure: ip, user agent and email become `[suprimido]`; everything else (hashes, times) stays. */
+    async anonymiseDocument(documentId: string): Promise<number> {
+      const rows = await db
+        .update(auditEvents)
+        .set({
+          ip: sql`case when ${auditEvents.ip} is null then null else '[suprimido]' end`,
+          userAgent: sql`case when ${auditEvents.userAgent} is null then null else '[suprimido]' end`,
+          email: sql`case when ${auditEvents.email} is null then null else '[suprimido]' end`,
+        })
+        .where(
+          and(
+            eq(auditEvents.documentId, documentId),
+            or(isNotNull(auditEvents.ip), isNotNull(auditEvents.userAgent), isNotNull(auditEvents.email)),
+          ),
+        )
+        .returning({ id: auditEvents.id });
+      return rows.length;
+    },
+  };
+}
+
+export type AuditRepository = ReturnType<typeof createAuditRepository>;

@@ -1,0 +1,165 @@
+import express, { type RequestHandler, type Router } from 'express';
+import { z } from 'zod';
+import { ConflictError, ForbiddenError, GoneError, NotFoundError } from '@platform/errors';
+import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import { principalOf } from '../keys/authenticate';
+import type { Repositories } from '../db/repositories';
+import { storageKeys, type FileStore } from '../storage/file-store';
+import { multipartUpload, uploadedFiles } from '../uploads/upload';
+import { renderMyDocuments } from './my-documents-page';
+import { ZDocumentParamsSchema, ZDocumentSchema, ZErasureSchema, ZMyDocumentsQuerySchema, ZUploadFormSchema } from './schemas';
+import { documentRecord, MY_DOCUMENTS_PAGE_SIZE, type DocumentsService } from './service';
+
+const TAGS = ['documents'];
+const SECURITY = [{ ApiKey: [] }];
+const ERROR_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+const VALIDATION_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationErrorBody' } } } };
+const PDF = { 'application/pdf': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } };
+
+export interface DocumentsRouterDeps {
+  documents: DocumentsService;
+  repos: Repositories;
+  files: FileStore;
+  authenticate: RequestHandler;
+  maxUploadBytes: number;
+}
+
+function attachment(res: express.Response, bytes: Buffer, filename: string): void {
+  res.set({ 'Content-Type': 'application/pdf', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  res.attachment(filename);
+  res.status(200).send(bytes);
+}
+
+export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouterDeps): Router {
+  const router = express.Router();
+  const { documents, repos, files } = deps;
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/firma/documentos',
+    summary: 'Upload a document to sign',
+    description: `Multipart form: \`file\` (a PDF, required) and optional \`title\`. The PDF must be readable and unencrypted, at most ESIGN_MAX_UPLOAD_MB (${Math.round(deps.maxUploadBytes / 1048576)} MB here; larger answers 413). It is stored byte for byte; its SHA-256 is the document's identity. A non-PDF, damaged or encrypted file answers 422 saying which (\`type\` pdf_not_pdf, pdf_corrupt, pdf_encrypted, pdf_empty).`,
+    tags: TAGS,
+    security: SECURITY,
+    body: ZUploadFormSchema,
+    bodyContentType: 'multipart/form-data',
+    status: 201,
+    before: [deps.authenticate, multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes })],
+    responses: {
+      201: { description: 'The document record', content: { 'application/json': { schema: ZDocumentSchema } } },
+      413: { description: 'Larger than ESIGN_MAX_UPLOAD_MB', ...ERROR_BODY },
+      422: { description: 'Missing file, not a PDF, damaged or encrypted', ...VALIDATION_BODY },
+    },
+    handler: async ({ body }, req, res) => {
+      const principal = principalOf(res.locals);
+      const doc = await documents.upload(principal, uploadedFiles(req, 'file')[0], body.title);
+      return documentRecord(doc, principal.tenant);
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/firma/documentos/{document_id}',
+    summary: 'A document record',
+    tags: TAGS,
+    security: SECURITY,
+    params: ZDocumentParamsSchema,
+    before: [deps.authenticate],
+    responses: { 200: { description: 'The document', content: { 'application/json': { schema: ZDocumentSchema } } }, 404: { description: 'Not found (or another tenant\'s)', ...ERROR_BODY } },
+    handler: async ({ params }, _req, res) => {
+      const principal = principalOf(res.locals);
+      return documentRecord(await documents.get(principal, params.document_id), principal.tenant);
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/firma/documentos/{document_id}/signed-pdf',
+    summary: "The first signed request's sealed PDF",
+    description: 'Attachment. 404 when the document or a signed request is missing; 403 when the document is another tenant\'s (superadmin keys may read any); 409 while the first signature is still being sealed; 410 once erased.',
+    tags: TAGS,
+    security: SECURITY,
+    params: ZDocumentParamsSchema,
+    before: [deps.authenticate],
+    responses: {
+      200: { description: 'The sealed PDF', content: PDF },
+      403: { description: 'Another tenant\'s document', ...ERROR_BODY },
+      404: { description: 'No such document or no signed request', ...ERROR_BODY },
+      409: { description: 'Sealing in progress', ...ERROR_BODY },
+      410: { description: 'Erased', ...ERROR_BODY },
+    },
+    handler: async ({ params }, _req, res) => {
+      const principal = principalOf(res.locals);
+      const doc = await repos.documents.find(params.document_id);
+      if (!doc) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
+      if (doc.tenantId !== principal.tenantId && principal.role !== 'superadmin') {
+        throw new ForbiddenError('This document belongs to another tenant', 'NOT_DOCUMENT_OWNER');
+      }
+      if (doc.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
+      const signed = (await repos.requests.listForDocument(doc.id))
+        .filter((r) => r.status === 'signed' && r.signedAt)
+        .sort((a, b) => a.signedAt!.getTime() - b.signedAt!.getTime())[0];
+      if (!signed) throw new NotFoundError('No request of this document is signed yet', 'NO_SIGNED_REQUEST');
+      if (signed.sealStatus !== 'sealed') throw new ConflictError('The signature is still being sealed; try again shortly', 'SEAL_IN_PROGRESS');
+      const bytes = await files.read(storageKeys.signed(doc.id, signed.id));
+      if (!bytes) throw new NotFoundError('The signed PDF is missing from storage', 'FILE_MISSING');
+      attachment(res, bytes, `firmado-${doc.id}.pdf`);
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/firma/documentos/{document_id}/final-pdf',
+    summary: 'The combined final PDF',
+    description:
+      'Built by a worker once every request is signed: the original, every signee\'s stamp and an audit-certificate page (events with times and IPs, hashes, signature levels, the verification URL), sealed once by the service and timestamped when TSA_URL is set. 409 FINAL_PDF_NOT_READY until then.',
+    tags: TAGS,
+    security: SECURITY,
+    params: ZDocumentParamsSchema,
+    before: [deps.authenticate],
+    responses: {
+      200: { description: 'The final PDF', content: PDF },
+      404: { description: 'Not found (or another tenant\'s)', ...ERROR_BODY },
+      409: { description: 'Requests pending, or being built', ...ERROR_BODY },
+      410: { description: 'Erased', ...ERROR_BODY },
+    },
+    handler: async ({ params }, _req, res) => {
+      const { bytes, doc } = await documents.finalPdf(principalOf(res.locals), params.document_id);
+      attachment(res, bytes, `final-${doc.id}.pdf`);
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'delete',
+    path: '/firma/documentos/{document_id}',
+    summary: 'Erase a document',
+    description:
+      'Deletes every stored file of the document, cancels pending requests (their links stop working), replaces email and IP (and user agent, names, messages, title and file name) with `[suprimido]` in requests and events, and deletes its emails. Hashes and the anonymised rows stay. Repeating it answers the same with zero counts.',
+    tags: TAGS,
+    security: SECURITY,
+    params: ZDocumentParamsSchema,
+    before: [deps.authenticate],
+    responses: { 200: { description: 'Erased', content: { 'application/json': { schema: ZErasureSchema } } }, 404: { description: 'Not found (or another tenant\'s)', ...ERROR_BODY } },
+    handler: async ({ params }, _req, res) => documents.erase(principalOf(res.locals), params.document_id),
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/firma/mis-documentos',
+    summary: "The tenant's documents (HTML)",
+    description: `An HTML table of the caller's documents, newest first, ${MY_DOCUMENTS_PAGE_SIZE} a page: id, title, status, dates and download links. \`status\` filters; \`page\` starts at 1.`,
+    tags: TAGS,
+    security: SECURITY,
+    query: ZMyDocumentsQuerySchema,
+    before: [deps.authenticate],
+    responses: { 200: { description: 'The page', content: { 'text/html': { schema: z.string() } } }, 422: { description: 'Bad status or page', ...VALIDATION_BODY } },
+    handler: async ({ query }, _req, res) => {
+      const principal = principalOf(res.locals);
+      const { rows, total } = await documents.page(principal, { status: query.status, page: query.page });
+      res.set({ 'Cache-Control': 'no-store', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'" });
+      res.status(200).type('html').send(renderMyDocuments({ tenant: principal.tenant, rows, total, page: query.page, pageSize: MY_DOCUMENTS_PAGE_SIZE, status: query.status }));
+    },
+  });
+
+  return router;
+}

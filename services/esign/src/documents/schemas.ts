@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { DOCUMENT_STATUSES } from './repository';
+
+export const ZDocumentStatus = z.enum(DOCUMENT_STATUSES).describe(
+  'draft: no request; pending: a request can still be signed; signed: every request signed; expired: none pending, some expired unsigned; erased: deleted',
+);
+
+export const ZDocumentSchema = z
+  .object({
+    document_id: z.uuid(),
+    tenant: z.string(),
+    filename: z.string(),
+    title: z.string().nullable(),
+    pages: z.number().int(),
+    size_bytes: z.number().int(),
+    sha256: z.string().describe('SHA-256 (hex) of the uploaded bytes: the document\'s identity'),
+    status: ZDocumentStatus,
+    created_at: z.iso.datetime(),
+    final_sha256: z.string().nullable().describe('SHA-256 of the combined final PDF, once built'),
+    finalised_at: z.iso.datetime().nullable(),
+    final_signature: z.object({ level: z.enum(['B-B', 'B-T']), tsa_time: z.iso.datetime().nullable() }).nullable(),
+    erased_at: z.iso.datetime().nullable(),
+  })
+  .openapi('Document');
+export type TDocument = z.infer<typeof ZDocumentSchema>;
+
+export const ZUploadFormSchema = z.object({
+  file: z.any().optional().openapi({ type: 'string', format: 'binary', description: 'The PDF (required)' }),
+  title: z.string().trim().min(1).max(300).optional(),
+});
+
+export const ZDocumentParamsSchema = z.object({ document_id: z.uuid() });
+
+export const ZMyDocumentsQuerySchema = z.object({
+  status: ZDocumentStatus.optional(),
+  page: z.coerce.number().int().min(1).default(1),
+});
+
+export const ZErasureSchema = z
+  .object({
+    document_id: z.uuid(),
+    erased: z.literal(true),
+    requests_anonymised: z.number().int(),
+    events_anonymised: z.number().int(),
+  })
+  .openapi('Erasure');

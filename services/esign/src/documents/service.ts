@@ -1,0 +1,156 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { ConflictError, GoneError, NotFoundError, ValidationError } from '@platform/errors';
+import type { Logger } from '@platform/service-kit';
+import type { Repositories } from '../db/repositories';
+import type { EsignPrincipal } from '../keys/authenticate';
+import { storageKeys, type FileStore } from '../storage/file-store';
+import { inspectPdf, UnacceptablePdfError } from './pdf-inspection';
+import type { DocumentRow, DocumentStatus } from './repository';
+import type { TDocument } from './schemas';
+
+export const MY_DOCUMENTS_PAGE_SIZE = 20;
+
+export interface DocumentsDeps {
+  repos: Repositories;
+  files: FileStore;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+export function createDocumentsService(deps: DocumentsDeps) {
+  const { repos, files } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  /** The caller's document; another tenant's is as absent as a missing one. */
+  async function owned(principal: EsignPrincipal, documentId: string): Promise<DocumentRow> {
+    const doc = await repos.documents.find(documentId);
+    if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
+    return doc;
+  }
+
+  return {
+    owned,
+
+    /**
+     * Stores the upload byte for byte, then records it. Were the insert to fail, the file is
+     * removed again, so storage never holds a document the database does not know.
+     */
+    async upload(principal: EsignPrincipal, file: { buffer: Buffer; originalname: string } | undefined, title?: string): Promise<DocumentRow> {
+      if (!file) throw ValidationError.single('form', 'file', 'Field required', 'missing');
+      let pages: number;
+      try {
+        ({ pages } = await inspectPdf(file.buffer));
+      } catch (err) {
+        if (err instanceof UnacceptablePdfError) throw ValidationError.single('form', 'file', err.message, `pdf_${err.reason}`);
+        throw err;
+      }
+      const id = randomUUID();
+      const sha256 = createHash('sha256').update(file.buffer).digest('hex');
+      await files.write(storageKeys.original(id), file.buffer);
+      try {
+        return await repos.documents.insert({
+          id,
+          tenantId: principal.tenantId,
+          filename: safeFilename(file.originalname),
+          title: title ?? null,
+          pages,
+          sizeBytes: file.buffer.length,
+          sha256,
+          createdAt: clock(),
+        });
+      } catch (err) {
+        await files.removeTree(storageKeys.documentDir(id)).catch(() => undefined);
+        throw err;
+      }
+    },
+
+    async get(principal: EsignPrincipal, documentId: string): Promise<DocumentRow> {
+      await expireDue(repos, documentId, clock());
+      return owned(principal, documentId);
+    },
+
+    async page(principal: EsignPrincipal, options: { status?: DocumentStatus; page: number }) {
+      return repos.documents.page(principal.tenantId, { ...options, pageSize: MY_DOCUMENTS_PAGE_SIZE });
+    },
+
+    /** The final combined PDF: 409 until every request is signed and the worker has built it. */
+    async finalPdf(principal: EsignPrincipal, documentId: string): Promise<{ doc: DocumentRow; bytes: Buffer }> {
+      const doc = await owned(principal, documentId);
+      if (doc.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
+      if (!doc.finalSha256) {
+        const reason = doc.status === 'signed' ? 'is being built; try again shortly' : 'exists once every request is signed';
+        throw new ConflictError(`The final PDF ${reason}`, 'FINAL_PDF_NOT_READY');
+      }
+      const bytes = await files.read(storageKeys.final(documentId));
+      if (!bytes) throw new NotFoundError('The final PDF is missing from storage', 'FILE_MISSING');
+      return { doc, bytes };
+    },
+
+    /**
+     * Erasure: cancels pending requests, anonymises requests and events, deletes the
+     * document's emails, then its files. Repeating it is harmless (and retries the files).
+     */
+    async erase(principal: EsignPrincipal, documentId: string) {
+      const doc = await owned(principal, documentId);
+      const now = clock();
+      const counts = await repos.transaction(async (tx) => {
+        const locked = await tx.documents.lock(documentId);
+        if (!locked || locked.erasedAt) return { requests: 0, events: 0 };
+        const cancelled = await tx.requests.cancelPending(documentId, now);
+        const requests = await tx.requests.anonymiseDocument(documentId);
+        const events = await tx.audit.anonymiseDocument(documentId);
+        await tx.outbox.deleteForDocument(documentId);
+        await tx.documents.markErased(documentId, now);
+        // The tenant's own call: its address is not the signees' data, but nothing about
+        // the erased document may point at a person, so none is kept.
+        await tx.audit.append(
+          ...cancelled.map((r) => ({ documentId, requestId: r.id, tenantId: doc.tenantId, kind: 'request_cancelled' as const, occurredAt: now, documentSha256: doc.sha256, details: { reason: 'document_erased' } })),
+          { documentId, tenantId: doc.tenantId, kind: 'erased', occurredAt: now, documentSha256: doc.sha256, details: { requests_anonymised: requests, events_anonymised: events } },
+        );
+        return { requests, events };
+      });
+      await files.removeTree(storageKeys.documentDir(documentId));
+      deps.logger.info({ documentId, tenant: principal.tenant, ...counts }, 'document erased');
+      return { document_id: documentId, erased: true as const, requests_anonymised: counts.requests, events_anonymised: counts.events };
+    },
+  };
+}
+
+export type DocumentsService = ReturnType<typeof createDocumentsService>;
+
+/** Pending requests of the document past their expiry become expired, with their audit event at the expiry time. */
+export async function expireDue(repos: Repositories, documentId: string, now: Date): Promise<void> {
+  await repos.transaction(async (tx) => {
+    const expired = await tx.requests.expireDue({ documentId }, now);
+    if (expired.length === 0) return;
+    const doc = await tx.documents.find(documentId);
+    await tx.audit.append(
+      ...expired.map((r) => ({ documentId, requestId: r.id, tenantId: r.tenantId, kind: 'request_expired' as const, occurredAt: r.expiresAt, documentSha256: doc!.sha256 })),
+    );
+  });
+}
+
+export function documentRecord(doc: DocumentRow, tenant: string): TDocument {
+  return {
+    document_id: doc.id,
+    tenant,
+    filename: doc.filename,
+    title: doc.title,
+    pages: doc.pages,
+    size_bytes: doc.sizeBytes,
+    sha256: doc.sha256,
+    status: doc.status,
+    created_at: doc.createdAt.toISOString(),
+    final_sha256: doc.finalSha256,
+    finalised_at: doc.finalisedAt?.toISOString() ?? null,
+    final_signature: doc.finalLevel ? { level: doc.finalLevel, tsa_time: doc.finalTsaTime?.toISOString() ?? null } : null,
+    erased_at: doc.erasedAt?.toISOString() ?? null,
+  };
+}
+
+/** Keeps the name a user would recognise, without path parts or control characters. */
+function safeFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  return clean || 'document.pdf';
+}

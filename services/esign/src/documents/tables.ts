@@ -1,0 +1,30 @@
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { tenants } from '../keys/tables';
+
+/**
+ * Uploaded documents. The bytes live under DATA_DIR (see storage/); `sha256` of the
+ * original is the document's identity and survives erasure, as do the final hashes.
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    filename: text('filename').notNull(),
+    title: text('title'),
+    pages: integer('pages').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set while a worker builds the final PDF, so two finalisations never run at once. */
+    finaliseClaimedAt: timestamp('finalise_claimed_at', { withTimezone: true }),
+    finalisedAt: timestamp('finalised_at', { withTimezone: true }),
+    finalSha256: text('final_sha256'),
+    finalLevel: text('final_level', { enum: ['B-B', 'B-T'] }),
+    finalTsaTime: timestamp('final_tsa_time', { withTimezone: true }),
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
+  },
+  (t) => [index('documents_tenant_created_idx').on(t.tenantId, t.createdAt)],
+);

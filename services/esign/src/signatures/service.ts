@@ -1,0 +1,210 @@
+import { sealPdf, type SigningIdentity, type TsaClient } from '@platform/pdf-core';
+import type { JobContext, JobQueue, Logger } from '@platform/service-kit';
+import type { Repositories } from '../db/repositories';
+import type { DocumentRow } from '../documents/repository';
+import type { EsignJobs } from '../jobs/registry';
+import { maskEmail } from '../signing-requests/mask-email';
+import type { SigningRequestRow } from '../signing-requests/repository';
+import { storageKeys, type FileStore } from '../storage/file-store';
+import { appendAuditCertificate } from './audit-certificate';
+import { sealRequestJob } from './jobs';
+import { drawStamps, type StampData } from './stamp';
+
+/** A builder that died keeps its claim this long before another worker may take over. */
+const FINALISE_CLAIM_STALE_MS = 10 * 60_000;
+
+export interface SignaturesDeps {
+  repos: Repositories;
+  files: FileStore;
+  identity: SigningIdentity;
+  /** Set when TSA_URL is: every seal is then B-T or fails. */
+  tsa?: TsaClient;
+  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  publicUrl: string;
+  tenantName: (tenantId: string) => Promise<string>;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+export function createSignaturesService(deps: SignaturesDeps) {
+  const { repos, files } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  async function stampOf(request: SigningRequestRow, slot: number): Promise<StampData> {
+    const image = request.signatureImageKey ? await files.read(request.signatureImageKey) : null;
+    return {
+      slot,
+      locale: request.locale,
+      name: request.signeeName,
+      maskedEmail: maskEmail(request.signeeEmail),
+      signedAt: request.signedAt!,
+      requestId: request.id,
+      image,
+    };
+  }
+
+  async function original(doc: DocumentRow): Promise<Buffer> {
+    const bytes = await files.read(storageKeys.original(doc.id));
+    if (!bytes) throw new Error(`Original of document ${doc.id} is missing from storage`);
+    return bytes;
+  }
+
+  async function enqueueFinaliseIfComplete(documentId: string): Promise<void> {
+    if (await repos.requests.allSealed(documentId)) await deps.jobs.enqueue('document.finalise', { documentId });
+  }
+
+  const service = {
+    /**
+     * Stamps the signee's block on the original's last page and seals it (the signing time
+     * is the confirmation's). Idempotent: a sealed or erased request is skipped.
+     */
+    async sealRequest(requestId: string): Promise<'sealed' | 'skipped'> {
+      const request = await repos.requests.find(requestId);
+      if (!request || request.status !== 'signed' || request.sealStatus === 'sealed' || !request.signedAt) return 'skipped';
+      const doc = await repos.documents.find(request.documentId);
+      if (!doc || doc.erasedAt) return 'skipped';
+      const all = await repos.requests.listForDocument(doc.id);
+      const stamp = await stampOf(request, all.findIndex((r) => r.id === request.id));
+      const sealed = await sealPdf(await original(doc), {
+        identity: deps.identity,
+        tsa: deps.tsa,
+        signingTime: request.signedAt,
+        reason: `Firma electrónica de la solicitud ${request.id}`,
+        location: deps.publicUrl,
+        fieldName: `firma-${request.id}`,
+        modify: (pdf) => drawStamps(pdf, [stamp]),
+      });
+      const key = storageKeys.signed(doc.id, request.id);
+      await files.write(key, sealed.pdf);
+      const recorded = await repos.transaction(async (tx) => {
+        const won = await tx.requests.markSealed(request.id, { level: sealed.level, tsaTime: sealed.tsaTime, sha256: sealed.sha256, at: clock() });
+        if (won) {
+          await tx.audit.append({
+            documentId: doc.id,
+            requestId: request.id,
+            tenantId: doc.tenantId,
+            kind: 'sealed',
+            documentSha256: doc.sha256,
+            details: { level: sealed.level, tsa_time: sealed.tsaTime?.toISOString() ?? null, signed_sha256: sealed.sha256 },
+          });
+        }
+        return won;
+      });
+      if (!recorded) {
+        // Erased while sealing: the copy just written must not outlive the erasure.
+        const now = await repos.documents.find(doc.id);
+        if (now?.erasedAt) await files.removeTree(storageKeys.documentDir(doc.id));
+        return 'skipped';
+      }
+      await enqueueFinaliseIfComplete(doc.id);
+      return 'sealed';
+    },
+
+    /** The confirmation seals inline; if that fails (TSA down), the job takes over and retries. */
+    async sealOrRetryLater(requestId: string): Promise<void> {
+      try {
+        await service.sealRequest(requestId);
+      } catch (err) {
+        deps.logger.warn({ requestId, err: (err as Error).message }, 'seal failed; the signature.seal job retries it');
+        await repos.requests.recordSealFailure(requestId, (err as Error).message, false);
+        await deps.jobs.enqueue('signature.seal', { requestId });
+      }
+    },
+
+    /** The `signature.seal` handler: records each failure; the last one marks the seal failed. */
+    async sealJob(requestId: string, ctx: Pick<JobContext, 'attempt'>): Promise<'sealed' | 'skipped'> {
+      try {
+        return await service.sealRequest(requestId);
+      } catch (err) {
+        await repos.requests.recordSealFailure(requestId, (err as Error).message, ctx.attempt >= sealRequestJob.attempts);
+        throw err;
+      }
+    },
+
+    /**
+     * Builds the combined final PDF once: the original with every signee's stamp and the
+     * audit certificate, sealed by the service. A claim on the document row makes a
+     * second job (the last two signees confirming together) a no-op.
+     */
+    async finaliseDocument(documentId: string): Promise<'finalised' | 'skipped' | 'not_ready'> {
+      if (!(await repos.requests.allSealed(documentId))) return 'not_ready';
+      if (!(await repos.documents.claimFinalisation(documentId, clock(), FINALISE_CLAIM_STALE_MS))) return 'skipped';
+      try {
+        const doc = (await repos.documents.find(documentId))!;
+        const requests = await repos.requests.listForDocument(documentId);
+        const stamps = await Promise.all(requests.map((r, slot) => stampOf(r, slot)));
+        const events = await repos.audit.listForDocument(documentId);
+        const now = clock();
+        const tenant = await deps.tenantName(doc.tenantId);
+        const sealed = await sealPdf(await original(doc), {
+          identity: deps.identity,
+          tsa: deps.tsa,
+          signingTime: now,
+          reason: `Sello final del documento ${doc.id}`,
+          location: deps.publicUrl,
+          fieldName: 'sello-final',
+          modify: async (pdf) => {
+            await drawStamps(pdf, stamps);
+            await appendAuditCertificate(pdf, {
+              documentId: doc.id,
+              title: doc.title ?? doc.filename,
+              filename: doc.filename,
+              pages: doc.pages,
+              sha256: doc.sha256,
+              createdAt: doc.createdAt,
+              tenant,
+              signatures: requests.map((r) => ({
+                requestId: r.id,
+                name: r.signeeName,
+                email: r.signeeEmail,
+                signedAt: r.signedAt!,
+                level: r.signatureLevel ?? '-',
+                tsaTime: r.tsaTime,
+                signedSha256: r.signedSha256 ?? '-',
+              })),
+              events: events.map((e) => ({ at: e.occurredAt, kind: e.kind, email: e.email, ip: e.ip, userAgent: e.userAgent, documentSha256: e.documentSha256 })),
+              verificationUrl: `${deps.publicUrl}/verificar/${doc.id}`,
+              seal: { commonName: deps.identity.commonName, selfSigned: deps.identity.selfSigned, level: deps.tsa ? 'B-T' : 'B-B' },
+              generatedAt: now,
+            });
+          },
+        });
+        await files.write(storageKeys.final(doc.id), sealed.pdf);
+        const recorded = await repos.transaction(async (tx) => {
+          const won = await tx.documents.markFinalised(doc.id, { sha256: sealed.sha256, level: sealed.level, tsaTime: sealed.tsaTime, at: now });
+          if (won) {
+            await tx.audit.append({
+              documentId: doc.id,
+              tenantId: doc.tenantId,
+              kind: 'document_finalised',
+              occurredAt: now,
+              documentSha256: doc.sha256,
+              details: { final_sha256: sealed.sha256, level: sealed.level, tsa_time: sealed.tsaTime?.toISOString() ?? null },
+            });
+          }
+          return won;
+        });
+        if (!recorded) {
+          const current = await repos.documents.find(doc.id);
+          if (current?.erasedAt) await files.removeTree(storageKeys.documentDir(doc.id));
+          return 'skipped';
+        }
+        deps.logger.info({ documentId, level: sealed.level }, 'final PDF built');
+        return 'finalised';
+      } catch (err) {
+        await repos.documents.releaseFinalisation(documentId);
+        throw err;
+      }
+    },
+
+    /** At worker start: requests signed but never sealed (a crash between commit and seal) get their job. */
+    async resumeUnsealed(): Promise<number> {
+      const ids = await repos.requests.pendingSealIds();
+      for (const requestId of ids) await deps.jobs.enqueue('signature.seal', { requestId });
+      return ids.length;
+    },
+  };
+  return service;
+}
+
+export type SignaturesService = ReturnType<typeof createSignaturesService>;

@@ -1,0 +1,95 @@
+import request from 'supertest';
+import { chromium, type Browser } from 'playwright-core';
+import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+describe('the signing page in a real browser (Debian chromium)', () => {
+  let env: TestEsign;
+  let browser: Browser;
+  let key: string;
+
+  beforeAll(async () => {
+    env = await startTestEsign({ name: 'esign_browser' });
+    key = await env.keyFor('acme');
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await env?.close();
+  });
+
+  async function emailedLink(email: string, name: string) {
+    const up = await request(env.rt.server!).post('/firma/documentos').set('authorization', key).field('title', 'Contrato de prueba').attach('file', await samplePdf(), { filename: 'contrato.pdf', contentType: 'application/pdf' });
+    const created = await request(env.rt.server!).post('/firma/solicitudes').set('authorization', key).send({ document_id: up.body.document_id, signee_email: email, signee_name: name });
+    const { url } = linkOf(await env.smtp.waitFor((m) => m.to.includes(email) && mailText(m).includes('/firma/firmar/')));
+    // The email carries ESIGN_PUBLIC_URL; the browser reaches the same path on the test server.
+    return { url: `${env.rt.url}${new URL(url).pathname}`, requestId: created.body.request_id as string, documentId: up.body.document_id as string };
+  }
+
+  it('lets a signee view, get the code by email, draw a signature, confirm and see the success page', async () => {
+    const email = 'navegador@example.test';
+    const { url, requestId, documentId } = await emailedLink(email, 'Nora Navegador');
+    const context = await browser.newContext({ locale: 'es-ES' });
+    const page = await context.newPage();
+    try {
+      await page.goto(url);
+      expect(await page.title()).toBe('Contrato de prueba');
+      // The embedded viewer loads the document, which records the view the code step needs.
+      await eventually(async () => ((await env.rt.signing.repos.audit.listForDocument(documentId)).some((e) => e.kind === 'document_viewed') ? true : undefined));
+
+      // Keyboard only, up to the declaration: it is reachable and operable without a mouse.
+      let focused = '';
+      for (let i = 0; i < 20 && focused !== 'declaration_accepted'; i++) {
+        await page.keyboard.press('Tab');
+        focused = await page.evaluate<string>('document.activeElement ? document.activeElement.id : ""');
+      }
+      expect(focused).toBe('declaration_accepted');
+      await page.keyboard.press('Space');
+      expect(await page.isChecked('#declaration_accepted')).toBe(true);
+
+      const before = env.smtp.messages.length;
+      await page.getByRole('button', { name: 'Enviar código' }).click();
+      await page.waitForURL(/aviso=codigo-enviado/);
+      await expect(page.getByRole('status').first().textContent()).resolves.toContain('Le hemos enviado el código');
+      const code = otpOf(await env.smtp.waitFor((m) => env.smtp.messages.indexOf(m) >= before && m.to.includes(email) && /digo para firmar/.test(mailText(m))));
+
+      await page.check('#declaration_accepted');
+      await page.getByLabel('Código de 6 dígitos').fill(code);
+      const pad = (await page.locator('#pad').boundingBox())!;
+      await page.mouse.move(pad.x + 20, pad.y + pad.height * 0.7);
+      await page.mouse.down();
+      for (let i = 1; i <= 12; i++) await page.mouse.move(pad.x + 20 + i * 25, pad.y + pad.height * (i % 2 ? 0.3 : 0.7));
+      await page.mouse.up();
+
+      await page.getByRole('button', { name: 'Firmar el documento' }).click();
+      await page.getByRole('heading', { name: 'Documento firmado' }).waitFor();
+      await expect(page.getByRole('link', { name: 'Descargar su copia firmada (PDF)' }).count()).resolves.toBe(1);
+
+      const status = await request(env.rt.server!).get(`/firma/solicitudes/${requestId}/estado`).set('authorization', key);
+      expect(status.body).toMatchObject({ status: 'signed', signature: { status: 'sealed', level: 'B-B' } });
+      const row = await env.rt.signing.repos.requests.find(requestId);
+      expect(row?.hasSignatureImage).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('passes an axe-core check of the signing page: labels, names, contrast, language', async () => {
+    const { url } = await emailedLink('axe@example.test', 'Axel');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(url);
+      // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+      await page.evaluate(require('axe-core').source as string);
+      const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>(
+        "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })",
+      );
+      expect(result.violations.map((v) => `${v.id} (${v.impact})`)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

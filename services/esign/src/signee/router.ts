@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import express, { type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import { AppError, ValidationError } from '@platform/errors';
+import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import { clientOf } from '../audit/client';
+import { ZSignatureSchema } from '../signing-requests/schemas';
+import { statusRecord } from '../signing-requests/service';
+import { renderNotFound, renderSigningPage, type Locale } from './pages';
+import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZSigningPageQuerySchema, ZTokenParamsSchema } from './schemas';
+import type { SigneeService } from './service';
+
+const TAGS = ['signee'];
+const ERROR_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+const HTML = { 'text/html': { schema: z.string() } };
+const PDF = { 'application/pdf': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } };
+
+/** The signing link is a bearer secret: no referrer, no caching, no indexing, no framing by others. */
+function pageHeaders(res: Response, nonce: string): void {
+  res.set({
+    'Content-Security-Policy': `default-src 'none'; img-src 'self' data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+    'X-Robots-Tag': 'noindex',
+    'X-Content-Type-Options': 'nosniff',
+  });
+}
+
+function pdfHeaders(res: Response, disposition: 'inline' | 'attachment', filename: string): void {
+  res.set({
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': `${disposition}; filename="${filename}"`,
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "frame-ancestors 'self'",
+  });
+}
+
+/** A browser's form post (no JavaScript) gets pages and redirects; API clients get JSON. */
+function isFormPost(req: Request): boolean {
+  return Boolean(req.is('application/x-www-form-urlencoded'));
+}
+
+/** After a failed form post, back to the page with a fixed error key (never free text in the URL). */
+function formErrorKey(err: unknown): string | null {
+  if (err instanceof ValidationError) return err.issues[0]?.type ?? 'VALIDATION_ERROR';
+  if (err instanceof AppError && err.status < 500 && err.code !== 'LINK_NOT_FOUND') return err.code;
+  return null;
+}
+
+export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeService }): Router {
+  const router = express.Router();
+  const { signee } = deps;
+  const forms = express.urlencoded({ extended: false, limit: '1mb' });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/firma/firmar/{token}',
+    summary: 'Signing page',
+    description:
+      'Server-rendered, accessible HTML (Spanish by default, the request\'s `locale` otherwise): the document, the declaration, the code step, an optional signature pad and the confirm button. Works without JavaScript except for the pad. Expired, cancelled, locked and already-signed links get a page that says so (the signed one links to the signee\'s sealed copy).',
+    tags: TAGS,
+    params: ZTokenParamsSchema,
+    query: ZSigningPageQuerySchema,
+    responses: { 200: { description: 'The page', content: HTML }, 404: { description: 'Unknown link', content: HTML } },
+    handler: async ({ params, query }, req, res) => {
+      const nonce = randomBytes(16).toString('base64');
+      pageHeaders(res, nonce);
+      try {
+        const ctx = await signee.openPage(params.token, clientOf(req));
+        const locale: Locale = query.locale ?? ctx.request.locale;
+        res.status(200).type('html').send(renderSigningPage(ctx, { locale, nonce, token: params.token, notice: query.aviso, error: query.error }));
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'LINK_NOT_FOUND') {
+          res.status(404).type('html').send(renderNotFound(query.locale ?? 'es', nonce));
+          return;
+        }
+        throw err;
+      }
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/firma/firmar/{token}/documento',
+    summary: 'The document to sign (PDF, inline)',
+    description: 'Exactly the uploaded bytes. Records `document_viewed` with IP and user agent; the code can only be requested after it.',
+    tags: TAGS,
+    params: ZTokenParamsSchema,
+    responses: { 200: { description: 'The PDF', content: PDF }, 404: { description: 'Unknown link', ...ERROR_BODY }, 410: { description: 'Expired, cancelled or erased', ...ERROR_BODY } },
+    handler: async ({ params }, req, res) => {
+      const { bytes } = await signee.viewDocument(params.token, clientOf(req));
+      pdfHeaders(res, 'inline', 'documento.pdf');
+      res.status(200).send(bytes);
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/firma/firmar/{token}/otp',
+    summary: 'Send the one-time code',
+    description:
+      'Needs `declaration_accepted=true` (422 otherwise) and a prior view of the document (409 DOCUMENT_NOT_VIEWED). Emails a 6-digit code valid 10 minutes; a new code replaces the previous one; at most 5 an hour (429 with Retry-After). JSON or a form post (which answers 303 back to the page).',
+    tags: TAGS,
+    params: ZTokenParamsSchema,
+    body: ZOtpBodySchema,
+    before: [forms],
+    responses: {
+      200: { description: 'Code sent', content: { 'application/json': { schema: ZOtpSentSchema } } },
+      303: { description: 'Form post: back to the signing page' },
+      409: { description: 'Document not viewed, or already signed', ...ERROR_BODY },
+      410: { description: 'Expired or cancelled', ...ERROR_BODY },
+      423: { description: 'Locked after five wrong codes', ...ERROR_BODY },
+      429: { description: 'Too many codes this hour', ...ERROR_BODY },
+    },
+    handler: async ({ params, body }, req, res) => {
+      const form = isFormPost(req);
+      const page = `/firma/firmar/${encodeURIComponent(params.token)}`;
+      try {
+        const sent = await signee.sendOtp(params.token, { declarationAccepted: body.declaration_accepted }, clientOf(req));
+        if (!form) return sent;
+        res.redirect(303, `${page}?aviso=codigo-enviado#code`);
+      } catch (err) {
+        const key = form ? formErrorKey(err) : null;
+        if (key === null) throw err;
+        res.redirect(303, `${page}?error=${encodeURIComponent(key)}#error`);
+      }
+      return undefined;
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/firma/firmar/{token}/confirmar',
+    summary: 'Confirm and sign',
+    description:
+      'Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). Then stamps the signee\'s block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B.',
+    tags: TAGS,
+    params: ZTokenParamsSchema,
+    body: ZConfirmBodySchema,
+    before: [forms],
+    responses: {
+      200: { description: 'Signed', content: { 'application/json': { schema: ZConfirmedSchema } } },
+      303: { description: 'Form post: to the success page' },
+      400: { description: 'Wrong (INVALID_OTP) or expired (OTP_EXPIRED) code', ...ERROR_BODY },
+      409: { description: 'Already signed, or no code requested', ...ERROR_BODY },
+      410: { description: 'Expired or cancelled', ...ERROR_BODY },
+      423: { description: 'Locked after five wrong codes', ...ERROR_BODY },
+    },
+    handler: async ({ params, body }, req, res) => {
+      const form = isFormPost(req);
+      const page = `/firma/firmar/${encodeURIComponent(params.token)}`;
+      try {
+        const signed = await signee.confirm(params.token, { code: body.code, declarationAccepted: body.declaration_accepted, imageB64: body.firma_imagen_b64 || undefined }, clientOf(req));
+        if (!form) {
+          const record = statusRecord(signed, new Date());
+          const result: z.infer<typeof ZConfirmedSchema> = {
+            request_id: signed.id,
+            status: 'signed',
+            signed_at: signed.signedAt!.toISOString(),
+            signature: record.signature as z.infer<typeof ZSignatureSchema> | null,
+            redirect_url: signed.redirectUrl,
+          };
+          return result;
+        }
+        res.redirect(303, page);
+      } catch (err) {
+        const key = form ? formErrorKey(err) : null;
+        if (key === null) throw err;
+        res.redirect(303, ['ALREADY_SIGNED', 'REQUEST_EXPIRED', 'REQUEST_CANCELLED', 'REQUEST_LOCKED'].includes(key) ? page : `${page}?error=${encodeURIComponent(key)}#error`);
+      }
+      return undefined;
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/firma/firmar/{token}/firmado',
+    summary: "The signee's sealed copy",
+    description: 'Once signed and sealed, through the same link (attachment). 409 while the seal is still being applied.',
+    tags: TAGS,
+    params: ZTokenParamsSchema,
+    responses: { 200: { description: 'The sealed PDF', content: PDF }, 409: { description: 'Not signed or not sealed yet', ...ERROR_BODY }, 410: { description: 'Erased', ...ERROR_BODY } },
+    handler: async ({ params }, _req, res) => {
+      const { bytes, request } = await signee.signedCopy(params.token);
+      pdfHeaders(res, 'attachment', `firmado-${request.id}.pdf`);
+      res.status(200).send(bytes);
+    },
+  });
+
+  return router;
+}

@@ -1,0 +1,224 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  BadRequestError,
+  ConflictError,
+  GoneError,
+  LockedError,
+  NotFoundError,
+  RateLimitedError,
+  ValidationError,
+} from '@platform/errors';
+import type { JobQueue } from '@platform/service-kit';
+import type { ClientInfo } from '../audit/client';
+import type { RepositorySet, Repositories } from '../db/repositories';
+import type { DocumentRow } from '../documents/repository';
+import { expireDue } from '../documents/service';
+import type { EsignJobs } from '../jobs/registry';
+import type { SignaturesService } from '../signatures/service';
+import { otpEmail } from '../signing-requests/emails';
+import { maskEmail } from '../signing-requests/mask-email';
+import type { SigningRequestRow } from '../signing-requests/repository';
+import { effectiveStatus, hashLinkToken, MAX_OTP_FAILURES } from '../signing-requests/service';
+import { storageKeys, type FileStore } from '../storage/file-store';
+import { decodeSignatureImage, InvalidSignatureImageError } from './signature-image';
+
+export const OTP_TTL_SECONDS = 600;
+export const OTP_SENDS_PER_HOUR = 5;
+
+export interface SigneeDeps {
+  repos: Repositories;
+  files: FileStore;
+  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  signatures: Pick<SignaturesService, 'sealOrRetryLater'>;
+  clock?: () => Date;
+}
+
+export interface SigningContext {
+  request: SigningRequestRow;
+  document: DocumentRow;
+  tenant: string;
+  status: SigningRequestRow['status'];
+  /** Whether a code was sent and is still usable. */
+  otpOutstanding: boolean;
+}
+
+function otpHash(requestId: string, code: string): Buffer {
+  return createHash('sha256').update(`${requestId}:${code}`).digest();
+}
+
+/** Why a link cannot be used right now, as the error the API answers. */
+function assertActive(request: SigningRequestRow, now: Date): void {
+  const status = effectiveStatus(request, now);
+  if (status === 'signed') throw new ConflictError('This request is already signed', 'ALREADY_SIGNED');
+  if (status === 'expired') throw new GoneError('This signing link has expired', 'REQUEST_EXPIRED');
+  if (status === 'cancelled') throw new GoneError('This signing request was cancelled', 'REQUEST_CANCELLED');
+  if (request.lockedAt) throw new LockedError('Too many wrong codes: this request is locked', 'REQUEST_LOCKED');
+}
+
+export function createSigneeService(deps: SigneeDeps) {
+  const { repos, files } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  async function load(token: string): Promise<{ request: SigningRequestRow; document: DocumentRow }> {
+    const tokenHash = hashLinkToken(token);
+    let request = await repos.requests.findByTokenHash(tokenHash);
+    if (!request) throw new NotFoundError('Unknown signing link', 'LINK_NOT_FOUND');
+    if (request.status === 'pending' && request.expiresAt <= clock()) {
+      await expireDue(repos, request.documentId, clock());
+      request = (await repos.requests.findByTokenHash(tokenHash))!;
+    }
+    const document = (await repos.documents.find(request.documentId))!;
+    return { request, document };
+  }
+
+  function event(tx: RepositorySet, kind: Parameters<RepositorySet['audit']['append']>[0]['kind'], request: SigningRequestRow, document: DocumentRow, client: ClientInfo, extra: { at?: Date; email?: boolean; details?: Record<string, string | number | boolean | null> } = {}) {
+    return tx.audit.append({
+      documentId: document.id,
+      requestId: request.id,
+      tenantId: request.tenantId,
+      kind,
+      occurredAt: extra.at ?? clock(),
+      ip: client.ip,
+      userAgent: client.userAgent,
+      email: extra.email ? request.signeeEmail : null,
+      documentSha256: document.sha256,
+      details: extra.details,
+    });
+  }
+
+  return {
+    /** The signing page's data; records `link_opened` while the request can still be signed. */
+    async openPage(token: string, client: ClientInfo): Promise<SigningContext> {
+      const { request, document } = await load(token);
+      const now = clock();
+      const status = effectiveStatus(request, now);
+      if (status === 'pending' && !request.lockedAt) await event(repos, 'link_opened', request, document, client, { email: true });
+      return {
+        request,
+        document,
+        tenant: await repos.documents.tenantName(request.tenantId),
+        status,
+        otpOutstanding: Boolean(request.otpHash && request.otpExpiresAt && request.otpExpiresAt > now),
+      };
+    },
+
+    /** The original bytes, exactly as uploaded; records `document_viewed`. */
+    async viewDocument(token: string, client: ClientInfo): Promise<{ bytes: Buffer; document: DocumentRow }> {
+      const { request, document } = await load(token);
+      const status = effectiveStatus(request, clock());
+      if (status === 'expired' || status === 'cancelled' || document.erasedAt) assertActive(request, clock());
+      const bytes = await files.read(storageKeys.original(document.id));
+      if (!bytes) throw new GoneError('The document is no longer available', 'DOCUMENT_ERASED');
+      const now = clock();
+      await repos.transaction(async (tx) => {
+        await tx.requests.markViewed(request.id, now);
+        await event(tx, 'document_viewed', request, document, client, { at: now, email: true });
+      });
+      return { bytes, document };
+    },
+
+    /** Sends a new code (the previous one stops working): needs the declaration and a prior view; 5 per hour. */
+    async sendOtp(token: string, input: { declarationAccepted: boolean }, client: ClientInfo) {
+      if (!input.declarationAccepted) {
+        throw ValidationError.single('body', 'declaration_accepted', 'The declaration must be accepted before the code is sent', 'declaration_required');
+      }
+      const { request: current, document } = await load(token);
+      const now = clock();
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const emailId = await repos.transaction(async (tx) => {
+        const request = (await tx.requests.lockByTokenHash(current.tokenHash))!;
+        assertActive(request, now);
+        if (!(await tx.audit.has(request.id, 'document_viewed'))) {
+          throw new ConflictError('Open and read the document before asking for the code', 'DOCUMENT_NOT_VIEWED');
+        }
+        const sends = await tx.audit.countSince(request.id, 'otp_sent', new Date(now.getTime() - 3600_000));
+        if (sends.n >= OTP_SENDS_PER_HOUR) {
+          const retryAfter = (sends.oldest!.getTime() + 3600_000 - now.getTime()) / 1000;
+          throw new RateLimitedError(`At most ${OTP_SENDS_PER_HOUR} codes an hour; try again later`, retryAfter, 'OTP_RATE_LIMITED');
+        }
+        await tx.requests.update(request.id, { otpHash: otpHash(request.id, code).toString('hex'), otpExpiresAt: new Date(now.getTime() + OTP_TTL_SECONDS * 1000) });
+        const email = otpEmail({ locale: request.locale, code, documentTitle: document.title ?? document.filename, minutes: OTP_TTL_SECONDS / 60 });
+        const id = await tx.outbox.insert({ to: request.signeeEmail, ...email, documentId: document.id, requestId: request.id, kind: 'otp' });
+        await event(tx, 'otp_sent', request, document, client, { at: now, email: true, details: { declaration_accepted: true } });
+        return id;
+      });
+      await deps.jobs.enqueue('email.send', { emailId });
+      return { sent: true as const, expires_in: OTP_TTL_SECONDS, email_hint: maskEmail(current.signeeEmail) };
+    },
+
+    /**
+     * Verifies declaration, image and code, then signs. The request row is locked for the
+     * check-and-sign, so of two concurrent confirmations the second finds it signed. Wrong
+     * codes are counted (committed) before the error is raised; the fifth locks.
+     */
+    async confirm(token: string, input: { code?: string; declarationAccepted: boolean; imageB64?: string }, client: ClientInfo) {
+      if (!input.declarationAccepted) throw ValidationError.single('body', 'declaration_accepted', 'The declaration must be accepted to sign', 'declaration_required');
+      if (!input.code || !/^\d{6}$/.test(input.code)) throw ValidationError.single('body', 'code', 'The code has 6 digits', 'code_format');
+      let image: Buffer | null = null;
+      if (input.imageB64) {
+        try {
+          image = await decodeSignatureImage(input.imageB64);
+        } catch (err) {
+          if (err instanceof InvalidSignatureImageError) throw ValidationError.single('body', 'firma_imagen_b64', err.message, 'png_invalid');
+          throw err;
+        }
+      }
+      const { request: current, document } = await load(token);
+      const now = clock();
+      // Written before the transaction under a name of its own: the loser of a race
+      // deletes only its own file.
+      const imageKey = image ? storageKeys.signatureImage(document.id, current.id) : null;
+      if (image && imageKey) await files.write(imageKey, image);
+      let outcome: { kind: 'signed'; request: SigningRequestRow } | { kind: 'wrong'; left: number } | { kind: 'expired' } | undefined;
+      try {
+        outcome = await repos.transaction(async (tx) => {
+          const request = (await tx.requests.lockByTokenHash(current.tokenHash))!;
+          assertActive(request, now);
+          if (!request.otpHash || !request.otpExpiresAt) throw new ConflictError('Ask for a code first', 'OTP_NOT_REQUESTED');
+          if (request.otpExpiresAt <= now) return { kind: 'expired' as const };
+          if (!timingSafeEqual(otpHash(request.id, input.code!), Buffer.from(request.otpHash, 'hex'))) {
+            const failures = request.otpFailedAttempts + 1;
+            const left = Math.max(0, MAX_OTP_FAILURES - failures);
+            await tx.requests.update(request.id, { otpFailedAttempts: failures, ...(left === 0 ? { lockedAt: now, otpHash: null, otpExpiresAt: null } : {}) });
+            await event(tx, 'otp_failed', request, document, client, { at: now, details: { attempts_left: left, locked: left === 0 } });
+            return { kind: 'wrong' as const, left };
+          }
+          await tx.requests.update(request.id, {
+            status: 'signed',
+            signedAt: now,
+            otpHash: null,
+            otpExpiresAt: null,
+            sealStatus: 'sealing',
+            signatureImageKey: imageKey,
+            hasSignatureImage: Boolean(imageKey),
+          });
+          await event(tx, 'otp_verified', request, document, client, { at: now, email: true });
+          await event(tx, 'signed', request, document, client, { at: now, email: true, details: { declaration_accepted: true, handwritten_image: Boolean(imageKey) } });
+          return { kind: 'signed' as const, request: { ...request, status: 'signed' as const, signedAt: now } };
+        });
+      } finally {
+        if (imageKey && outcome?.kind !== 'signed') await files.remove(imageKey);
+      }
+      if (outcome.kind === 'expired') throw new BadRequestError('The code has expired; ask for a new one', 'OTP_EXPIRED');
+      if (outcome.kind === 'wrong') {
+        if (outcome.left === 0) throw new LockedError('Five wrong codes: this request is locked', 'REQUEST_LOCKED');
+        throw new BadRequestError(`Incorrect code; ${outcome.left} attempt${outcome.left === 1 ? '' : 's'} left`, 'INVALID_OTP');
+      }
+      await deps.signatures.sealOrRetryLater(outcome.request.id);
+      return (await repos.requests.find(outcome.request.id))!;
+    },
+
+    /** The signee's own sealed copy, through their link, once sealed. */
+    async signedCopy(token: string): Promise<{ bytes: Buffer; request: SigningRequestRow; document: DocumentRow }> {
+      const { request, document } = await load(token);
+      if (document.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
+      if (request.status !== 'signed') throw new ConflictError('This request is not signed', 'NOT_SIGNED');
+      if (request.sealStatus !== 'sealed') throw new ConflictError('The signed copy is still being sealed; try again shortly', 'SEAL_IN_PROGRESS');
+      const bytes = await files.read(storageKeys.signed(document.id, request.id));
+      if (!bytes) throw new NotFoundError('The signed copy is missing from storage', 'FILE_MISSING');
+      return { bytes, request, document };
+    },
+  };
+}
+
+export type SigneeService = ReturnType<typeof createSigneeService>;

@@ -1,0 +1,157 @@
+import request from 'supertest';
+import { linkOf, mailText, otpOf, samplePdf, startTestEsign, verifyWithTools, type TestEsign } from '../__tests__/support';
+
+describe('the signee flow rules (no TSA: PAdES B-B)', () => {
+  let env: TestEsign;
+  let key: string;
+
+  beforeAll(async () => {
+    env = await startTestEsign({ name: 'esign_signee_rules' });
+    key = await env.keyFor('acme');
+  });
+
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  const api = () => request(env.rt.server!);
+  let counter = 0;
+
+  /** A document with one request, viewed, and (unless told otherwise) a code sent: returns token, code and ids. */
+  async function ready(options: { sendCode?: boolean; locale?: 'es' | 'en' } = {}) {
+    const email = `signee${++counter}@example.test`;
+    const up = await api().post('/firma/documentos').set('authorization', key).attach('file', await samplePdf(), { filename: 'doc.pdf', contentType: 'application/pdf' });
+    const created = await api().post('/firma/solicitudes').set('authorization', key).send({ document_id: up.body.document_id, signee_email: email, locale: options.locale ?? 'es' });
+    const { token } = linkOf(await env.smtp.waitFor((m) => m.to.includes(email) && mailText(m).includes('/firma/firmar/')));
+    await api().get(`/firma/firmar/${token}/documento`).expect(200);
+    let code = '';
+    if (options.sendCode !== false) {
+      await api().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
+      code = otpOf(await env.smtp.waitFor((m) => m.to.includes(email) && /code to sign|digo para firmar/.test(mailText(m))));
+    }
+    return { token, code, email, documentId: up.body.document_id as string, requestId: created.body.request_id as string };
+  }
+
+  it('lets exactly one of two concurrent confirmations sign', async () => {
+    const { token, code, requestId } = await ready();
+    const results = await Promise.all([1, 2].map(() => api().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(results.find((r) => r.status === 409)!.body.code).toBe('ALREADY_SIGNED');
+    const events = await env.rt.signing.repos.audit.listForDocument((await env.rt.signing.repos.requests.find(requestId))!.documentId);
+    expect(events.filter((e) => e.kind === 'signed')).toHaveLength(1);
+  });
+
+  it('seals B-B without a TSA, and pdfsig and openssl cms accept it', async () => {
+    const { token, code, documentId } = await ready();
+    const res = await api().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true });
+    expect(res.body.signature).toMatchObject({ status: 'sealed', level: 'B-B', tsa_time: null });
+    const copy = await api().get(`/firma/firmar/${token}/firmado`).buffer(true).parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+    expect(copy.status).toBe(200);
+    const tools = await verifyWithTools(copy.body as Buffer);
+    expect(tools.pdfsig.stdout).toContain('Signature is Valid');
+    expect(tools.pdfsig.stdout).toContain('Total document signed');
+    expect(tools.cms[0]!.stderr).toContain('Verification successful');
+    expect(tools.ts).toHaveLength(0);
+    expect((await api().get(`/firma/documentos/${documentId}/signed-pdf`).set('authorization', key)).status).toBe(200);
+  });
+
+  it('locks the request after five wrong codes, even with the right code afterwards', async () => {
+    const { token, code, requestId } = await ready();
+    const wrong = code === '123456' ? '654321' : '123456';
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await api().post(`/firma/firmar/${token}/confirmar`).send({ code: wrong, declaration_accepted: true })).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 423]);
+    const right = await api().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true });
+    expect(right.status).toBe(423);
+    expect(right.body.code).toBe('REQUEST_LOCKED');
+    const status = await api().get(`/firma/solicitudes/${requestId}/estado`).set('authorization', key);
+    expect(status.body).toMatchObject({ status: 'pending', locked: true, otp_attempts_left: 0 });
+    expect((await api().get(`/firma/firmar/${token}`)).text).toContain('Solicitud bloqueada');
+  });
+
+  it('refuses an expired code and a code used after its 10 minutes', async () => {
+    const { token, code, requestId } = await ready();
+    await env.rt.database.pool.query("update signing_requests set otp_expires_at = now() - interval '1 second' where id = $1", [requestId]);
+    const res = await api().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('OTP_EXPIRED');
+  });
+
+  it('sends at most five codes an hour per request, then answers 429 with Retry-After', async () => {
+    const { token } = await ready({ sendCode: false });
+    for (let i = 0; i < 5; i++) await api().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
+    const sixth = await api().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true });
+    expect(sixth.status).toBe(429);
+    expect(sixth.body.code).toBe('OTP_RATE_LIMITED');
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(3000);
+  });
+
+  it('stores only hashes of the link token and the code', async () => {
+    const { token, code, requestId } = await ready();
+    const { rows } = await env.rt.database.pool.query('select * from signing_requests where id = $1', [requestId]);
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(token);
+    expect(dump).not.toContain(`"${code}"`);
+    expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0].otp_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses a signature image that is not a PNG, too large or damaged, without using up the code', async () => {
+    const { token, code } = await ready();
+    const cases = [
+      Buffer.from('GIF89a not a png at all').toString('base64'),
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(520 * 1024)]).toString('base64'),
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('0000000dIHDR00000100000001garbage')]).toString('base64'),
+    ];
+    for (const image of cases) {
+      const res = await api().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true, firma_imagen_b64: image });
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'firma_imagen_b64'], type: 'png_invalid' });
+    }
+    expect((await api().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true })).status).toBe(200);
+  });
+
+  it('works without JavaScript: form posts answer with redirects back to the page and its messages', async () => {
+    const { token, email } = await ready({ sendCode: false });
+    const page = `/firma/firmar/${token}`;
+    const missing = await api().post(`${page}/otp`).type('form').send({});
+    expect(missing.status).toBe(303);
+    expect(missing.headers.location).toBe(`${page}?error=declaration_required#error`);
+    expect((await api().get(`${page}?error=declaration_required`)).text).toContain('Marque la casilla de la declaración');
+    const sent = await api().post(`${page}/otp`).type('form').send({ declaration_accepted: 'true' });
+    expect(sent.status).toBe(303);
+    expect(sent.headers.location).toBe(`${page}?aviso=codigo-enviado#code`);
+    const code = otpOf(await env.smtp.waitFor((m) => m.to.includes(email) && /digo para firmar/.test(mailText(m))));
+    const bad = await api().post(`${page}/confirmar`).type('form').send({ declaration_accepted: 'true', code: '12' });
+    expect(bad.headers.location).toBe(`${page}?error=code_format#error`);
+    const done = await api().post(`${page}/confirmar`).type('form').send({ declaration_accepted: 'true', code, firma_imagen_b64: '' });
+    expect(done.status).toBe(303);
+    expect(done.headers.location).toBe(page);
+    expect((await api().get(page)).text).toContain('Documento firmado');
+  });
+
+  it('speaks English when the request asks for it, and shows clear pages for unknown and expired links', async () => {
+    const { token, requestId } = await ready({ locale: 'en', sendCode: false });
+    const page = await api().get(`/firma/firmar/${token}`);
+    expect(page.text).toContain('<html lang="en">');
+    expect(page.text).toContain('Send code');
+    expect(page.text).toMatch(/<label for="declaration_accepted">/);
+    const unknown = await api().get(`/firma/firmar/${'x'.repeat(43)}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('Enlace no válido');
+    await env.rt.database.pool.query("update signing_requests set expires_at = now() - interval '1 minute' where id = $1", [requestId]);
+    const expired = await api().get(`/firma/firmar/${token}`);
+    expect(expired.text).toContain('Link expired');
+    const otp = await api().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true });
+    expect(otp.status).toBe(410);
+    expect(otp.body.code).toBe('REQUEST_EXPIRED');
+    const status = await api().get(`/firma/solicitudes/${requestId}/estado`).set('authorization', key);
+    expect(status.body.status).toBe('expired');
+    const events = await env.rt.signing.repos.audit.listForDocument(status.body.document_id);
+    expect(events.filter((e) => e.kind === 'request_expired')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,136 @@
+import { and, asc, eq, isNotNull, lte, ne, sql } from 'drizzle-orm';
+import type { EsignDb } from '../db';
+import { documents } from '../documents/tables';
+import { signingRequests } from './tables';
+
+export type SigningRequestRow = typeof signingRequests.$inferSelect;
+export type SigningRequestPatch = Partial<typeof signingRequests.$inferInsert>;
+
+/** The only code that touches signing_requests. */
+export function createSigningRequestsRepository(db: EsignDb) {
+  return {
+    async insert(values: typeof signingRequests.$inferInsert): Promise<SigningRequestRow> {
+      const [row] = await db.insert(signingRequests).values(values).returning();
+      return row!;
+    },
+
+    async find(id: string): Promise<SigningRequestRow | null> {
+      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.id, id)).limit(1);
+      return row ?? null;
+    },
+
+    async findByTokenHash(tokenHash: string): Promise<SigningRequestRow | null> {
+      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.tokenHash, tokenHash)).limit(1);
+      return row ?? null;
+    },
+
+    /** Locks the request until the transaction ends: of two confirmations, the second waits and then sees the first's outcome. */
+    async lockByTokenHash(tokenHash: string): Promise<SigningRequestRow | null> {
+      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.tokenHash, tokenHash)).for('update').limit(1);
+      return row ?? null;
+    },
+
+    listForDocument(documentId: string): Promise<SigningRequestRow[]> {
+      return db.select().from(signingRequests).where(eq(signingRequests.documentId, documentId)).orderBy(asc(signingRequests.createdAt), asc(signingRequests.id));
+    },
+
+    async update(id: string, patch: SigningRequestPatch): Promise<void> {
+      await db.update(signingRequests).set(patch).where(eq(signingRequests.id, id));
+    },
+
+    /** Sets viewed_at on the first view only. */
+    async markViewed(id: string, at: Date): Promise<void> {
+      await db
+        .update(signingRequests)
+        .set({ viewedAt: sql`coalesce(${signingRequests.viewedAt}, ${at.toISOString()}::timestamptz)` })
+        .where(eq(signingRequests.id, id));
+    },
+
+    /** Pending requests past their expiry become expired; returns them so the caller records the events. */
+    async expireDue(filter: { documentId?: string; id?: string }, now: Date): Promise<SigningRequestRow[]> {
+      return db
+        .update(signingRequests)
+        .set({ status: 'expired' })
+        .where(
+          and(
+            eq(signingRequests.status, 'pending'),
+            lte(signingRequests.expiresAt, now),
+            filter.documentId ? eq(signingRequests.documentId, filter.documentId) : undefined,
+            filter.id ? eq(signingRequests.id, filter.id) : undefined,
+          ),
+        )
+        .returning();
+    },
+
+    /** Records the seal unless it was recorded already or the document was erased meanwhile. */
+    async markSealed(id: string, seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string; at: Date }): Promise<boolean> {
+      const rows = await db
+        .update(signingRequests)
+        .set({ sealStatus: 'sealed', signatureLevel: seal.level, tsaTime: seal.tsaTime, signedSha256: seal.sha256, sealedAt: seal.at, sealError: null })
+        .where(
+          and(
+            eq(signingRequests.id, id),
+            ne(signingRequests.sealStatus, 'sealed'),
+            sql`not exists (select 1 from ${documents} d where d.id = ${signingRequests.documentId} and d.erased_at is not null)`,
+          ),
+        )
+        .returning({ id: signingRequests.id });
+      return rows.length === 1;
+    },
+
+    async recordSealFailure(id: string, error: string, final: boolean): Promise<void> {
+      await db
+        .update(signingRequests)
+        .set({ sealError: error.slice(0, 500), ...(final ? { sealStatus: 'failed' as const } : {}) })
+        .where(and(eq(signingRequests.id, id), ne(signingRequests.sealStatus, 'sealed')));
+    },
+
+    /** Erasure: pending requests are cancelled (their links stop working). */
+    async cancelPending(documentId: string, at: Date): Promise<SigningRequestRow[]> {
+      return db
+        .update(signingRequests)
+        .set({ status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null })
+        .where(and(eq(signingRequests.documentId, documentId), eq(signingRequests.status, 'pending')))
+        .returning();
+    },
+
+    /** Erasure: every personal field becomes `[suprimido]` (or goes, for the OTP and image). */
+    async anonymiseDocument(documentId: string): Promise<number> {
+      const rows = await db
+        .update(signingRequests)
+        .set({
+          signeeEmail: '[suprimido]',
+          signeeName: sql`case when ${signingRequests.signeeName} is null then null else '[suprimido]' end`,
+          message: sql`case when ${signingRequests.message} is null then null else '[suprimido]' end`,
+          redirectUrl: sql`case when ${signingRequests.redirectUrl} is null then null else '[suprimido]' end`,
+          otpHash: null,
+          signatureImageKey: null,
+        })
+        .where(eq(signingRequests.documentId, documentId))
+        .returning({ id: signingRequests.id });
+      return rows.length;
+    },
+
+    /** Whether every request of the document is signed and sealed (and there is at least one). */
+    async allSealed(documentId: string): Promise<boolean> {
+      const [row] = await db
+        .select({
+          total: sql<number>`count(*)::int`,
+          sealed: sql<number>`count(*) filter (where ${signingRequests.status} = 'signed' and ${signingRequests.sealStatus} = 'sealed')::int`,
+        })
+        .from(signingRequests)
+        .where(eq(signingRequests.documentId, documentId));
+      return Boolean(row && row.total > 0 && row.total === row.sealed);
+    },
+
+    async pendingSealIds(): Promise<string[]> {
+      const rows = await db
+        .select({ id: signingRequests.id })
+        .from(signingRequests)
+        .where(and(eq(signingRequests.status, 'signed'), eq(signingRequests.sealStatus, 'sealing'), isNotNull(signingRequests.signedAt)));
+      return rows.map((r) => r.id);
+    },
+  };
+}
+
+export type SigningRequestsRepository = ReturnType<typeof createSigningRequestsRepository>;

@@ -1,0 +1,63 @@
+import express, { type RequestHandler, type Router } from 'express';
+import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import { clientOf } from '../audit/client';
+import { ZDocumentParamsSchema } from '../documents/schemas';
+import { principalOf } from '../keys/authenticate';
+import { ZCreatedSigningRequestSchema, ZCreateSigningRequestSchema, ZDocumentRequestsSchema, ZRequestParamsSchema, ZSigningRequestStatusSchema } from './schemas';
+import type { SigningRequestsService } from './service';
+
+const TAGS = ['signing requests'];
+const SECURITY = [{ ApiKey: [] }];
+const ERROR_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+
+export function signingRequestsRouter(registry: OpenAPIRegistry, deps: { requests: SigningRequestsService; authenticate: RequestHandler }): Router {
+  const router = express.Router();
+  const { requests } = deps;
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/firma/solicitudes',
+    summary: 'Create a signing request',
+    description:
+      'For a document of the caller\'s tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant\'s document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased.',
+    tags: TAGS,
+    security: SECURITY,
+    body: ZCreateSigningRequestSchema,
+    status: 201,
+    before: [deps.authenticate],
+    responses: {
+      201: { description: 'Created; the email is on its way', content: { 'application/json': { schema: ZCreatedSigningRequestSchema } } },
+      404: { description: 'Document not found', ...ERROR_BODY },
+      409: { description: 'Document finalised', ...ERROR_BODY },
+      410: { description: 'Document erased', ...ERROR_BODY },
+    },
+    handler: async ({ body }, req, res) => requests.create(principalOf(res.locals), body, clientOf(req)),
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/firma/solicitudes/{request_id}/estado',
+    summary: 'Status of a signing request',
+    description: 'Request fields plus signed_at, viewed_at, otp_attempts_left and `signature` (status, PAdES level B-B or B-T, TSA time, hash of the sealed copy).',
+    tags: TAGS,
+    security: SECURITY,
+    params: ZRequestParamsSchema,
+    before: [deps.authenticate],
+    responses: { 200: { description: 'The status record', content: { 'application/json': { schema: ZSigningRequestStatusSchema } } }, 404: { description: 'Not found (or another tenant\'s)', ...ERROR_BODY } },
+    handler: async ({ params }, _req, res) => requests.status(principalOf(res.locals), params.request_id),
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/firma/documentos/{document_id}/solicitudes',
+    summary: "A document's signing requests",
+    tags: TAGS,
+    security: SECURITY,
+    params: ZDocumentParamsSchema,
+    before: [deps.authenticate],
+    responses: { 200: { description: 'Status records, oldest first', content: { 'application/json': { schema: ZDocumentRequestsSchema } } }, 404: { description: 'Not found (or another tenant\'s)', ...ERROR_BODY } },
+    handler: async ({ params }, _req, res) => requests.listForDocument(principalOf(res.locals), params.document_id),
+  });
+
+  return router;
+}

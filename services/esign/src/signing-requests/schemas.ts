@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { ZDocumentStatus } from '../documents/schemas';
+
+export const ZCreateSigningRequestSchema = z.object({
+  document_id: z.uuid(),
+  signee_email: z.email().max(254),
+  signee_name: z.string().trim().min(1).max(200).optional(),
+  message: z.string().trim().min(1).max(2000).optional(),
+  expires_in_hours: z.number().int().min(1).max(24 * 90).default(168).describe('Hours the link stays valid (default 168 = 7 days, at most 90 days)'),
+  redirect_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Where the success page sends the signee on "Continue"'),
+  locale: z.enum(['es', 'en']).default('es').describe('Language of the emails and the signing page'),
+});
+
+export const ZCreatedSigningRequestSchema = z
+  .object({
+    request_id: z.uuid(),
+    document_id: z.uuid(),
+    status: z.literal('pending'),
+    signing_url: z.url().describe('The personal link emailed to the signee (shown here once; stored only as a hash)'),
+    expires_at: z.iso.datetime(),
+    created_at: z.iso.datetime(),
+  })
+  .openapi('CreatedSigningRequest');
+
+export const ZSignatureSchema = z
+  .object({
+    status: z.enum(['sealing', 'sealed', 'failed']).describe('sealing: signed, seal being applied (retried while the TSA fails); failed: given up after every retry'),
+    level: z.enum(['B-B', 'B-T']).nullable().describe('PAdES baseline level of the sealed copy; null until sealed'),
+    tsa_time: z.iso.datetime().nullable().describe('Time in the RFC 3161 signature timestamp (B-T)'),
+    signed_sha256: z.string().nullable().describe("SHA-256 of the signee's sealed copy"),
+    sealed_at: z.iso.datetime().nullable(),
+    error: z.string().nullable().describe('Last sealing error while retrying'),
+  })
+  .openapi('Signature');
+
+export const ZSigningRequestStatusSchema = z
+  .object({
+    request_id: z.uuid(),
+    document_id: z.uuid(),
+    status: z.enum(['pending', 'signed', 'expired', 'cancelled']),
+    signee_email: z.string(),
+    signee_name: z.string().nullable(),
+    locale: z.enum(['es', 'en']),
+    redirect_url: z.string().nullable(),
+    expires_at: z.iso.datetime(),
+    created_at: z.iso.datetime(),
+    viewed_at: z.iso.datetime().nullable(),
+    signed_at: z.iso.datetime().nullable(),
+    cancelled_at: z.iso.datetime().nullable(),
+    otp_attempts_left: z.number().int().describe('Wrong codes left before the request locks (5 in all)'),
+    locked: z.boolean().describe('Locked after five wrong codes; a new request is needed'),
+    signature: ZSignatureSchema.nullable(),
+  })
+  .openapi('SigningRequestStatus');
+export type TSigningRequestStatus = z.infer<typeof ZSigningRequestStatusSchema>;
+
+export const ZDocumentRequestsSchema = z
+  .object({ document_id: z.uuid(), document_status: ZDocumentStatus, requests: z.array(ZSigningRequestStatusSchema) })
+  .openapi('DocumentSigningRequests');
+
+export const ZRequestParamsSchema = z.object({ request_id: z.uuid() });

@@ -1,0 +1,159 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ConflictError, GoneError, NotFoundError } from '@platform/errors';
+import type { JobQueue } from '@platform/service-kit';
+import type { z } from 'zod';
+import type { ClientInfo } from '../audit/client';
+import type { Repositories } from '../db/repositories';
+import { expireDue } from '../documents/service';
+import type { EsignJobs } from '../jobs/registry';
+import type { EsignPrincipal } from '../keys/authenticate';
+import { signingLinkEmail } from './emails';
+import type { SigningRequestRow } from './repository';
+import type { TSigningRequestStatus, ZCreateSigningRequestSchema } from './schemas';
+
+export const MAX_OTP_FAILURES = 5;
+
+/** A link token: 32 random bytes, base64url. Only its SHA-256 is stored. */
+export function newLinkToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashLinkToken(token) };
+}
+
+export function hashLinkToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A pending request past its expiry reads as expired even before the lazy update has run. */
+export function effectiveStatus(row: SigningRequestRow, now: Date): SigningRequestRow['status'] {
+  return row.status === 'pending' && row.expiresAt <= now ? 'expired' : row.status;
+}
+
+export function statusRecord(row: SigningRequestRow, now: Date): TSigningRequestStatus {
+  return {
+    request_id: row.id,
+    document_id: row.documentId,
+    status: effectiveStatus(row, now),
+    signee_email: row.signeeEmail,
+    signee_name: row.signeeName,
+    locale: row.locale,
+    redirect_url: row.redirectUrl,
+    expires_at: row.expiresAt.toISOString(),
+    created_at: row.createdAt.toISOString(),
+    viewed_at: row.viewedAt?.toISOString() ?? null,
+    signed_at: row.signedAt?.toISOString() ?? null,
+    cancelled_at: row.cancelledAt?.toISOString() ?? null,
+    otp_attempts_left: Math.max(0, MAX_OTP_FAILURES - row.otpFailedAttempts),
+    locked: row.lockedAt !== null,
+    signature: row.sealStatus
+      ? {
+          status: row.sealStatus,
+          level: row.signatureLevel,
+          tsa_time: row.tsaTime?.toISOString() ?? null,
+          signed_sha256: row.signedSha256,
+          sealed_at: row.sealedAt?.toISOString() ?? null,
+          error: row.sealError,
+        }
+      : null,
+  };
+}
+
+export interface SigningRequestsDeps {
+  repos: Repositories;
+  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  publicUrl: string;
+  clock?: () => Date;
+}
+
+export function createSigningRequestsService(deps: SigningRequestsDeps) {
+  const { repos } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  async function ownedRequest(principal: EsignPrincipal, requestId: string): Promise<SigningRequestRow> {
+    const row = await repos.requests.find(requestId);
+    if (!row || row.tenantId !== principal.tenantId) throw new NotFoundError('Signing request not found', 'REQUEST_NOT_FOUND');
+    return row;
+  }
+
+  return {
+    /**
+     * Creates the request, its audit event and the link email in one transaction (the
+     * document row locked, so a finalisation cannot slip in between), then enqueues the
+     * email by id.
+     */
+    async create(principal: EsignPrincipal, body: z.output<typeof ZCreateSigningRequestSchema>, client: ClientInfo) {
+      const now = clock();
+      const link = newLinkToken();
+      const expiresAt = new Date(now.getTime() + body.expires_in_hours * 3600_000);
+      const signingUrl = `${deps.publicUrl}/firma/firmar/${link.token}`;
+      const { request, emailId } = await repos.transaction(async (tx) => {
+        const doc = await tx.documents.lock(body.document_id);
+        if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
+        if (doc.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
+        if (doc.finalisedAt || doc.finaliseClaimedAt) {
+          throw new ConflictError('Every request of this document is signed and its final PDF is built; upload it again for new signatures', 'DOCUMENT_FINALISED');
+        }
+        const request = await tx.requests.insert({
+          documentId: doc.id,
+          tenantId: principal.tenantId,
+          signeeEmail: body.signee_email,
+          signeeName: body.signee_name ?? null,
+          message: body.message ?? null,
+          redirectUrl: body.redirect_url ?? null,
+          locale: body.locale,
+          tokenHash: link.hash,
+          expiresAt,
+          createdAt: now,
+        });
+        const email = signingLinkEmail({
+          locale: body.locale,
+          signeeName: request.signeeName,
+          tenant: principal.tenant,
+          documentTitle: doc.title ?? doc.filename,
+          message: request.message,
+          url: signingUrl,
+          expiresAt,
+        });
+        const emailId = await tx.outbox.insert({ to: body.signee_email, ...email, documentId: doc.id, requestId: request.id, kind: 'signing_link' });
+        await tx.audit.append({
+          documentId: doc.id,
+          requestId: request.id,
+          tenantId: principal.tenantId,
+          kind: 'request_created',
+          occurredAt: now,
+          ip: client.ip,
+          userAgent: client.userAgent,
+          email: body.signee_email,
+          documentSha256: doc.sha256,
+          details: { expires_at: expiresAt.toISOString(), locale: body.locale },
+        });
+        return { request, emailId };
+      });
+      await deps.jobs.enqueue('email.send', { emailId });
+      return {
+        request_id: request.id,
+        document_id: request.documentId,
+        status: 'pending' as const,
+        signing_url: signingUrl,
+        expires_at: request.expiresAt.toISOString(),
+        created_at: request.createdAt.toISOString(),
+      };
+    },
+
+    async status(principal: EsignPrincipal, requestId: string): Promise<TSigningRequestStatus> {
+      const row = await ownedRequest(principal, requestId);
+      await expireDue(repos, row.documentId, clock());
+      return statusRecord((await repos.requests.find(requestId))!, clock());
+    },
+
+    async listForDocument(principal: EsignPrincipal, documentId: string) {
+      const now = clock();
+      await expireDue(repos, documentId, now);
+      const doc = await repos.documents.find(documentId);
+      if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
+      const rows = await repos.requests.listForDocument(documentId);
+      return { document_id: doc.id, document_status: doc.status, requests: rows.map((row) => statusRecord(row, now)) };
+    },
+  };
+}
+
+export type SigningRequestsService = ReturnType<typeof createSigningRequestsService>;

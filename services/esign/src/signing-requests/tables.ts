@@ -1,0 +1,47 @@
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { documents } from '../documents/tables';
+import { tenants } from '../keys/tables';
+
+/**
+ * One signee's request to sign one document. The link token and the OTP are stored
+ * only as hashes; the seal columns say which PAdES level the signee's copy got.
+ */
+export const signingRequests = pgTable(
+  'signing_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    signeeEmail: text('signee_email').notNull(),
+    signeeName: text('signee_name'),
+    message: text('message'),
+    redirectUrl: text('redirect_url'),
+    locale: text('locale', { enum: ['es', 'en'] }).notNull().default('es'),
+    tokenHash: text('token_hash').notNull().unique(),
+    status: text('status', { enum: ['pending', 'signed', 'expired', 'cancelled'] })
+      .notNull()
+      .default('pending'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    viewedAt: timestamp('viewed_at', { withTimezone: true }),
+    signedAt: timestamp('signed_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    otpHash: text('otp_hash'),
+    otpExpiresAt: timestamp('otp_expires_at', { withTimezone: true }),
+    otpFailedAttempts: integer('otp_failed_attempts').notNull().default(0),
+    lockedAt: timestamp('locked_at', { withTimezone: true }),
+    signatureImageKey: text('signature_image_key'),
+    hasSignatureImage: boolean('has_signature_image').notNull().default(false),
+    sealStatus: text('seal_status', { enum: ['sealing', 'sealed', 'failed'] }),
+    signatureLevel: text('signature_level', { enum: ['B-B', 'B-T'] }),
+    tsaTime: timestamp('tsa_time', { withTimezone: true }),
+    signedSha256: text('signed_sha256'),
+    sealedAt: timestamp('sealed_at', { withTimezone: true }),
+    sealError: text('seal_error'),
+  },
+  (t) => [index('signing_requests_document_idx').on(t.documentId, t.createdAt), index('signing_requests_tenant_idx').on(t.tenantId)],
+);

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { extractPages } from '@platform/pdf-core';
+import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext } from './http';
+
+export function registerExtractPages(ctx: ToolContext): void {
+  defineTool(ctx, {
+    name: 'extract-pages',
+    summary: 'Extract pages into a new PDF',
+    description: 'The pages of `pages` (`1,3,5-7`, `N-` to the end) in the order given, checked against the page count.',
+    body: z.object({ file: FormFile, pages: z.string().min(1).max(4000) }),
+    produces: { file: 'application/pdf' },
+    handler: async (body, req, res) => {
+      const file = theFile(req);
+      const { data, pages } = await extractPages(ctx.engines, file.buffer, body.pages);
+      sendPdf(res, data, downloadName(file.originalname, 'pages', 'pdf'), { 'X-Page-Count': String(pages.length) });
+    },
+  });
+}

@@ -1,0 +1,144 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { z } from 'zod';
+import { PayloadTooLargeError, ValidationError } from '@platform/errors';
+import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import type { ToolEngines } from '@platform/pdf-core';
+import { authenticate, type AuthDeps } from '../keys/authenticate';
+import { multipartUpload, uploadedFiles } from '../uploads/upload';
+
+export interface ToolsDeps {
+  auth: AuthDeps;
+  engines: ToolEngines;
+  /** ESIGN_MAX_UPLOAD_MB: the largest file any tool accepts. */
+  maxUploadBytes: number;
+}
+
+export interface ToolContext extends ToolsDeps {
+  router: Router;
+  registry: OpenAPIRegistry;
+}
+
+/** A file form field, documented as binary; validation sees a marker set when the file arrived. */
+export const FormFile = z.string().openapi({ type: 'string', format: 'binary' });
+const UPLOADED = '(uploaded file)';
+
+/** Form fields arrive as strings: these coerce them, treating an empty field as absent. */
+const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+export const formNumber = (min: number, max: number) => z.preprocess(blankToUndefined, z.coerce.number().min(min).max(max));
+export const formInt = (min: number, max: number) => z.preprocess(blankToUndefined, z.coerce.number().int().min(min).max(max));
+export const formBool = () =>
+  z.preprocess(
+    (v) => (v === '' || v === undefined ? undefined : typeof v === 'string' ? { true: true, '1': true, yes: true, on: true, false: false, '0': false, no: false, off: false }[v.toLowerCase()] ?? v : v),
+    z.boolean(),
+  );
+/** A password: any characters but line breaks (qpdf reads its @argfile line by line) and NUL. */
+export const formPassword = () => z.string().min(1).max(1024).regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
+
+const ERROR_RESPONSES = {
+  401: { description: 'Unknown or revoked API key' },
+  413: { description: 'A file is larger than this tool accepts' },
+  422: { description: 'Missing or invalid field, or an input that is not a readable PDF (the message says which)' },
+  503: { description: 'A PDF engine is not installed (named in the message), or the tools are busy' },
+  504: { description: 'The engine ran past its time limit' },
+};
+
+export interface ToolSpec<B extends z.ZodObject> {
+  name: string;
+  summary: string;
+  description: string;
+  /** Form fields that carry files, with how many each may hold. */
+  files?: { name: string; maxCount: number }[];
+  /** Largest single file; default maxUploadBytes. */
+  maxFileBytes?: number;
+  /** Largest whole request (several files); refused from Content-Length before reading. */
+  maxBodyBytes?: number;
+  body: B;
+  /** 200 response: a file (media type) or JSON (schema). */
+  produces: { file: string } | { json: z.ZodType };
+  handler: (body: z.infer<B>, req: Request, res: Response) => Promise<unknown>;
+}
+
+/**
+ * Declares POST /firma/tools/{name}: tenant key, multipart upload with the tool's
+ * limits, the form fields validated (and documented) by one zod schema.
+ */
+export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSpec<B>): void {
+  const files = spec.files ?? [{ name: 'file', maxCount: 1 }];
+  const maxFileBytes = Math.min(spec.maxFileBytes ?? ctx.maxUploadBytes, ctx.maxUploadBytes);
+  const content = 'file' in spec.produces ? { [spec.produces.file]: { schema: FormFile } } : { 'application/json': { schema: spec.produces.json } };
+  defineRoute(ctx.router, ctx.registry, {
+    method: 'post',
+    path: `/firma/tools/${spec.name}`,
+    summary: spec.summary,
+    description: `${spec.description}\n\nLargest file: ${Math.round(maxFileBytes / 1024 / 1024)} MB.`,
+    tags: ['tools'],
+    security: [{ ApiKey: [] }],
+    body: spec.body,
+    bodyContentType: 'multipart/form-data',
+    responses: { 200: { description: 'Result', content }, ...ERROR_RESPONSES },
+    before: [authenticate(ctx.auth), bodyLimit(spec.maxBodyBytes), multipartUpload({ files, maxFileBytes }), markFiles(files.map((f) => f.name))],
+    handler: async ({ body }, req, res) => spec.handler(body, req, res),
+  });
+}
+
+function bodyLimit(maxBytes: number | undefined): RequestHandler {
+  return (req, _res, next) => {
+    const length = Number(req.get('content-length'));
+    if (maxBytes !== undefined && Number.isFinite(length) && length > maxBytes) {
+      throw new PayloadTooLargeError(`The request is larger than this tool accepts (${Math.round(maxBytes / 1024 / 1024)} MB)`);
+    }
+    next();
+  };
+}
+
+/** Lets the zod schema require file fields like any other field (422 "Field required" at form.file). */
+function markFiles(names: string[]): RequestHandler {
+  return (req, _res, next) => {
+    req.body ??= {};
+    for (const name of names) {
+      if (uploadedFiles(req, name).length > 0) (req.body as Record<string, unknown>)[name] = UPLOADED;
+      else delete (req.body as Record<string, unknown>)[name];
+    }
+    next();
+  };
+}
+
+/** The single uploaded file of `field` (the schema has already required it). */
+export function theFile(req: Request, field = 'file'): Express.Multer.File {
+  const file = uploadedFiles(req, field)[0];
+  if (!file) throw ValidationError.single('form', field, 'Field required', 'missing');
+  if (file.size === 0) throw ValidationError.single('form', field, 'The file is empty', 'file_empty');
+  return file;
+}
+
+/** `contrato.pdf` + `rotated` -> `contrato-rotated.pdf`; path parts and control characters dropped. */
+export function downloadName(original: string | undefined, suffix: string, extension: string): string {
+  const base = (original ?? '')
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.[A-Za-z0-9]{1,8}$/, '')
+    .replace(/[\x00-\x1f\x7f"]/g, '')
+    .trim()
+    .slice(0, 100);
+  return `${base || 'document'}-${suffix}.${extension}`;
+}
+
+/** Answers a binary result as a download with its media type. */
+export function sendFile(res: Response, data: Uint8Array, options: { filename: string; contentType: string; headers?: Record<string, string> }): void {
+  res.attachment(options.filename);
+  res.type(options.contentType);
+  for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
+  res.status(200).send(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+}
+
+export const sendPdf = (res: Response, data: Uint8Array, filename: string, headers?: Record<string, string>) =>
+  sendFile(res, data, { filename, contentType: 'application/pdf', headers });
+
+/** A binary item inside a JSON answer (split parts, rendered pages). */
+export const Base64Item = z.object({
+  filename: z.string(),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  data_base64: z.string(),
+});

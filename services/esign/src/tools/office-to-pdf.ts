@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { OFFICE_EXTENSIONS, officeToPdf } from '@platform/pdf-core';
+import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext } from './http';
+
+export function registerOfficeToPdf(ctx: ToolContext): void {
+  defineTool(ctx, {
+    name: 'office-to-pdf',
+    summary: 'Convert an office document to PDF',
+    description:
+      `LibreOffice converts ${Object.keys(OFFICE_EXTENSIONS).map((e) => `.${e}`).join(', ')} (chosen by the file name's extension, checked against the content). ` +
+      'Any other extension answers 415 UNSUPPORTED_FILE_TYPE; content that does not match its extension answers 422. ' +
+      'Each conversion runs with its own LibreOffice profile; two run at once, the rest wait.',
+    body: z.object({ file: FormFile }),
+    produces: { file: 'application/pdf' },
+    handler: async (_body, req, res) => {
+      const file = theFile(req);
+      const data = await officeToPdf(ctx.engines, file.buffer, file.originalname);
+      sendPdf(res, data, downloadName(file.originalname, 'converted', 'pdf').replace(/-converted\.pdf$/, '.pdf'));
+    },
+  });
+}
