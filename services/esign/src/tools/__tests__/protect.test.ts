@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pdftotext, qpdfCheck, qpdfJson, startToolsService, textPdf, type ToolsService } from './support';
 
 describe('POST /firma/tools/protect', () => {
@@ -27,18 +29,23 @@ describe('POST /firma/tools/protect', () => {
   });
 
   it('keeps passwords off every command line: they travel in an @argfile', async () => {
-    // Capture every qpdf argv this process starts while a request runs.
-    const seen: string[] = [];
-    const stop = watchProcesses('qpdf', (cmd) => seen.push(cmd));
+    // A qpdf first on PATH that records its exact argv, then runs the real one.
+    const shimDir = mkdtempSync(join(tmpdir(), 'qpdf-shim-'));
+    const log = join(shimDir, 'argv.log');
+    writeFileSync(join(shimDir, 'qpdf'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec /usr/bin/qpdf "$@"\n`, { mode: 0o755 });
+    const originalPath = process.env.PATH;
+    process.env.PATH = `${shimDir}:${originalPath}`;
     try {
-      const res = await svc.post('protect').field('password', 'ZZ-top-secret-ZZ').attach('file', await textPdf(30), 'a.pdf');
+      const res = await svc.post('protect').field('password', 'ZZ-top-secret-ZZ').attach('file', await textPdf(3), 'a.pdf');
       expect(res.status).toBe(200);
     } finally {
-      stop();
+      process.env.PATH = originalPath;
     }
-    // the watcher did see the encrypting qpdf run (its arguments come from a file)
-    expect(seen.some((cmd) => cmd.includes(' @'))).toBe(true);
-    expect(seen.join('\n')).not.toContain('ZZ-top-secret-ZZ');
+    const seen = readFileSync(log, 'utf8');
+    rmSync(shimDir, { recursive: true, force: true });
+    // the encrypting run took its arguments from a file, and no argv held the password
+    expect(seen.split('\n').some((argv) => /(^| )@\S+/.test(argv))).toBe(true);
+    expect(seen).not.toContain('ZZ-top-secret-ZZ');
   });
 
   it('refuses a password with a line break and a missing password with 422', async () => {
@@ -49,25 +56,3 @@ describe('POST /firma/tools/protect', () => {
     expect(missing.body.detail[0]).toMatchObject({ loc: ['form', 'password'], type: 'missing' });
   });
 });
-
-/** Polls /proc for processes named `name` until stopped; calls back with each command line seen. */
-function watchProcesses(name: string, onCommand: (cmd: string) => void): () => void {
-  const { readdirSync } = require('node:fs') as typeof import('node:fs');
-  let active = true;
-  const tick = () => {
-    if (!active) return;
-    for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-      try {
-        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-        if (cmd.startsWith(name) || cmd.includes(`/${name} `)) onCommand(cmd);
-      } catch {
-        // the process ended meanwhile
-      }
-    }
-    setTimeout(tick, 1);
-  };
-  tick();
-  return () => {
-    active = false;
-  };
-}
