@@ -14,6 +14,7 @@ import type { SigningFeatures } from './features';
 import { signeeRouter } from './signee/router';
 import { signingRequestsRouter } from './signing-requests/router';
 import { toolsRouter } from './tools/router';
+import { verificationRouter } from './verification/router';
 
 export interface EsignAppDeps {
   config: EsignConfig;
@@ -56,6 +57,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
   );
   http.app.use(signingRequestsRouter(registry, { requests: signing.requests, authenticate: auth }));
   http.app.use(signeeRouter(registry, { signee: signing.signee }));
+  http.app.use(verificationRouter(registry, { verification: signing.verification }));
   http.app.use(toolsRouter(registry, { auth: { keys: deps.keys, jobs: deps.jobs, logger: deps.logger }, engines: deps.tools, maxUploadBytes: deps.config.maxUploadBytes }));
   http.app.use(
     docsRouter(

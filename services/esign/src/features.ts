@@ -10,6 +10,7 @@ import { createSignaturesService, type SignaturesService } from './signatures/se
 import { createSigneeService, type SigneeService } from './signee/service';
 import { createSigningRequestsService, type SigningRequestsService } from './signing-requests/service';
 import { createFileStore, type FileStore } from './storage/file-store';
+import { createVerificationService, type VerificationService } from './verification/service';
 
 /** The signing side of esign: documents, requests, the signee flow and the seals, wired explicitly. */
 export interface SigningFeatures {
@@ -20,6 +21,7 @@ export interface SigningFeatures {
   requests: SigningRequestsService;
   signee: SigneeService;
   signatures: SignaturesService;
+  verification: VerificationService;
 }
 
 export function createSigningFeatures(deps: {
@@ -51,5 +53,6 @@ export function createSigningFeatures(deps: {
     requests: createSigningRequestsService({ repos, jobs, publicUrl: config.publicUrl }),
     signee: createSigneeService({ repos, files, jobs, signatures }),
     signatures,
+    verification: createVerificationService({ repos }),
   };
 }

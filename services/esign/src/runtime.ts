@@ -86,6 +86,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   const mail = createMailService({
     repo: createMailRepository(database.db),
     mailer,
+    jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
     onSent: async (email) => {
       if (!email.documentId || !email.requestId) return;
       const doc = await signing.repos.documents.find(email.documentId);
@@ -127,11 +128,10 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     const app = createEsignApp({ config, logger, metrics: createMetrics('esign'), version, database, redis, keys, jobs: jobs.queue, tools, signing });
     ({ server, url } = await listenHttp(app, config.port, config.host));
   }
-  if (role !== 'cli') {
-    signing.signatures
-      .resumeUnsealed()
-      .then((n) => n > 0 && logger.info({ requests: n }, 'resumed sealing of signed requests'))
-      .catch((err: unknown) => logger.warn({ err }, 'could not resume unsealed requests'));
+  // The process that runs the jobs (a worker, or the embedded in-process queue) re-enqueues
+  // work whose job was lost; an API feeding Redis leaves that to its workers.
+  if (role === 'worker' || role === 'all' || (role === 'api' && jobs.mode === 'in-process')) {
+    resumeInterruptedWork(mail, signing, logger).catch((err: unknown) => logger.warn({ err }, 'could not resume interrupted work'));
   }
   const demoKey = role !== 'cli' && role !== 'worker' && config.demoKey ? await keys.createDemoKeyIfEmpty() : null;
 
@@ -158,4 +158,16 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
       await database.close();
     },
   };
+}
+
+/**
+ * The recovery sweep: outbox emails still queued, signed requests never sealed and sealed
+ * documents never finalised get their jobs again. Every job is idempotent and deduplicated,
+ * so a sweep racing a live job does no harm.
+ */
+async function resumeInterruptedWork(mail: MailService, signing: SigningFeatures, logger: Logger): Promise<{ emails: number; seals: number; finalisations: number }> {
+  const emails = await mail.resumeQueued();
+  const { seals, finalisations } = await signing.signatures.resumeInterrupted();
+  if (emails + seals + finalisations > 0) logger.info({ emails, seals, finalisations }, 'resumed interrupted work');
+  return { emails, seals, finalisations };
 }

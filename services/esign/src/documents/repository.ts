@@ -83,6 +83,27 @@ export function createDocumentsRepository(db: EsignDb) {
       return rows.length === 1;
     },
 
+    /**
+     * Documents whose every request is signed and sealed but whose final PDF was never built
+     * and is not being built (no claim, or a claim older than `claimStaleBefore`).
+     */
+    async awaitingFinalisationIds(claimStaleBefore: Date): Promise<string[]> {
+      const rows = await db
+        .select({ id: documents.id })
+        .from(documents)
+        .where(
+          and(
+            isNull(documents.finalisedAt),
+            isNull(documents.erasedAt),
+            or(isNull(documents.finaliseClaimedAt), lt(documents.finaliseClaimedAt, claimStaleBefore)),
+            sql`exists (select 1 from "signing_requests" r where r.document_id = "documents"."id")`,
+            // "is distinct from": a null seal status must count as not sealed.
+            sql`not exists (select 1 from "signing_requests" r where r.document_id = "documents"."id" and (r.status <> 'signed' or r.seal_status is distinct from 'sealed'))`,
+          ),
+        );
+      return rows.map((r) => r.id);
+    },
+
     async releaseFinalisation(id: string): Promise<void> {
       await db.update(documents).set({ finaliseClaimedAt: null }).where(eq(documents.id, id));
     },

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import { emailOutbox } from './tables';
 
@@ -32,6 +32,13 @@ export function createMailRepository(db: EsignDb) {
     async find(id: string) {
       const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).limit(1);
       return row ?? null;
+    },
+    async queuedIdsCreatedBefore(before: Date): Promise<string[]> {
+      const rows = await db
+        .select({ id: emailOutbox.id })
+        .from(emailOutbox)
+        .where(and(eq(emailOutbox.status, 'queued'), lt(emailOutbox.createdAt, before)));
+      return rows.map((r) => r.id);
     },
     /** Erasure: the messages about a document go, addresses and bodies with them. */
     async deleteForDocument(documentId: string): Promise<number> {

@@ -1,4 +1,5 @@
-import type { JobContext } from '@platform/service-kit';
+import type { JobContext, JobQueue } from '@platform/service-kit';
+import type { EsignJobs } from '../jobs/registry';
 import type { Mailer } from './mailer';
 import type { MailRepository, OutboxEmail } from './repository';
 import { sendEmailJob } from './jobs';
@@ -12,11 +13,31 @@ export interface SentEmail {
   sentAt: Date;
 }
 
-export function createMailService(deps: { repo: MailRepository; mailer: Mailer; clock?: () => Date; onSent?: (email: SentEmail) => Promise<void> }) {
+/**
+ * A queued row younger than this is left to the job its writer enqueues after commit: the
+ * sweep at start-up only picks up rows whose job was lost (crash before enqueue, Redis lost).
+ */
+export const RESUME_QUEUED_AFTER_MS = 60_000;
+
+export function createMailService(deps: {
+  repo: MailRepository;
+  mailer: Mailer;
+  /** Late-bound: the `email.send` handler needs this service, and this service enqueues it. */
+  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  clock?: () => Date;
+  onSent?: (email: SentEmail) => Promise<void>;
+}) {
   const clock = deps.clock ?? (() => new Date());
   return {
     /** Stores the message; the caller enqueues `email.send` with the id once its transaction commits. */
     queue: (email: OutboxEmail) => deps.repo.insert(email),
+
+    /** At start of a job-running process: queued rows whose job was lost get it again (the dedupe id guards the rest). */
+    async resumeQueued(): Promise<number> {
+      const ids = await deps.repo.queuedIdsCreatedBefore(new Date(clock().getTime() - RESUME_QUEUED_AFTER_MS));
+      for (const emailId of ids) await deps.jobs.enqueue('email.send', { emailId });
+      return ids.length;
+    },
 
     /** The `email.send` handler: idempotent (a sent row is not sent again), failures recorded and retried. */
     async deliver(emailId: string, ctx: Pick<JobContext, 'attempt' | 'logger'>): Promise<{ status: 'sent' | 'skipped' }> {

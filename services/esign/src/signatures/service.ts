@@ -197,11 +197,17 @@ export function createSignaturesService(deps: SignaturesDeps) {
       }
     },
 
-    /** At worker start: requests signed but never sealed (a crash between commit and seal) get their job. */
-    async resumeUnsealed(): Promise<number> {
-      const ids = await repos.requests.pendingSealIds();
-      for (const requestId of ids) await deps.jobs.enqueue('signature.seal', { requestId });
-      return ids.length;
+    /**
+     * At start of a job-running process: requests signed but never sealed (a crash between
+     * commit and seal) get their seal job, and fully sealed documents without a final PDF
+     * (a lost `document.finalise`) get theirs; its claim makes a duplicate a no-op.
+     */
+    async resumeInterrupted(): Promise<{ seals: number; finalisations: number }> {
+      const requestIds = await repos.requests.pendingSealIds();
+      for (const requestId of requestIds) await deps.jobs.enqueue('signature.seal', { requestId });
+      const documentIds = await repos.documents.awaitingFinalisationIds(new Date(clock().getTime() - FINALISE_CLAIM_STALE_MS));
+      for (const documentId of documentIds) await deps.jobs.enqueue('document.finalise', { documentId });
+      return { seals: requestIds.length, finalisations: documentIds.length };
     },
   };
   return service;

@@ -116,7 +116,7 @@ const TEXT = {
   },
 } as const;
 
-function formatDate(date: Date, locale: Locale): string {
+export function formatDate(date: Date, locale: Locale): string {
   return `${new Intl.DateTimeFormat(locale === 'es' ? 'es-ES' : 'en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
 }
 
@@ -139,6 +139,8 @@ input[type=checkbox]{width:1.3rem;height:1.3rem;margin-right:.5rem;vertical-alig
 canvas{display:block;width:100%;max-width:500px;height:auto;aspect-ratio:500/160;border:2px dashed #555;border-radius:4px;touch-action:none;background:#fff}
 .row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;margin:.5rem 0}
 .hint{color:#444}
+table{border-collapse:collapse;width:100%}th,td{border:1px solid #767676;padding:.4rem .6rem;text-align:left;vertical-align:top}th{background:#f0f0f0}
+code{word-break:break-all}
 `;
 
 const PAD_SCRIPT = `(function(){
@@ -152,7 +154,8 @@ document.getElementById('pad-clear').addEventListener('click',function(){ctx.cle
 document.getElementById('firmar').addEventListener('submit',function(){document.getElementById('firma_imagen_b64').value=drawn?c.toDataURL('image/png'):'';});
 })();`;
 
-function page(locale: Locale, title: string, nonce: string, body: string, script = false): string {
+/** The page shell every public esign page shares: lang, viewport, noindex, nonce'd styles. */
+export function page(locale: Locale, title: string, nonce: string, body: string, script = false): string {
   return `<!doctype html>
 <html lang="${locale}">
 <head>

@@ -1,0 +1,103 @@
+import { rmSync } from 'node:fs';
+import request from 'supertest';
+import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { startEsign, type EsignRuntime } from '../runtime';
+import { eventually, mailText, samplePdf, shortTempDir, startSmtpSink, testConfig, uniquePrefix } from './support';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/**
+ * Work whose job was lost: the API commits rows and enqueues jobs, nobody runs them, then the
+ * queue is wiped (a crash before enqueue, or a Redis lost without persistence). A worker that
+ * starts afterwards must find that work in Postgres and finish it.
+ */
+describe('recovery sweep when a worker starts', () => {
+  let db: TestDatabase;
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  let api: EsignRuntime | undefined;
+  let worker: EsignRuntime;
+  const prefix = uniquePrefix();
+  const dataDir = shortTempDir();
+  let pendingDocumentId: string;
+  let signedDocumentId: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('esign_recovery');
+    smtp = await startSmtpSink();
+    const env = {
+      ESIGN_DATABASE_URL: db.url,
+      REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      SMTP_URL: smtp.url,
+      SMTP_FROM: 'Firma <firma@example.test>',
+      DATA_DIR: dataDir,
+      ESIGN_PUBLIC_URL: 'https://firma.example.test',
+    };
+    // The API role only produces jobs: with no worker yet, they wait in Redis.
+    api = await startEsign(testConfig(env), 'api');
+    const { key } = await api.keys.create({ tenant: 'recovery' });
+    const http = () => request(api!.server!);
+    const upload = async () =>
+      (await http().post('/firma/documentos').set('authorization', key).attach('file', await samplePdf(), { filename: 'a.pdf', contentType: 'application/pdf' }).expect(201)).body.document_id as string;
+
+    pendingDocumentId = await upload();
+    await http().post('/firma/solicitudes').set('authorization', key).send({ document_id: pendingDocumentId, signee_email: 'lost.link@example.test' }).expect(201);
+
+    signedDocumentId = await upload();
+    const created = await http().post('/firma/solicitudes').set('authorization', key).send({ document_id: signedDocumentId, signee_email: 'signer@example.test' }).expect(201);
+    const token = new URL(created.body.signing_url).pathname.split('/').pop()!;
+    await http().get(`/firma/firmar/${token}/documento`).expect(200);
+    await http().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
+    // No worker sends the code email, so the test reads the code from its outbox row.
+    const { rows } = await api.database.pool.query("select text_body from email_outbox where request_id = $1 and kind = 'otp'", [created.body.request_id]);
+    const code = /^(\d{6})\r?$/m.exec((rows[0] as { text_body: string }).text_body)![1]!;
+    const signed = await http().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true }).expect(200);
+    expect(signed.body.signature.status).toBe('sealed');
+
+    // These rows were written over a minute ago, as far as the sweep can tell.
+    await api.database.pool.query("update email_outbox set created_at = created_at - interval '2 minutes'");
+    await api.close();
+    api = undefined;
+    await clearRedisPrefix(prefix);
+    worker = await startEsign(testConfig(env), 'worker');
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await worker?.close();
+    await smtp?.close();
+    await db?.drop();
+    await clearRedisPrefix(prefix);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('delivers outbox emails still queued, whose jobs were lost, over SMTP', async () => {
+    const link = await smtp.waitFor((m) => m.to.includes('lost.link@example.test'));
+    expect(mailText(link)).toContain('https://firma.example.test/firma/firmar/');
+    await smtp.waitFor((m) => m.to.includes('signer@example.test') && /digo para firmar/.test(mailText(m)));
+    const statuses = await eventually(async () => {
+      const { rows } = await worker.database.pool.query('select status from email_outbox');
+      const all = (rows as { status: string }[]).map((r) => r.status);
+      return all.every((s) => s === 'sent') ? all : undefined;
+    });
+    expect(statuses).toHaveLength(3);
+  });
+
+  it('builds the final PDF of a fully signed document whose finalise job was lost', async () => {
+    const doc = await eventually(async () => {
+      const row = await worker.signing.repos.documents.find(signedDocumentId);
+      return row?.finalSha256 ? row : undefined;
+    });
+    expect(doc).toMatchObject({ status: 'signed', finalLevel: 'B-B' });
+    const events = await worker.signing.repos.audit.listForDocument(signedDocumentId);
+    expect(events.filter((e) => e.kind === 'document_finalised')).toHaveLength(1);
+  });
+
+  it('leaves just-queued emails, pending documents and finished work to their own jobs', async () => {
+    await eventually(async () => ((await worker.signing.repos.documents.find(signedDocumentId))?.finalSha256 ? true : undefined));
+    await worker.mail.queue({ to: 'fresh@example.test', subject: 'Just committed', text: 'Hola' });
+    expect(await worker.mail.resumeQueued()).toBe(0);
+    expect(await worker.signing.signatures.resumeInterrupted()).toEqual({ seals: 0, finalisations: 0 });
+    expect((await worker.signing.repos.documents.find(pendingDocumentId))?.status).toBe('pending');
+  });
+});

@@ -1,0 +1,52 @@
+import { NotFoundError } from '@platform/errors';
+import type { Repositories } from '../db/repositories';
+import { maskEmail } from '../signing-requests/mask-email';
+import { effectiveStatus } from '../signing-requests/service';
+import type { TVerification } from './schemas';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type VerificationResult =
+  | { kind: 'found'; record: TVerification }
+  | { kind: 'erased'; documentId: string; sha256: string; finalSha256: string | null; erasedAt: Date };
+
+/**
+ * The public verification record behind the link on the audit certificate. Anyone holding
+ * the id may read it, so it is built field by field from what is safe to show: statuses,
+ * times, hashes, levels and masked addresses; never names, IPs, titles or file names.
+ */
+export function createVerificationService(deps: { repos: Repositories; clock?: () => Date }) {
+  const { repos } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  return {
+    async verify(documentId: string): Promise<VerificationResult> {
+      // Postgres would reject a malformed uuid with an error; it is simply not a document.
+      const doc = UUID.test(documentId) ? await repos.documents.find(documentId) : null;
+      if (!doc) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
+      if (doc.erasedAt) return { kind: 'erased', documentId: doc.id, sha256: doc.sha256, finalSha256: doc.finalSha256, erasedAt: doc.erasedAt };
+      const now = clock();
+      // Read only: a public read must not write the expiry events the tenant's reads record.
+      const requests = await repos.requests.listForDocument(doc.id);
+      return {
+        kind: 'found',
+        record: {
+          document_id: doc.id,
+          status: doc.status,
+          sha256: doc.sha256,
+          final_sha256: doc.finalSha256,
+          finalised_at: doc.finalisedAt?.toISOString() ?? null,
+          final_signature: doc.finalLevel ? { level: doc.finalLevel, tsa_time: doc.finalTsaTime?.toISOString() ?? null } : null,
+          signatures: requests.map((r) => ({
+            status: effectiveStatus(r, now),
+            signed_at: r.signedAt?.toISOString() ?? null,
+            signee_email_masked: maskEmail(r.signeeEmail),
+            level: r.sealStatus === 'sealed' ? r.signatureLevel : null,
+            tsa_time: r.sealStatus === 'sealed' ? (r.tsaTime?.toISOString() ?? null) : null,
+          })),
+        },
+      };
+    },
+  };
+}
+
+export type VerificationService = ReturnType<typeof createVerificationService>;
