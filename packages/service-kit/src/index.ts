@@ -9,3 +9,4 @@ export * from './queue';
 export * from './jobs-runtime';
 export * from './version';
 export * from './cli-output';
+export * from './service-infrastructure';

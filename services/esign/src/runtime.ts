@@ -5,10 +5,8 @@ import {
   closeServer,
   createLogger,
   createMetrics,
-  createRedis,
   listenHttp,
-  openDatabase,
-  readPackageVersion,
+  openServiceInfrastructure,
   startJobs,
   type Database,
   type JobsRuntime,
@@ -56,21 +54,17 @@ export interface EsignRuntime {
  */
 export async function startEsign(config: EsignConfig, role: EsignRole, options: { logger?: Logger } = {}): Promise<EsignRuntime> {
   const logger = options.logger ?? createLogger({ service: 'esign', level: config.logLevel });
-  if (role === 'worker' && !config.redisUrl) {
-    throw new Error('The esign worker needs REDIS_URL; without Redis, jobs run inside the API process (npm start)');
-  }
-  const version = readPackageVersion(join(__dirname, '..'));
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
+  const { version, database, redis } = await openServiceInfrastructure({
     service: 'esign',
+    role,
+    databaseUrl: config.databaseUrl,
+    redisUrl: config.redisUrl,
+    dataDir: config.dataDir,
     schema,
     migrationsFolder: MIGRATIONS_FOLDER,
+    packageDir: join(__dirname, '..'),
     logger,
-    role: role === 'cli' ? 'cli' : 'service',
   });
-  const redis = config.redisUrl && (role === 'api' || role === 'all') ? createRedis(config.redisUrl) : undefined;
-  redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
 
   const keys = createKeysService(createKeysRepository(database.db));
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir });

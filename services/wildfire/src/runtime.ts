@@ -5,10 +5,8 @@ import {
   closeServer,
   createLogger,
   createMetrics,
-  createRedis,
   listenHttp,
-  openDatabase,
-  readPackageVersion,
+  openServiceInfrastructure,
   startJobs,
   type Database,
   type JobsRuntime,
@@ -81,21 +79,17 @@ export interface StartOptions {
 export async function startWildfire(config: WildfireConfig, role: WildfireRole, options: StartOptions = {}): Promise<WildfireRuntime> {
   const logger = options.logger ?? createLogger({ service: 'wildfire', level: config.logLevel });
   const clock = options.clock ?? (() => new Date());
-  if (role === 'worker' && !config.redisUrl) {
-    throw new Error('The wildfire worker needs REDIS_URL; without Redis, jobs run inside the API process (npm start)');
-  }
-  const version = readPackageVersion(join(__dirname, '..'));
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
+  const { version, database, redis } = await openServiceInfrastructure({
     service: 'wildfire',
+    role,
+    databaseUrl: config.databaseUrl,
+    redisUrl: config.redisUrl,
+    dataDir: config.dataDir,
     schema,
     migrationsFolder: MIGRATIONS_FOLDER,
+    packageDir: join(__dirname, '..'),
     logger,
-    role: role === 'cli' ? 'cli' : 'service',
   });
-  const redis = config.redisUrl && (role === 'api' || role === 'all') ? createRedis(config.redisUrl) : undefined;
-  redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
 
   const tokens = createTokensService(createTokensRepository(database.db), clock);
   const municipalities = createMunicipalitiesService(createMunicipalitiesRepository(database));
