@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { z } from 'zod';
 import {
   createBullMqQueue,
   createJobRegistry,
-  defineJob,
   JobFailedError,
   JobPayloadError,
   JobWaitTimeoutError,
@@ -14,23 +12,13 @@ import {
   type JobHandlers,
   type RedisConnection,
 } from './index';
-import { deferred, recordingLogger, REDIS_URL } from './__tests__/helpers';
+import { deferred, recordingLogger, REDIS_URL, sampleEmailJob, sampleReminderJob } from './__tests__/helpers';
 
 // Every key this file creates lives under its own prefix, removed in afterAll.
 const PREFIX = `sk-test-bullmq-${randomUUID().slice(0, 8)}`;
 
-const email = defineJob({
-  name: 'email.send',
-  schema: z.object({ to: z.email(), template: z.string().default('welcome') }),
-  attempts: 3,
-  backoff: { type: 'fixed', delayMs: 1 },
-});
-const reminder = defineJob({
-  name: 'envelope.remind',
-  schema: z.object({ envelopeId: z.string() }),
-  dedupeId: (payload) => `remind-${payload.envelopeId}`,
-  attempts: 1,
-});
+const email = sampleEmailJob;
+const reminder = sampleReminderJob;
 const registry = createJobRegistry([email, reminder]);
 type Registry = typeof registry;
 

@@ -12,20 +12,10 @@ import {
   type JobHandlers,
 } from './index';
 import { retryDelayMs } from './in-process-queue';
-import { deferred, nextMacrotask, recordingLogger } from './__tests__/helpers';
+import { deferred, nextMacrotask, recordingLogger, sampleEmailJob, sampleReminderJob } from './__tests__/helpers';
 
-const email = defineJob({
-  name: 'email.send',
-  schema: z.object({ to: z.email(), template: z.string().default('welcome') }),
-  attempts: 3,
-  backoff: { type: 'fixed', delayMs: 1 },
-});
-const reminder = defineJob({
-  name: 'envelope.remind',
-  schema: z.object({ envelopeId: z.string() }),
-  dedupeId: (payload) => `remind-${payload.envelopeId}`,
-  attempts: 1,
-});
+const email = sampleEmailJob;
+const reminder = sampleReminderJob;
 const slow = defineJob({ name: 'report.build', schema: z.object({ id: z.string() }), attempts: 1, timeoutMs: 20 });
 const registry = createJobRegistry([email, reminder, slow]);
 type Registry = typeof registry;

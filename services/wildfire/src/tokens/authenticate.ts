@@ -3,25 +3,14 @@ import { missingScopes, parseCidrList, touchDue } from '@platform/auth';
 import { ForbiddenError, UnauthorizedError } from '@platform/errors';
 import type { JobQueue } from '@platform/service-kit';
 import type { WildfireJobs } from '../jobs/registry';
-import type { TokenType } from './repository';
+import type { TokenRecord } from './repository';
 import type { TokenScope, TokensService } from './service';
 
-export interface WildfirePrincipal {
-  tokenId: string;
-  accountId: string;
-  account: string;
-  /** The account's monthly request quota (live tokens); null: unlimited. */
-  monthlyQuota: number | null;
-  type: TokenType;
-  prefix: string;
-  scopes: string[];
-  /** null: every municipality. */
-  municipios: string[] | null;
-  /** null: any address. */
-  ipAllowlist: string[] | null;
-  expiresAt: Date | null;
-  createdAt: Date;
-}
+/** What a route learns about the caller: the token record without its lifecycle columns. */
+export type WildfirePrincipal = { tokenId: string } & Pick<
+  TokenRecord,
+  'accountId' | 'account' | 'monthlyQuota' | 'type' | 'prefix' | 'scopes' | 'municipios' | 'ipAllowlist' | 'expiresAt' | 'createdAt'
+>;
 
 declare module 'express-serve-static-core' {
   interface Locals {

@@ -1,3 +1,5 @@
+import { defineJob } from '../define-job';
+import { z } from 'zod';
 import type { JobLogger } from '../logger';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -59,3 +61,17 @@ export function recordingLogger(): RecordingLogger {
 export function nextMacrotask(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/** Sample jobs both queue implementations are tested with. */
+export const sampleEmailJob = defineJob({
+  name: 'email.send',
+  schema: z.object({ to: z.email(), template: z.string().default('welcome') }),
+  attempts: 3,
+  backoff: { type: 'fixed', delayMs: 1 },
+});
+export const sampleReminderJob = defineJob({
+  name: 'envelope.remind',
+  schema: z.object({ envelopeId: z.string() }),
+  dedupeId: (payload) => `remind-${payload.envelopeId}`,
+  attempts: 1,
+});
