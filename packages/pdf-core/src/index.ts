@@ -5,3 +5,4 @@ export * from './temp-dir';
 export * from './discovery';
 export * from './signing';
 export * from './tools';
+export * from './images';

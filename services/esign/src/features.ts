@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createTsaClient, type SigningIdentity } from '@platform/pdf-core';
+import { createTsaClient, type PdfWorkerPool, type SigningIdentity } from '@platform/pdf-core';
 import type { JobQueue, Logger } from '@platform/service-kit';
 import type { EsignConfig } from './config';
 import type { EsignDb } from './db';
@@ -31,6 +31,8 @@ export function createSigningFeatures(deps: {
   /** Late-bound: the job handlers need these services, and these services enqueue jobs. */
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   logger: Logger;
+  /** Worker threads for untrusted image decoding (the PDF tools' pool). */
+  pool: Pick<PdfWorkerPool, 'run'>;
 }): SigningFeatures {
   const { config, logger, jobs } = deps;
   const repos = createRepositories(deps.db);
@@ -51,7 +53,7 @@ export function createSigningFeatures(deps: {
     identity: deps.identity,
     documents: createDocumentsService({ repos, files, logger }),
     requests: createSigningRequestsService({ repos, jobs, publicUrl: config.publicUrl }),
-    signee: createSigneeService({ repos, files, jobs, signatures }),
+    signee: createSigneeService({ repos, files, jobs, signatures, pool: deps.pool }),
     signatures,
     verification: createVerificationService({ repos }),
   };

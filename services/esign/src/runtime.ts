@@ -36,8 +36,8 @@ export interface EsignRuntime {
   keys: KeysService;
   mail: MailService;
   signing: SigningFeatures;
-  /** PDF tools' engines and worker threads (api and all roles). */
-  tools?: ToolsContext;
+  /** PDF tools' engines and worker threads (workers start on first use). */
+  tools: ToolsContext;
   redis?: Redis;
   server?: Server;
   /** Base URL the HTTP server listens on (api and all roles). */
@@ -70,8 +70,12 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir });
   // Loaded at start-up so a bad SIGNING_P12_PATH or password stops the process at once.
   const identity = await loadSealIdentity(config);
+  // Workers start on first use, so a role that never decodes an image or runs a tool
+  // never starts one.
+  const tools = createToolsContext({ tmpDir: config.tmpDir });
   const signing = createSigningFeatures({
     config,
+    pool: tools.pool,
     db: database.db,
     identity,
     jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
@@ -116,9 +120,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
 
   let server: Server | undefined;
   let url: string | undefined;
-  let tools: ToolsContext | undefined;
   if (role === 'api' || role === 'all') {
-    tools = createToolsContext({ tmpDir: config.tmpDir });
     const app = createEsignApp({ config, logger, metrics: createMetrics('esign'), version, database, redis, keys, jobs: jobs.queue, tools, signing });
     ({ server, url } = await listenHttp(app, config.port, config.host));
   }
@@ -145,7 +147,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     demoKey,
     async close() {
       if (server) await closeServer(server, config.shutdownGraceMs);
-      await tools?.close();
+      await tools.close();
       await jobs.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       mailer.close();

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { parentPort } from 'node:worker_threads';
 import { ValidationError } from '@platform/errors';
 import type * as Mupdf from 'mupdf/dist/mupdf';
+import { normalisePng } from '../images/normalise-png';
 import { imagesToPdf, probeEncryption, redactPdf, renderPages } from './mupdf-ops';
 import { numberPages, setMetadata, watermarkPdf } from './pdf-lib-ops';
 import type { WorkerOps, WorkerRequest, WorkerResponse } from './worker-protocol';
@@ -38,6 +39,7 @@ const handlers: Handlers = {
   'pdf-to-images': async (args) => renderPages(await mupdf(), args),
   'images-to-pdf': async (args) => imagesToPdf(await mupdf(), args),
   'probe-encryption': async (args) => probeEncryption(await mupdf(), args.pdf),
+  'normalise-png': async (args) => normalisePng(await mupdf(), args),
 };
 
 /** ArrayBuffers of the result, moved to the pool instead of copied. */

@@ -84,6 +84,14 @@ export interface ImagesToPdfArgs {
   margin: number;
 }
 
+export interface NormalisePngArgs {
+  png: Uint8Array;
+  /** Form field the image came in, named by the validation error. */
+  field: string;
+  maxWidth: number;
+  maxHeight: number;
+}
+
 export interface EncryptionProbe {
   method: string | null;
   pages: number | null;
@@ -98,4 +106,5 @@ export interface WorkerOps {
   'pdf-to-images': { args: RenderArgs; result: RenderedPage[] };
   'images-to-pdf': { args: ImagesToPdfArgs; result: Uint8Array };
   'probe-encryption': { args: { pdf: Uint8Array }; result: EncryptionProbe };
+  'normalise-png': { args: NormalisePngArgs; result: Uint8Array };
 }

@@ -20,7 +20,8 @@ import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestRow } from '../signing-requests/repository';
 import { effectiveStatus, hashLinkToken, MAX_OTP_FAILURES } from '../signing-requests/service';
 import { storageKeys, type FileStore } from '../storage/file-store';
-import { decodeSignatureImage, InvalidSignatureImageError } from './signature-image';
+import type { PdfWorkerPool } from '@platform/pdf-core';
+import { normaliseSignatureImage, parseSignatureImage } from './signature-image';
 
 export const OTP_TTL_SECONDS = 600;
 export const OTP_SENDS_PER_HOUR = 5;
@@ -30,6 +31,8 @@ export interface SigneeDeps {
   files: FileStore;
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   signatures: Pick<SignaturesService, 'sealOrRetryLater'>;
+  /** Worker threads that decode the untrusted signature image off the request thread. */
+  pool: Pick<PdfWorkerPool, 'run'>;
   clock?: () => Date;
 }
 
@@ -154,17 +157,13 @@ export function createSigneeService(deps: SigneeDeps) {
     async confirm(token: string, input: { code?: string; declarationAccepted: boolean; imageB64?: string }, client: ClientInfo) {
       if (!input.declarationAccepted) throw ValidationError.single('body', 'declaration_accepted', 'The declaration must be accepted to sign', 'declaration_required');
       if (!input.code || !/^\d{6}$/.test(input.code)) throw ValidationError.single('body', 'code', 'The code has 6 digits', 'code_format');
-      let image: Buffer | null = null;
-      if (input.imageB64) {
-        try {
-          image = await decodeSignatureImage(input.imageB64);
-        } catch (err) {
-          if (err instanceof InvalidSignatureImageError) throw ValidationError.single('body', 'firma_imagen_b64', err.message, 'png_invalid');
-          throw err;
-        }
-      }
+      // The link first: no image work at all for an unknown or closed link. Then the
+      // image's structure (cheap, here), then its pixels (on a worker thread).
       const { request: current, document } = await load(token);
       const now = clock();
+      assertActive(current, now);
+      const parsed = input.imageB64 ? parseSignatureImage(input.imageB64) : null;
+      const image = parsed ? await normaliseSignatureImage(deps.pool, parsed) : null;
       // Written before the transaction under a name of its own: the loser of a race
       // deletes only its own file.
       const imageKey = image ? storageKeys.signatureImage(document.id, current.id) : null;

@@ -1,34 +1,65 @@
-import { PDFDocument } from 'pdf-lib';
-
-export const MAX_SIGNATURE_IMAGE_BYTES = 512 * 1024;
-const MAX_SIDE = 4000;
-const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-export class InvalidSignatureImageError extends Error {}
+import { ImageHeaderError, readPngHeader, WorkerTimeoutError, type PdfWorkerPool } from '@platform/pdf-core';
+import { AppError, ValidationError } from '@platform/errors';
 
 /**
- * The handwritten signature as sent by the pad: base64 (a `data:image/png;base64,`
- * prefix allowed), at most 512 KiB decoded, a PNG by its magic bytes, of sane size, and
- * decodable by pdf-lib (which will embed it).
+ * Limits of the handwritten signature. The pad draws 500×160; twice that on a high-DPI
+ * screen and some slack stay well inside.
  */
-export async function decodeSignatureImage(value: string): Promise<Buffer> {
+export const SIGNATURE_IMAGE_LIMITS = {
+  bytes: 512 * 1024,
+  width: 2000,
+  height: 1000,
+  /** Time a worker thread gets to decode and re-encode it; past it, 422. */
+  decodeMs: 4000,
+} as const;
+
+const FIELD = 'firma_imagen_b64';
+
+const invalid = (msg: string, type: string) => ValidationError.single('body', FIELD, msg, type);
+
+/**
+ * Step 1, on the request thread and cheap: base64 (a `data:image/png;base64,` prefix
+ * allowed), the size cap, and the PNG's structure (every chunk inside the buffer, CRCs,
+ * IHDR, IDAT, IEND) with its dimensions under the caps. No pixel is decoded here.
+ */
+export function parseSignatureImage(value: string): Buffer {
   const data = value.replace(/^data:image\/png;base64,/, '').replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data)) throw new InvalidSignatureImageError('The signature image is not base64');
-  if (Math.floor((data.length * 3) / 4) > MAX_SIGNATURE_IMAGE_BYTES + 3) {
-    throw new InvalidSignatureImageError(`The signature image exceeds ${MAX_SIGNATURE_IMAGE_BYTES / 1024} KiB`);
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data)) throw invalid('The signature image is not base64', 'png_invalid');
+  if (Math.floor((data.length * 3) / 4) > SIGNATURE_IMAGE_LIMITS.bytes + 3) {
+    throw invalid(`The signature image exceeds ${SIGNATURE_IMAGE_LIMITS.bytes / 1024} KiB`, 'png_invalid');
   }
   const bytes = Buffer.from(data, 'base64');
-  if (bytes.length > MAX_SIGNATURE_IMAGE_BYTES) throw new InvalidSignatureImageError(`The signature image exceeds ${MAX_SIGNATURE_IMAGE_BYTES / 1024} KiB`);
-  if (bytes.length < PNG_MAGIC.length || !bytes.subarray(0, 8).equals(PNG_MAGIC)) throw new InvalidSignatureImageError('The signature image is not a PNG');
-  // IHDR width and height, before asking a decoder to allocate for them.
-  const width = bytes.length >= 24 ? bytes.readUInt32BE(16) : 0;
-  const height = bytes.length >= 24 ? bytes.readUInt32BE(20) : 0;
-  if (width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE) throw new InvalidSignatureImageError('The signature image has unusable dimensions');
+  let header;
   try {
-    const probe = await PDFDocument.create();
-    await probe.embedPng(bytes);
-  } catch {
-    throw new InvalidSignatureImageError('The signature image is a damaged PNG');
+    header = readPngHeader(bytes);
+  } catch (err) {
+    if (err instanceof ImageHeaderError) throw invalid(err.type === 'image_unsupported' ? 'The signature image is not a PNG' : `The signature ${err.message.replace(/^The image/, 'image')}`, 'png_invalid');
+    throw err;
+  }
+  if (header.width > SIGNATURE_IMAGE_LIMITS.width || header.height > SIGNATURE_IMAGE_LIMITS.height) {
+    throw invalid(`The signature image is ${header.width}×${header.height} pixels; at most ${SIGNATURE_IMAGE_LIMITS.width}×${SIGNATURE_IMAGE_LIMITS.height}`, 'png_invalid');
   }
   return bytes;
+}
+
+/**
+ * Step 2, on a worker thread under a time budget: decode and encode again, so the PNG
+ * stored and stamped is one we wrote. A worker that runs over is terminated and the
+ * request gets 422; a full pool answers 503 TOOLS_BUSY as the tools do.
+ */
+export async function normaliseSignatureImage(pool: Pick<PdfWorkerPool, 'run'>, png: Buffer): Promise<Buffer> {
+  try {
+    const out = await pool.run(
+      'normalise-png',
+      { png, field: FIELD, maxWidth: SIGNATURE_IMAGE_LIMITS.width, maxHeight: SIGNATURE_IMAGE_LIMITS.height },
+      { timeoutMs: SIGNATURE_IMAGE_LIMITS.decodeMs },
+    );
+    return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  } catch (err) {
+    if (err instanceof ValidationError) throw invalid(err.issues[0]?.msg ?? 'The signature image cannot be decoded', 'png_invalid');
+    if (err instanceof WorkerTimeoutError || (err instanceof AppError && err.code === 'TOOL_WORKER_FAILED')) {
+      throw invalid('The signature image could not be decoded within its time and memory budget', 'png_invalid');
+    }
+    throw err;
+  }
 }
