@@ -57,7 +57,7 @@ module.exports = async function pdfToolsBench() {
     const { startEsign } = require('../services/esign/dist/runtime');
     const ops = require('../packages/pdf-core/dist/tools/pdf-lib-ops');
     rt = await startEsign(
-      loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ESIGN_DATABASE_URL: db.url, DATA_DIR: join(work, 'data'), ESIGN_MAX_UPLOAD_MB: '100' }),
+      loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ESIGN_DATABASE_URL: db.url, DATA_DIR: join(work, 'data'), ESIGN_MAX_UPLOAD_MB: '100', ESIGN_TOOLS_RATE_LIMIT: '1000000' }),
       'api',
     );
     const { key } = await rt.keys.create({ tenant: 'bench' });
@@ -98,7 +98,7 @@ module.exports = async function pdfToolsBench() {
       ['protect', { password: 'pw' }, (i) => run('qpdf', ['--encrypt', 'pw', 'pw', '256', '--', i.path, out('p.pdf')])],
       ['unprotect', { password: 'pw' }, (i) => run('qpdf', ['--password=pw', '--decrypt', i.locked, out('u.pdf')]), true],
       ['flatten', {}, (i) => run('qpdf', ['--generate-appearances', '--flatten-annotations=all', i.path, out('f.pdf')])],
-      ['compress', { level: 'medium' }, (i) => gs(['-dPDFSETTINGS=/printer', `-sOutputFile=${out('c.pdf')}`, i.path])],
+      ['compress', { level: 'printer' }, (i) => gs(['-dPDFSETTINGS=/printer', `-sOutputFile=${out('c.pdf')}`, i.path])],
       ['to-pdfa', {}, (i) => gs(['-dPDFA=2', '-dPDFACompatibilityPolicy=1', '-sColorConversionStrategy=RGB', `--permit-file-read=${icc}`, `-sOutputFile=${out('a.pdf')}`, out('pdfa.ps'), i.path])],
       ['watermark', { text: 'CONFIDENCIAL' }, (i) => ops.watermarkPdf({ pdf: i.data, text: 'CONFIDENCIAL', fontSize: 48, opacity: 0.15, rotation: 45, color: '#808080' })],
       ['page-numbers', {}, (i) => ops.numberPages({ pdf: i.data, position: 'bottom-center', format: '{page}/{total}', fontSize: 10, start: 1 })],
@@ -140,7 +140,7 @@ module.exports = async function pdfToolsBench() {
     console.log(`\nThroughput, 8 concurrent requests for ${DURATION} s, 10-page PDF:\n`);
     for (const [tool, fields] of [
       ['info', {}],
-      ['compress', { level: 'medium' }],
+      ['compress', { level: 'printer' }],
       ['watermark', { text: 'CONFIDENCIAL' }],
     ]) {
       const { body, contentType } = multipart(fields, pdfFile(inputs[10].data));

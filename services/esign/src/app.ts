@@ -1,12 +1,13 @@
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
+import { createRateLimiter } from '@platform/auth';
 import { esignEnvelope } from '@platform/errors';
 import { createHttpApp, docsRouter, generateOpenApiDocument, type JobQueue, type Logger, type Metrics } from '@platform/service-kit';
 import type { EsignJobs } from './jobs/registry';
 import type { EsignConfig } from './config';
 import { healthRouter } from './health/router';
 import type { KeysService } from './keys/service';
-import { createEsignRegistry, ESIGN_API_DESCRIPTION } from './openapi';
+import { createEsignRegistry, ESIGN_API_DESCRIPTION, ESIGN_INTERFACE_VERSION } from './openapi';
 import type { ToolsContext } from './tools/context';
 import { authenticate } from './keys/authenticate';
 import { documentsRouter } from './documents/router';
@@ -41,6 +42,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
     envelope: esignEnvelope,
     jsonLimit: deps.config.jsonLimit,
     trustedProxies: deps.config.trustedProxies,
+    edge: deps.config.http,
   });
   http.app.use(
     healthRouter(registry, {
@@ -58,10 +60,23 @@ export function createEsignApp(deps: EsignAppDeps): Express {
   http.app.use(signingRequestsRouter(registry, { requests: signing.requests, authenticate: auth }));
   http.app.use(signeeRouter(registry, { signee: signing.signee }));
   http.app.use(verificationRouter(registry, { verification: signing.verification }));
-  http.app.use(toolsRouter(registry, { auth: { keys: deps.keys, jobs: deps.jobs, logger: deps.logger }, engines: deps.tools, maxUploadBytes: deps.config.maxUploadBytes }));
+  const toolsLimiter = createRateLimiter({
+    points: deps.config.toolsRateLimit,
+    durationSeconds: 60,
+    keyPrefix: `${deps.config.rateLimitPrefix}:tools`,
+    redis: deps.redis,
+  });
+  http.app.use(
+    toolsRouter(registry, {
+      auth: { keys: deps.keys, jobs: deps.jobs, logger: deps.logger },
+      engines: deps.tools,
+      maxUploadBytes: deps.config.maxUploadBytes,
+      limiter: toolsLimiter,
+    }),
+  );
   http.app.use(
     docsRouter(
-      () => generateOpenApiDocument(registry, { title: 'esign', version: deps.version, description: ESIGN_API_DESCRIPTION }),
+      () => generateOpenApiDocument(registry, { title: 'esign', version: ESIGN_INTERFACE_VERSION, packageVersion: deps.version, description: ESIGN_API_DESCRIPTION }),
       'esign',
     ),
   );

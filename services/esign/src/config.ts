@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { env, parseConfig } from '@platform/service-kit';
+import { env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@platform/service-kit';
 
 /**
  * Every environment variable esign reads, parsed once at start-up. The README's
@@ -26,9 +26,13 @@ const EsignEnv = z.object({
   TRUSTED_PROXIES: env.list(),
   ESIGN_DEMO_KEY: env.bool(true),
   ESIGN_WORKER_CONCURRENCY: env.int(4, 1),
+  ESIGN_TOOLS_RATE_LIMIT: env.int(60, 1),
+  ESIGN_RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]+$/, 'letters, digits, _, : and - only').default('esign-rl'),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('bull'),
   SHUTDOWN_GRACE_MS: env.int(10_000),
+  ESIGN_RECOVERY_INTERVAL_MS: env.int(60_000, 1_000),
   LOG_LEVEL: env.logLevel(),
+  ...httpEdgeEnv,
 });
 
 export type EsignConfig = ReturnType<typeof loadConfig>;
@@ -57,8 +61,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     // A demo key is only created on an embedded first start, never against a real database.
     demoKey: e.ESIGN_DEMO_KEY && !e.ESIGN_DATABASE_URL,
     workerConcurrency: e.ESIGN_WORKER_CONCURRENCY,
+    /** PDF tool calls per client (key, or IP without one) per minute. */
+    toolsRateLimit: e.ESIGN_TOOLS_RATE_LIMIT,
+    rateLimitPrefix: e.ESIGN_RATE_LIMIT_PREFIX,
     queuePrefix: e.QUEUE_PREFIX,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    /** How often a job-running process sweeps for work a crash interrupted (one instance at a time). */
+    recoveryIntervalMs: e.ESIGN_RECOVERY_INTERVAL_MS,
     logLevel: e.LOG_LEVEL,
+    /** Server timeouts and the /metrics token (HTTP_*_TIMEOUT_MS, METRICS_TOKEN). */
+    http: httpEdgeSettings(e),
   };
 }

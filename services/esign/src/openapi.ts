@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { OpenAPIRegistry } from '@platform/service-kit';
 
+/** The version of "Electronic Signature Service Interface" this service implements (its §9). */
+export const ESIGN_INTERFACE_VERSION = '1.1.0';
+
 /** The esign OpenAPI registry with the shared components: security scheme and error bodies. */
 export function createEsignRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();

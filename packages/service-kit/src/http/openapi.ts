@@ -8,7 +8,10 @@ export { OpenAPIRegistry };
 
 export interface ApiInfo {
   title: string;
+  /** The version of the interface document the service implements (not the package's). */
   version: string;
+  /** The package version of the running service, served as `info.x-package-version`. */
+  packageVersion?: string;
   description: string;
   servers?: { url: string; description?: string }[];
 }
@@ -23,6 +26,7 @@ export function generateOpenApiDocument(registry: OpenAPIRegistry, info: ApiInfo
       version: info.version,
       description: info.description,
       license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
+      ...(info.packageVersion ? { 'x-package-version': info.packageVersion } : {}),
     },
     servers: info.servers,
   });

@@ -69,8 +69,8 @@ describe('erasure and tenant isolation', () => {
     const after = await api().get(`/firma/documentos/${documentId}`).set('authorization', key);
     expect(after.body).toMatchObject({ status: 'erased', sha256: before.body.sha256, filename: '[suprimido]', title: '[suprimido]' });
     const listed = await api().get(`/firma/documentos/${documentId}/solicitudes`).set('authorization', key);
-    expect(listed.body.requests.map((r: { status: string }) => r.status).sort()).toEqual(['cancelled', 'signed']);
-    expect(listed.body.requests.every((r: { signee_email: string }) => r.signee_email === '[suprimido]')).toBe(true);
+    expect(listed.body.map((r: { status: string }) => r.status).sort()).toEqual(['cancelled', 'signed']);
+    expect(listed.body.every((r: { signee_email: string }) => r.signee_email === '[suprimido]')).toBe(true);
 
     const personal = ['zoe.erase@example.test', 'yago.erase@example.test', SIGNEE_IP, 'Zoe Ruiz', 'Yago Pino', 'Nómina confidencial'];
     const { rows: tables } = await env.rt.database.pool.query("select tablename from pg_tables where schemaname = 'public'");

@@ -38,13 +38,13 @@ describe('recovery sweep when a worker starts', () => {
     const { key } = await api.keys.create({ tenant: 'recovery' });
     const http = () => request(api!.server!);
     const upload = async () =>
-      (await http().post('/firma/documentos').set('authorization', key).attach('file', await samplePdf(), { filename: 'a.pdf', contentType: 'application/pdf' }).expect(201)).body.document_id as string;
+      (await http().post('/firma/documentos').set('authorization', key).attach('file', await samplePdf(), { filename: 'a.pdf', contentType: 'application/pdf' }).expect(200)).body.document_id as string;
 
     pendingDocumentId = await upload();
-    await http().post('/firma/solicitudes').set('authorization', key).send({ document_id: pendingDocumentId, signee_email: 'lost.link@example.test' }).expect(201);
+    await http().post('/firma/solicitudes').set('authorization', key).send({ document_id: pendingDocumentId, signee_email: 'lost.link@example.test' }).expect(200);
 
     signedDocumentId = await upload();
-    const created = await http().post('/firma/solicitudes').set('authorization', key).send({ document_id: signedDocumentId, signee_email: 'signer@example.test' }).expect(201);
+    const created = await http().post('/firma/solicitudes').set('authorization', key).send({ document_id: signedDocumentId, signee_email: 'signer@example.test' }).expect(200);
     const token = new URL(created.body.signing_url).pathname.split('/').pop()!;
     await http().get(`/firma/firmar/${token}/documento`).expect(200);
     await http().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);

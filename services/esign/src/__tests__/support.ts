@@ -128,6 +128,7 @@ export async function startTestEsign(options: { name: string; tsa?: boolean; env
       SMTP_FROM: 'Firma <firma@example.test>',
       DATA_DIR: dataDir,
       ESIGN_PUBLIC_URL: 'https://firma.example.test',
+      ESIGN_RATE_LIMIT_PREFIX: `${prefix}:rl`,
       ...(tsa ? { TSA_URL: tsa.url } : {}),
       ...options.env,
     }),

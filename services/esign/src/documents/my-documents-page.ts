@@ -44,7 +44,7 @@ export function renderMyDocuments(input: {
 </tr>`;
     })
     .join('\n');
-  const options = [`<option value="">Todos</option>`, ...DOCUMENT_STATUSES.map((s) => `<option value="${s}"${s === input.status ? ' selected' : ''}>${STATUS_LABEL[s]}</option>`)].join('');
+  const options = [`<option value="all">Todos</option>`, ...DOCUMENT_STATUSES.map((s) => `<option value="${s}"${s === input.status ? ' selected' : ''}>${STATUS_LABEL[s]}</option>`)].join('');
   const nav: string[] = [];
   if (input.page > 1) nav.push(`<a href="${escapeHtml(link(input.page - 1))}" rel="prev">Anterior</a>`);
   nav.push(`<span>Página ${input.page} de ${pages}</span>`);

@@ -31,8 +31,13 @@ export const ZUploadFormSchema = z.object({
 
 export const ZDocumentParamsSchema = z.object({ document_id: z.uuid() });
 
+/** Interface §4.1: `all` (default), `signed`, `pending`; the other document statuses are an extension. */
 export const ZMyDocumentsQuerySchema = z.object({
-  status: ZDocumentStatus.optional(),
+  status: z
+    .enum(['all', ...DOCUMENT_STATUSES])
+    .default('all')
+    .transform((v) => (v === 'all' ? undefined : v))
+    .describe('`all` (default), `signed` or `pending`; also `draft`, `expired`, `erased`'),
   page: z.coerce.number().int().min(1).default(1),
 });
 

@@ -20,6 +20,8 @@ export const documents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Set while a worker builds the final PDF, so two finalisations never run at once. */
     finaliseClaimedAt: timestamp('finalise_claimed_at', { withTimezone: true }),
+    /** The job run (`jobId#attempt`) holding the claim; it renews `finaliseClaimedAt` while it builds. */
+    finaliseClaimedBy: text('finalise_claimed_by'),
     finalisedAt: timestamp('finalised_at', { withTimezone: true }),
     finalSha256: text('final_sha256'),
     finalLevel: text('final_level', { enum: ['B-B', 'B-T'] }),

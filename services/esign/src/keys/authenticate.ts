@@ -33,12 +33,21 @@ export interface AuthDeps {
   clock?: () => Date;
 }
 
-export function authenticate(deps: AuthDeps, options: { superadmin?: boolean } = {}): RequestHandler {
+/**
+ * `optional`: for operations the interface declares without a header (the PDF tools).
+ * No header lets the request through anonymously; a header that names no valid key is
+ * still 401, so a client with a wrong key learns it.
+ */
+export function authenticate(deps: AuthDeps, options: { superadmin?: boolean; optional?: boolean } = {}): RequestHandler {
   const { keys } = deps;
   const clock = deps.clock ?? (() => new Date());
   return async (req, res, next) => {
     const header = req.get('authorization');
     if (header === undefined) {
+      if (options.optional) {
+        res.locals.principal = 'anonymous';
+        return next();
+      }
       throw new ValidationError([{ loc: ['header', 'authorization'], msg: 'Field required', type: 'missing' }]);
     }
     const presented = parseAuthorizationHeader(header);
@@ -58,6 +67,11 @@ export function authenticate(deps: AuthDeps, options: { superadmin?: boolean } =
     }
     next();
   };
+}
+
+/** The principal of a route with optional authentication, if a key was sent. */
+export function optionalPrincipalOf(locals: { esign?: EsignPrincipal }): EsignPrincipal | undefined {
+  return locals.esign;
 }
 
 export function principalOf(locals: { esign?: EsignPrincipal }): EsignPrincipal {

@@ -237,7 +237,7 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
     <div class="row"><button type="submit" class="secondary" formaction="${base}/otp" formnovalidate>${escapeHtml(ctx.otpOutstanding ? t.resendCode : t.sendCode)}</button></div>
     <div class="row">
       <label for="code">${escapeHtml(t.codeLabel)}</label>
-      <input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" aria-describedby="otp-help"${options.error === 'INVALID_OTP' || options.error === 'code_format' ? ' aria-invalid="true"' : ''}>
+      <input type="text" id="code" name="otp_code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" aria-describedby="otp-help"${options.error === 'INVALID_OTP' || options.error === 'code_format' ? ' aria-invalid="true"' : ''}>
     </div>
   </section>
   <section aria-labelledby="pad-h">

@@ -37,9 +37,14 @@ function pdfHeaders(res: Response, disposition: 'inline' | 'attachment', filenam
   });
 }
 
-/** A browser's form post (no JavaScript) gets pages and redirects; API clients get JSON. */
-function isFormPost(req: Request): boolean {
-  return Boolean(req.is('application/x-www-form-urlencoded'));
+/**
+ * The page flow by content negotiation: a form post whose Accept prefers HTML (what a
+ * browser without JavaScript sends) gets 303 redirects back to the page. Every other
+ * client (Accept: any type, `application/json`, or none) gets the interface's JSON and status
+ * codes, errors included.
+ */
+function wantsPageFlow(req: Request): boolean {
+  return Boolean(req.is('application/x-www-form-urlencoded')) && req.accepts(['application/json', 'text/html']) === 'text/html';
 }
 
 /** After a failed form post, back to the page with a fixed error key (never free text in the URL). */
@@ -101,21 +106,23 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     path: '/firma/firmar/{token}/otp',
     summary: 'Send the one-time code',
     description:
-      'Needs `declaration_accepted=true` (422 otherwise) and a prior view of the document (409 DOCUMENT_NOT_VIEWED). Emails a 6-digit code valid 10 minutes; a new code replaces the previous one; at most 5 an hour (429 with Retry-After). JSON or a form post (which answers 303 back to the page).',
+      'Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON. Needs `declaration_accepted=true` (422 otherwise) and a prior view of the document (409 DOCUMENT_NOT_VIEWED). Emails a 6-digit code valid 10 minutes; a new code replaces the previous one; at most 5 an hour (429 with Retry-After). Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 back to the signing page instead, errors included.',
     tags: TAGS,
     params: ZTokenParamsSchema,
     body: ZOtpBodySchema,
+    bodyContentType: 'application/x-www-form-urlencoded',
     before: [forms],
     responses: {
       200: { description: 'Code sent', content: { 'application/json': { schema: ZOtpSentSchema } } },
-      303: { description: 'Form post: back to the signing page' },
+      303: { description: 'Only for a form post whose Accept prefers text/html: back to the signing page' },
+      404: { description: 'Unknown link', ...ERROR_BODY },
       409: { description: 'Document not viewed, or already signed', ...ERROR_BODY },
       410: { description: 'Expired or cancelled', ...ERROR_BODY },
       423: { description: 'Locked after five wrong codes', ...ERROR_BODY },
       429: { description: 'Too many codes this hour', ...ERROR_BODY },
     },
     handler: async ({ params, body }, req, res) => {
-      const form = isFormPost(req);
+      const form = wantsPageFlow(req);
       const page = `/firma/firmar/${encodeURIComponent(params.token)}`;
       try {
         const sent = await signee.sendOtp(params.token, { declarationAccepted: body.declaration_accepted }, clientOf(req));
@@ -135,24 +142,26 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     path: '/firma/firmar/{token}/confirmar',
     summary: 'Confirm and sign',
     description:
-      'Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). Then stamps the signee\'s block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B.',
+      'Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). Then stamps the signee\'s block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B.',
     tags: TAGS,
     params: ZTokenParamsSchema,
     body: ZConfirmBodySchema,
+    bodyContentType: 'application/x-www-form-urlencoded',
     before: [forms],
     responses: {
       200: { description: 'Signed', content: { 'application/json': { schema: ZConfirmedSchema } } },
-      303: { description: 'Form post: to the success page' },
+      303: { description: 'Only for a form post whose Accept prefers text/html: to the success page' },
+      404: { description: 'Unknown link', ...ERROR_BODY },
       400: { description: 'Wrong (INVALID_OTP) or expired (OTP_EXPIRED) code', ...ERROR_BODY },
       409: { description: 'Already signed, or no code requested', ...ERROR_BODY },
       410: { description: 'Expired or cancelled', ...ERROR_BODY },
       423: { description: 'Locked after five wrong codes', ...ERROR_BODY },
     },
     handler: async ({ params, body }, req, res) => {
-      const form = isFormPost(req);
+      const form = wantsPageFlow(req);
       const page = `/firma/firmar/${encodeURIComponent(params.token)}`;
       try {
-        const signed = await signee.confirm(params.token, { code: body.code, declarationAccepted: body.declaration_accepted, imageB64: body.firma_imagen_b64 || undefined }, clientOf(req));
+        const signed = await signee.confirm(params.token, { code: body.otp_code ?? body.code, declarationAccepted: body.declaration_accepted, imageB64: body.firma_imagen_b64 || undefined }, clientOf(req));
         if (!form) {
           const record = statusRecord(signed, new Date());
           const result: z.infer<typeof ZConfirmedSchema> = {

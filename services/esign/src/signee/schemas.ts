@@ -1,11 +1,23 @@
 import { z } from 'zod';
 import { ZSignatureSchema } from '../signing-requests/schemas';
 
-/** A checkbox from a form ("true"/"on") or a JSON boolean. */
+const TRUE_WORDS = new Set(['true', 'on', '1', 'yes']);
+const FALSE_WORDS = new Set(['false', 'off', '0', 'no']);
+
+/**
+ * A boolean from a form (`true`/`false`, a checkbox's `on`; also `1`/`0`, `yes`/`no`, any
+ * case) or a JSON boolean. Absent counts as false, so the declaration check names it.
+ */
 const ZFlag = z
-  .union([z.boolean(), z.enum(['true', 'false', 'on', '1', '0'])])
-  .optional()
-  .transform((v) => v === true || v === 'true' || v === 'on' || v === '1');
+  .preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      const word = v.trim().toLowerCase();
+      return TRUE_WORDS.has(word) ? true : FALSE_WORDS.has(word) ? false : v;
+    },
+    z.boolean({ error: 'must be true or false' }).optional(),
+  )
+  .transform((v) => v === true);
 
 export const ZTokenParamsSchema = z.object({ token: z.string().min(20).max(128).regex(/^[A-Za-z0-9_-]+$/) });
 
@@ -23,10 +35,19 @@ export const ZOtpSentSchema = z
   .object({ sent: z.literal(true), expires_in: z.number().int().describe('Seconds the code stays valid'), email_hint: z.string() })
   .openapi('OtpSent');
 
+const ZCode = z.union([z.string(), z.number()]).optional().transform((v) => (v === undefined ? undefined : String(v).trim()));
+
+/** Interface §4.1: `otp_code`, `declaration_accepted`, `firma_imagen_b64` (string or null). */
 export const ZConfirmBodySchema = z.object({
-  code: z.union([z.string(), z.number()]).optional().transform((v) => (v === undefined ? undefined : String(v).trim())).describe('The 6-digit code'),
+  otp_code: ZCode.describe('The 6-digit code (required)'),
+  code: ZCode.describe('Deprecated alias of `otp_code`, accepted for clients of 0.1; `otp_code` wins when both are sent'),
   declaration_accepted: ZFlag.describe('Must be true'),
-  firma_imagen_b64: z.string().max(800_000).optional().describe('Optional handwritten signature: PNG, base64 (data: URL prefix allowed), at most 512 KiB'),
+  firma_imagen_b64: z
+    .string()
+    .max(800_000)
+    .nullable()
+    .optional()
+    .describe('Optional handwritten signature: PNG, base64 (data: URL prefix allowed), at most 512 KiB and 2000×1000 pixels; empty or null means none'),
 });
 
 export const ZConfirmedSchema = z

@@ -156,7 +156,7 @@ export function createSigneeService(deps: SigneeDeps) {
      */
     async confirm(token: string, input: { code?: string; declarationAccepted: boolean; imageB64?: string }, client: ClientInfo) {
       if (!input.declarationAccepted) throw ValidationError.single('body', 'declaration_accepted', 'The declaration must be accepted to sign', 'declaration_required');
-      if (!input.code || !/^\d{6}$/.test(input.code)) throw ValidationError.single('body', 'code', 'The code has 6 digits', 'code_format');
+      if (!input.code || !/^\d{6}$/.test(input.code)) throw ValidationError.single('body', 'otp_code', 'The code has 6 digits', 'code_format');
       // The link first: no image work at all for an unknown or closed link. Then the
       // image's structure (cheap, here), then its pixels (on a worker thread).
       const { request: current, document } = await load(token);

@@ -115,23 +115,44 @@ describe('the signee flow rules (no TSA: PAdES B-B)', () => {
     expect((await api().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true })).status).toBe(200);
   });
 
-  it('works without JavaScript: form posts answer with redirects back to the page and its messages', async () => {
+  it('works without JavaScript: form posts from a browser (Accept prefers HTML) answer with redirects back to the page and its messages', async () => {
     const { token, email } = await ready({ sendCode: false });
     const page = `/firma/firmar/${token}`;
-    const missing = await api().post(`${page}/otp`).type('form').send({});
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const missing = await api().post(`${page}/otp`).set('accept', browser).type('form').send({});
     expect(missing.status).toBe(303);
     expect(missing.headers.location).toBe(`${page}?error=declaration_required#error`);
     expect((await api().get(`${page}?error=declaration_required`)).text).toContain('Marque la casilla de la declaración');
-    const sent = await api().post(`${page}/otp`).type('form').send({ declaration_accepted: 'true' });
+    const sent = await api().post(`${page}/otp`).set('accept', browser).type('form').send({ declaration_accepted: 'true' });
     expect(sent.status).toBe(303);
     expect(sent.headers.location).toBe(`${page}?aviso=codigo-enviado#code`);
     const code = otpOf(await env.smtp.waitFor((m) => m.to.includes(email) && /digo para firmar/.test(mailText(m))));
-    const bad = await api().post(`${page}/confirmar`).type('form').send({ declaration_accepted: 'true', code: '12' });
+    const bad = await api().post(`${page}/confirmar`).set('accept', browser).type('form').send({ declaration_accepted: 'true', otp_code: '12' });
     expect(bad.headers.location).toBe(`${page}?error=code_format#error`);
-    const done = await api().post(`${page}/confirmar`).type('form').send({ declaration_accepted: 'true', code, firma_imagen_b64: '' });
+    const done = await api().post(`${page}/confirmar`).set('accept', browser).type('form').send({ declaration_accepted: 'true', otp_code: code, firma_imagen_b64: '' });
     expect(done.status).toBe(303);
     expect(done.headers.location).toBe(page);
     expect((await api().get(page)).text).toContain('Documento firmado');
+  });
+
+  it('answers form posts from API clients (Accept */*, JSON or none) with the interface\'s JSON and 4xx codes, never a redirect', async () => {
+    const { token } = await ready({ sendCode: false });
+    const page = `/firma/firmar/${token}`;
+    for (const accept of [undefined, '*/*', 'application/json']) {
+      const post = (path: string) => (accept ? api().post(path).set('accept', accept) : api().post(path)).type('form');
+      const undeclared = await post(`${page}/otp`).send({});
+      expect(undeclared.status).toBe(422);
+      expect(undeclared.body.detail[0]).toMatchObject({ loc: ['body', 'declaration_accepted'], type: 'declaration_required' });
+      const notBoolean = await post(`${page}/otp`).send({ declaration_accepted: 'maybe' });
+      expect(notBoolean.status).toBe(422);
+      expect(notBoolean.body.detail[0]).toMatchObject({ loc: ['body', 'declaration_accepted'], msg: 'must be true or false' });
+      const noCode = await post(`${page}/confirmar`).send({ declaration_accepted: 'TRUE', otp_code: '12' });
+      expect(noCode.status).toBe(422);
+      expect(noCode.body.detail[0]).toMatchObject({ loc: ['body', 'otp_code'], type: 'code_format' });
+      const notRequested = await post(`${page}/confirmar`).send({ declaration_accepted: 'yes', otp_code: '123456' });
+      expect(notRequested.status).toBe(409);
+      expect(notRequested.body.code).toBe('OTP_NOT_REQUESTED');
+    }
   });
 
   it('speaks English when the request asks for it, and shows clear pages for unknown and expired links', async () => {

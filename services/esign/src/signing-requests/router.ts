@@ -23,10 +23,9 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: { request
     tags: TAGS,
     security: SECURITY,
     body: ZCreateSigningRequestSchema,
-    status: 201,
     before: [deps.authenticate],
     responses: {
-      201: { description: 'Created; the email is on its way', content: { 'application/json': { schema: ZCreatedSigningRequestSchema } } },
+      200: { description: 'Created; the email is on its way (interface §4.1: 200)', content: { 'application/json': { schema: ZCreatedSigningRequestSchema } } },
       404: { description: 'Document not found', ...ERROR_BODY },
       409: { description: 'Document finalised', ...ERROR_BODY },
       410: { description: 'Document erased', ...ERROR_BODY },
@@ -55,6 +54,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: { request
     security: SECURITY,
     params: ZDocumentParamsSchema,
     before: [deps.authenticate],
+    description: 'A JSON array of the status records of the document\'s signing requests, oldest first (interface §4.1).',
     responses: { 200: { description: 'Status records, oldest first', content: { 'application/json': { schema: ZDocumentRequestsSchema } } }, 404: { description: 'Not found (or another tenant\'s)', ...ERROR_BODY } },
     handler: async ({ params }, _req, res) => requests.listForDocument(principalOf(res.locals), params.document_id),
   });

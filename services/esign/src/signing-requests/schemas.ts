@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ZDocumentStatus } from '../documents/schemas';
 
 export const ZCreateSigningRequestSchema = z.object({
   document_id: z.uuid(),
@@ -54,8 +53,6 @@ export const ZSigningRequestStatusSchema = z
   .openapi('SigningRequestStatus');
 export type TSigningRequestStatus = z.infer<typeof ZSigningRequestStatusSchema>;
 
-export const ZDocumentRequestsSchema = z
-  .object({ document_id: z.uuid(), document_status: ZDocumentStatus, requests: z.array(ZSigningRequestStatusSchema) })
-  .openapi('DocumentSigningRequests');
+export const ZDocumentRequestsSchema = z.array(ZSigningRequestStatusSchema).openapi('DocumentSigningRequests');
 
 export const ZRequestParamsSchema = z.object({ request_id: z.uuid() });

@@ -151,7 +151,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
       const doc = await repos.documents.find(documentId);
       if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
       const rows = await repos.requests.listForDocument(documentId);
-      return { document_id: doc.id, document_status: doc.status, requests: rows.map((row) => statusRecord(row, now)) };
+      return rows.map((row) => statusRecord(row, now));
     },
   };
 }

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { extractPages } from '@platform/pdf-core';
-import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext } from './http';
+import { defineTool, downloadName, FormFile, formText, sendPdf, theFile, type ToolContext } from './http';
 
 export function registerExtractPages(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'extract-pages',
     summary: 'Extract pages into a new PDF',
-    description: 'The pages of `pages` (`1,3,5-7`, `N-` to the end) in the order given, checked against the page count.',
-    body: z.object({ file: FormFile, pages: z.string().min(1).max(4000) }),
+    description: 'The pages of `pages` (`1,3,5-7`, `N-` to the end; default `1`, as the interface states) in the order given, checked against the page count.',
+    body: z.object({ file: FormFile, pages: formText(4000).default('1').describe('1-indexed, comma-separated; default `1`') }),
     produces: { file: 'application/pdf' },
     handler: async (body, req, res) => {
       const file = theFile(req);

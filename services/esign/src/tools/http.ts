@@ -2,8 +2,10 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { PayloadTooLargeError, ValidationError } from '@platform/errors';
 import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import type { RateLimiter } from '@platform/auth';
 import type { ToolEngines } from '@platform/pdf-core';
 import { authenticate, type AuthDeps } from '../keys/authenticate';
+import { toolRateLimit } from './rate-limit';
 import { multipartUpload, uploadedFiles } from '../uploads/upload';
 
 export interface ToolsDeps {
@@ -11,6 +13,8 @@ export interface ToolsDeps {
   engines: ToolEngines;
   /** ESIGN_MAX_UPLOAD_MB: the largest file any tool accepts. */
   maxUploadBytes: number;
+  /** Calls per client (key, or IP without one) per minute: ESIGN_TOOLS_RATE_LIMIT. */
+  limiter: RateLimiter;
 }
 
 export interface ToolContext extends ToolsDeps {
@@ -25,6 +29,9 @@ const UPLOADED = '(uploaded file)';
 /** Form fields arrive as strings: these coerce them, treating an empty field as absent. */
 const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
+/** A text field where an empty value counts as absent (then the default applies). */
+export const formText = (max: number) => z.preprocess(blankToUndefined, z.string().max(max).optional());
+
 export const formNumber = (min: number, max: number) => z.preprocess(blankToUndefined, z.coerce.number().min(min).max(max));
 export const formInt = (min: number, max: number) => z.preprocess(blankToUndefined, z.coerce.number().int().min(min).max(max));
 export const formBool = () =>
@@ -35,12 +42,26 @@ export const formBool = () =>
 /** A password: any characters but line breaks (qpdf reads its @argfile line by line) and NUL. */
 export const formPassword = () => z.string().min(1).max(1024).regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
 
+const ERROR_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Calls allowed per minute to this client', schema: { type: 'integer' as const } },
+  'X-RateLimit-Remaining': { description: 'Calls left in the current minute', schema: { type: 'integer' as const } },
+  'X-RateLimit-Reset': { description: 'When the current window ends (epoch seconds)', schema: { type: 'integer' as const } },
+};
 const ERROR_RESPONSES = {
-  401: { description: 'Unknown or revoked API key' },
-  413: { description: 'A file is larger than this tool accepts' },
-  422: { description: 'Missing or invalid field, or an input that is not a readable PDF (the message says which)' },
-  503: { description: 'A PDF engine is not installed (named in the message), or the tools are busy' },
-  504: { description: 'The engine ran past its time limit' },
+  401: { description: 'An `authorization` header was sent but names no valid key (sending none is fine)', ...ERROR_BODY },
+  413: { description: 'A file is larger than this tool accepts', ...ERROR_BODY },
+  422: {
+    description: 'Missing or invalid field, or an input that is not a readable PDF (the message says which)',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationErrorBody' } } },
+  },
+  429: {
+    description: 'More than ESIGN_TOOLS_RATE_LIMIT calls this minute from this client (its key, or its IP without one); wait `Retry-After` seconds',
+    headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' as const } }, ...RATE_HEADERS },
+    ...ERROR_BODY,
+  },
+  503: { description: 'A PDF engine is not installed (named in the message), or the tools are busy', ...ERROR_BODY },
+  504: { description: 'The engine ran past its time limit', ...ERROR_BODY },
 };
 
 export interface ToolSpec<B extends z.ZodObject> {
@@ -60,8 +81,10 @@ export interface ToolSpec<B extends z.ZodObject> {
 }
 
 /**
- * Declares POST /firma/tools/{name}: tenant key, multipart upload with the tool's
- * limits, the form fields validated (and documented) by one zod schema.
+ * Declares POST /firma/tools/{name}: no key needed (interface §4.3; a valid key sent
+ * attributes the call to its tenant, an invalid one is 401), the per-client rate limit,
+ * multipart upload with the tool's limits, the form fields validated (and documented)
+ * by one zod schema.
  */
 export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSpec<B>): void {
   const files = spec.files ?? [{ name: 'file', maxCount: 1 }];
@@ -73,11 +96,11 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
     summary: spec.summary,
     description: `${spec.description}\n\nLargest file: ${Math.round(maxFileBytes / 1024 / 1024)} MB.`,
     tags: ['tools'],
-    security: [{ ApiKey: [] }],
+    security: [{}, { ApiKey: [] }],
     body: spec.body,
     bodyContentType: 'multipart/form-data',
-    responses: { 200: { description: 'Result', content }, ...ERROR_RESPONSES },
-    before: [authenticate(ctx.auth), bodyLimit(spec.maxBodyBytes), multipartUpload({ files, maxFileBytes }), markFiles(files.map((f) => f.name))],
+    responses: { 200: { description: 'Result', content, headers: RATE_HEADERS }, ...ERROR_RESPONSES },
+    before: [authenticate(ctx.auth, { optional: true }), toolRateLimit(ctx.limiter), bodyLimit(spec.maxBodyBytes), multipartUpload({ files, maxFileBytes }), markFiles(files.map((f) => f.name))],
     handler: async ({ body }, req, res) => spec.handler(body, req, res),
   });
 }

@@ -1,29 +1,37 @@
 import { z } from 'zod';
 import { ValidationError } from '@platform/errors';
 import { defineTool, downloadName, FormFile, formBool, sendPdf, theFile, type ToolContext } from './http';
+import { splitPatterns } from './redact-patterns';
 import { runOnPreparedPdf } from './run-in-worker';
 
 export const MAX_PATTERNS = 20;
 /** Budget for matching every pattern over the whole document; past it the worker is terminated (422). */
 export const REGEX_BUDGET_MS = 3_000;
 
-/** `patterns` as a repeated form field, or one field holding a JSON array. */
+/** A JSON array of strings in one field (an extension), or undefined. */
+function jsonArray(v: string): string[] | undefined {
+  if (!v.trim().startsWith('[')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(v);
+    return Array.isArray(parsed) && parsed.every((p) => typeof p === 'string') ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `patterns`: one field, newline- or comma-separated (interface §4.3; the rule is in
+ * redact-patterns.ts); or, as extensions, a repeated field or a JSON array.
+ */
 const Patterns = z.preprocess(
-  (v) => {
-    if (typeof v === 'string' && v.trim().startsWith('[')) {
-      try {
-        return JSON.parse(v);
-      } catch {
-        return v;
-      }
-    }
-    return typeof v === 'string' ? [v] : v;
-  },
+  (v) => (typeof v === 'string' ? (jsonArray(v) ?? splitPatterns(v)) : v),
   z
     .array(z.string().min(1).max(500))
     .min(1)
     .max(MAX_PATTERNS)
-    .describe('regular expressions (JavaScript syntax); repeat the field, or send one JSON array'),
+    .describe(
+      'Regular expressions (JavaScript syntax), newline- or comma-separated. With a newline the field is split on newlines; otherwise on commas, except commas inside `{m,n}` quantifiers, inside `[...]` classes, or escaped as `\\,`. Entries are trimmed; empty ones are ignored. Extensions: repeat the field, or send one JSON array of strings (each element one expression, unsplit).',
+    ),
 );
 
 export function registerRedact(ctx: ToolContext): void {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { rotatePdf } from '@platform/pdf-core';
-import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext } from './http';
+import { defineTool, downloadName, FormFile, formText, sendPdf, theFile, type ToolContext } from './http';
 
 export function registerRotate(ctx: ToolContext): void {
   defineTool(ctx, {
@@ -10,7 +10,7 @@ export function registerRotate(ctx: ToolContext): void {
     body: z.object({
       file: FormFile,
       angle: z.enum(['90', '180', '270']).describe('degrees clockwise'),
-      pages: z.string().min(1).max(4000).optional().describe('e.g. "1,3-5"; all pages when absent'),
+      pages: formText(4000).describe('e.g. "1,3-5"; all pages when absent or empty (interface §4.3)'),
     }),
     produces: { file: 'application/pdf' },
     handler: async (body, req, res) => {

@@ -12,7 +12,7 @@ describe('POST /firma/tools/compress', () => {
 
   it('shrinks a scanned PDF at every ghostscript level, more at higher levels, keeping its pages', async () => {
     const sizes: Record<string, number> = {};
-    for (const level of ['medium', 'high', 'extreme']) {
+    for (const level of ['printer', 'ebook', 'screen']) {
       const res = await svc.post('compress').field('level', level).attach('file', scanned, 'scan.pdf');
       expect(res.status).toBe(200);
       expect(res.headers['x-compression-result']).toBe('compressed');
@@ -23,11 +23,11 @@ describe('POST /firma/tools/compress', () => {
       expect(await qpdfCheck(res.body)).toContain('No syntax or stream encoding errors');
       sizes[level] = res.body.length;
     }
-    expect(sizes.extreme).toBeLessThan(sizes.medium as number);
+    expect(sizes.screen).toBeLessThan(sizes.printer as number);
   });
 
-  it('compresses losslessly at the low level', async () => {
-    const res = await svc.post('compress').field('level', 'low').attach('file', await textPdf(20), 'text.pdf');
+  it('compresses losslessly at the prepress level', async () => {
+    const res = await svc.post('compress').field('level', 'prepress').attach('file', await textPdf(20), 'text.pdf');
     expect(res.status).toBe(200);
     expect(['compressed', 'original']).toContain(res.headers['x-compression-result']);
     expect(res.body.length).toBeLessThanOrEqual(Number(res.headers['x-original-size']));
@@ -35,7 +35,7 @@ describe('POST /firma/tools/compress', () => {
 
   it('never answers a larger file: an already minimal PDF comes back unchanged, with a header saying so', async () => {
     const tiny = minimalPdf();
-    for (const level of ['low', 'extreme']) {
+    for (const level of ['prepress', 'screen']) {
       const res = await svc.post('compress').field('level', level).attach('file', tiny, 'tiny.pdf');
       expect(res.status).toBe(200);
       expect(res.headers['x-compression-result']).toBe('original');
@@ -43,9 +43,18 @@ describe('POST /firma/tools/compress', () => {
     }
   });
 
-  it('refuses an unknown level with 422', async () => {
-    const res = await svc.post('compress').field('level', 'ultra').attach('file', minimalPdf(), 'tiny.pdf');
-    expect(res.status).toBe(422);
-    expect(res.body.detail[0].loc).toEqual(['form', 'level']);
+  it('uses ebook when no level is sent (interface §4.3 default)', async () => {
+    const withDefault = await svc.post('compress').attach('file', scanned, 'scan.pdf');
+    const ebook = await svc.post('compress').field('level', 'ebook').attach('file', scanned, 'scan.pdf');
+    expect(withDefault.status).toBe(200);
+    expect(withDefault.body.length).toBe(ebook.body.length);
+  });
+
+  it('refuses an unknown level, and the old low/medium/high/extreme names, with 422', async () => {
+    for (const level of ['ultra', 'low', 'extreme']) {
+      const res = await svc.post('compress').field('level', level).attach('file', minimalPdf(), 'tiny.pdf');
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0].loc).toEqual(['form', 'level']);
+    }
   });
 });

@@ -58,6 +58,18 @@ describe('POST /firma/tools/redact', () => {
     expect(await qpdfCheck(res.body)).toContain('No syntax or stream encoding errors');
   });
 
+  it('splits one `patterns` field on commas (keeping quantifier commas) or on newlines, as the interface states', async () => {
+    const pdf = await sensitivePdf();
+    for (const field of ['\\d{8}[A-Z],secret\\s+agreement', 'secret\\s+agreement\n\\d{8}[A-Z]', '\\d{8,8}[A-Z], secret\\s+agreement,']) {
+      const res = await svc.post('redact').field('patterns', field).attach('file', pdf, 'c.pdf');
+      expect(res.status).toBe(200);
+      expect(res.headers['x-redaction-count']).toBe('6');
+      const text = await pdftotext(res.body);
+      expect(text).not.toMatch(/\d{8}[A-Z]/);
+      expect(text).not.toMatch(/secret\s+agreement/);
+    }
+  });
+
   it('scrubs metadata, XMP, bookmarks and form values of matches', async () => {
     const res = await svc.post('redact').field('patterns', JSON.stringify(['\\d{8}Z'])).attach('file', await sensitivePdf(1), 'c.pdf');
     expect(res.status).toBe(200);
