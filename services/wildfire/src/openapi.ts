@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { OpenAPIRegistry } from '@platform/service-kit';
 
+/**
+ * The revision of the "Wildfire Risk Service Interface" this service implements, served
+ * as the OpenAPI `info.version` (the package version goes in `info.x-package-version`).
+ * The document states no version number: by its §9 the API versions are the URL prefixes
+ * (`/api/v1/`, `/api/v3/`, none) and additions ship without a version change, so the
+ * document's revision is the date of the last entry of its introduction history.
+ */
+export const WILDFIRE_INTERFACE_VERSION = '2025-07-28';
+
 /** Every error code wildfire answers so far, with its status; the OpenAPI document lists them. */
 export const WILDFIRE_ERROR_CODES = [
   { code: 'MISSING_REQUIRED_PARAM', status: 400, meaning: 'a required parameter is absent (`param` names it)' },
@@ -97,7 +106,11 @@ export function createWildfireRegistry(): OpenAPIRegistry {
 }
 
 export const WILDFIRE_API_DESCRIPTION = [
-  'Wildfire risk data for Spanish municipalities: daily Fire Weather Index readings, risk scores, reports and ecosystem data.',
+  'Wildfire risk data for Spanish municipalities: daily Fire Weather Index readings, risk scores and ecosystem data.',
+  '',
+  `Implements the "Wildfire Risk Service Interface" as of its revision ${WILDFIRE_INTERFACE_VERSION} (\`info.version\`; the running package is \`info.x-package-version\`). ` +
+    'API versions are URL prefixes: `/api/v3/` for the analytical modules, `/api/v1/` for account and reports; `/ecosystem` and `/health` carry none. ' +
+    'Not built yet: `GET /api/v3/m3`, `GET /api/v3/decisiones`, `GET /api/v1/framing` (issue 15) and `POST /api/v1/report` (issue 16).',
   '',
   'Authentication: `Authorization: Bearer <token>`. `pk_test_` tokens read deterministic synthetic data; `pk_live_` tokens read the database.',
   '',

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { eq } from 'drizzle-orm';
 import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
 import { startWildfire, type WildfireRuntime } from '../runtime';
-import { WILDFIRE_ERROR_CODES } from '../openapi';
+import { WILDFIRE_ERROR_CODES, WILDFIRE_INTERFACE_VERSION } from '../openapi';
 import { monthInSpain } from '../rate-limits/service';
 import { apiTokens } from '../tokens/tables';
 import { clearRedisPrefix, eventually, REDIS_URL, testConfig, uniquePrefix } from './support';
@@ -79,7 +79,7 @@ describe('wildfire on Postgres and Redis', () => {
     it('serves an OpenAPI 3.1 document with /health, /api/v1/me behind the bearer scheme, and the error codes', async () => {
       const { body } = await request(rt.server!).get('/openapi.json');
       expect(body.openapi).toBe('3.1.0');
-      expect(body.info).toMatchObject({ title: 'wildfire', version: '0.1.0' });
+      expect(body.info).toMatchObject({ title: 'wildfire', version: WILDFIRE_INTERFACE_VERSION, 'x-package-version': '0.1.0' });
       expect(body.paths['/health'].get.responses).toHaveProperty('503');
       const me = body.paths['/api/v1/me'].get;
       expect(me.security).toEqual([{ BearerToken: [] }]);

@@ -8,16 +8,25 @@ describe('deprecated API versions (WILDFIRE_DEPRECATED_PREFIXES)', () => {
   let db: TestDatabase;
   let rt: WildfireRuntime;
   let token: string;
+  // Both sunsets are within 90 days of this instant; tests that need another set it and restore it.
+  const WITHIN_NOTICE = new Date('2027-06-01T12:00:00Z');
+  let now = WITHIN_NOTICE;
 
   beforeAll(async () => {
     db = await createTestDatabase('wildfire_deprecation');
-    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, WILDFIRE_DEPRECATED_PREFIXES: '/api/v1=2027-06-30>/api/v2, /api/v3=2028-01-31' }), 'api');
+    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, WILDFIRE_DEPRECATED_PREFIXES: '/api/v1=2027-06-30>/api/v2, /api/v3=2027-07-31' }), 'api', {
+      clock: () => now,
+    });
     token = (await rt.tokens.create({ account: 'ayto', type: 'test', scopes: ['risk:read'] })).token;
   });
 
   afterAll(async () => {
     await rt?.close();
     await db?.drop();
+  });
+
+  afterEach(() => {
+    now = WITHIN_NOTICE;
   });
 
   it('marks responses under a deprecated prefix with Deprecation, Sunset as an HTTP date, and a Link to the successor', async () => {
@@ -37,8 +46,20 @@ describe('deprecated API versions (WILDFIRE_DEPRECATED_PREFIXES)', () => {
   it('sends no Link when no successor is configured', async () => {
     const res = await request(rt.server!).get('/api/v3/m1?municipio_id=28079').set('Authorization', `Bearer ${token}`);
     expect(res.status).toBe(200);
-    expect(res.headers.sunset).toBe('Mon, 31 Jan 2028 00:00:00 GMT');
+    expect(res.headers.sunset).toBe('Sat, 31 Jul 2027 00:00:00 GMT');
     expect(res.headers.link).toBeUndefined();
+  });
+
+  it('starts the headers 90 days before the sunset, as the interface states (§9.4), and keeps them after it', async () => {
+    const me = () => request(rt.server!).get('/api/v1/me').set('Authorization', `Bearer ${token}`);
+    now = new Date('2027-03-31T23:59:59Z');
+    const early = await me();
+    expect(early.status).toBe(200);
+    expect([early.headers.deprecation, early.headers.sunset, early.headers.link]).toEqual([undefined, undefined, undefined]);
+    now = new Date('2027-04-01T00:00:00Z');
+    expect((await me()).headers.deprecation).toBe('true');
+    now = new Date('2027-07-15T00:00:00Z');
+    expect((await me()).headers.deprecation).toBe('true');
   });
 
   it('leaves other paths alone, including ones that merely start with the same letters', async () => {
@@ -52,7 +73,7 @@ describe('deprecated API versions (WILDFIRE_DEPRECATED_PREFIXES)', () => {
   it('marks the deprecated operations in the OpenAPI document with their sunset', async () => {
     const { body } = await request(rt.server!).get('/openapi.json');
     expect(body.paths['/api/v1/me'].get.deprecated).toBe(true);
-    expect(body.paths['/api/v1/me'].get.description).toMatch(/^Deprecated: sunset on 2027-06-30; use \/api\/v2\./);
+    expect(body.paths['/api/v1/me'].get.description).toMatch(/^Deprecated: sunset on 2027-06-30; use \/api\/v2\. Responses carry `Deprecation: true` and `Sunset` from 2027-04-01\./);
     expect(body.paths['/health'].get.deprecated).toBeUndefined();
   });
 });

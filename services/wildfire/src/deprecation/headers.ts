@@ -10,16 +10,26 @@ export function deprecationOf(prefixes: readonly DeprecatedPrefix[], path: strin
   return match;
 }
 
+/** Interface §9.4: a deprecated version's responses carry `Deprecation: true` starting 90 days before retirement. */
+export const DEPRECATION_NOTICE_DAYS = 90;
+
+/** Whether the headers of a deprecated version are due at `now`: from 90 days before its sunset on, including after it. */
+export function deprecationNoticeDue(deprecated: DeprecatedPrefix, now: Date): boolean {
+  return now.getTime() >= deprecated.sunset.getTime() - DEPRECATION_NOTICE_DAYS * 86_400_000;
+}
+
 /**
  * Marks every response under a deprecated prefix (WILDFIRE_DEPRECATED_PREFIXES),
  * errors and 404s included, so a client learns of the sunset from any call:
  * `Deprecation: true`, `Sunset: <HTTP date>` (RFC 8594) and, when a successor is
- * configured, `Link: <successor>; rel="successor-version"`. Mounted before the routers.
+ * configured, `Link: <successor>; rel="successor-version"`. As the interface states
+ * (§9.4), the headers start 90 days before the sunset; earlier, only the OpenAPI
+ * document announces it. Mounted before the routers.
  */
-export function deprecationHeaders(prefixes: readonly DeprecatedPrefix[]): RequestHandler {
+export function deprecationHeaders(prefixes: readonly DeprecatedPrefix[], clock: () => Date = () => new Date()): RequestHandler {
   return (req, res, next) => {
     const deprecated = deprecationOf(prefixes, req.path);
-    if (deprecated) {
+    if (deprecated && deprecationNoticeDue(deprecated, clock())) {
       res.setHeader('Deprecation', 'true');
       res.setHeader('Sunset', deprecated.sunset.toUTCString());
       if (deprecated.successor) res.append('Link', `<${deprecated.successor}>; rel="successor-version"`);
@@ -40,7 +50,11 @@ export function markDeprecatedOperations<T extends { paths?: OpenApiPaths }>(doc
       paths[path] = item;
       continue;
     }
-    const note = `Deprecated: sunset on ${deprecated.sunset.toISOString().slice(0, 10)}${deprecated.successor ? `; use ${deprecated.successor}` : ''}.`;
+    const day = (d: Date) => d.toISOString().slice(0, 10);
+    const noticeFrom = new Date(deprecated.sunset.getTime() - DEPRECATION_NOTICE_DAYS * 86_400_000);
+    const note =
+      `Deprecated: sunset on ${day(deprecated.sunset)}${deprecated.successor ? `; use ${deprecated.successor}` : ''}. ` +
+      `Responses carry \`Deprecation: true\` and \`Sunset\` from ${day(noticeFrom)}.`;
     paths[path] = Object.fromEntries(
       Object.entries(item).map(([method, op]) => [
         method,

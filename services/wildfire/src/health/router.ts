@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import { z } from 'zod';
 import { defineRoute, pingRedis, type OpenAPIRegistry } from '@platform/service-kit';
 import type { Redis } from 'ioredis';
+import { ErrorBodySchema } from '../openapi';
 
 export const HealthSchema = z
   .object({
@@ -11,6 +12,9 @@ export const HealthSchema = z
     database: z.enum(['ok', 'down']),
     database_kind: z.enum(['postgres', 'pglite']),
     redis: z.enum(['ok', 'down', 'disabled']).describe('disabled: no REDIS_URL, jobs run in-process'),
+    error: ErrorBodySchema.shape.error
+      .optional()
+      .describe('Only with 503: the error object every error carries (interface §7), code SERVICE_UNAVAILABLE.'),
   })
   .openapi('Health');
 
@@ -32,7 +36,7 @@ export function healthRouter(registry: OpenAPIRegistry, deps: HealthDeps): Route
       200: { description: 'Healthy or degraded', content: { 'application/json': { schema: HealthSchema } } },
       503: { description: 'Database down', content: { 'application/json': { schema: HealthSchema } } },
     },
-    handler: async (_input, _req, res) => {
+    handler: async (_input, req, res) => {
       const [dbOk, redis] = await Promise.all([deps.database.ping(), pingRedis(deps.redis)]);
       const body: z.infer<typeof HealthSchema> = {
         service: 'wildfire',
@@ -42,6 +46,10 @@ export function healthRouter(registry: OpenAPIRegistry, deps: HealthDeps): Route
         database_kind: deps.database.kind,
         redis,
       };
+      if (!dbOk) {
+        // A 503 is an error like any other for a client: it carries the §7 error object besides the status fields.
+        body.error = { code: 'SERVICE_UNAVAILABLE', message: 'The database cannot be reached; retry with backoff', param: null, request_id: req.requestId ?? '' };
+      }
       res.status(dbOk ? 200 : 503).json(body);
     },
   });
