@@ -1,0 +1,127 @@
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { createLogger } from '@platform/service-kit';
+import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { startWildfire, type WildfireRuntime } from '../runtime';
+import { TOKEN_SCOPES } from '../tokens/service';
+import { clearRedisPrefix, REDIS_URL, testConfig, uniquePrefix } from './support';
+
+/**
+ * The hostile-input corpus of wildfire (issue 19): malformed, oversized, injected and
+ * encoded inputs through the HTTP API. Each must get a 4xx in the documented error object
+ * (§7: `{"error": {code, message, param, request_id}}`) or the documented success; never a
+ * 5xx. /health keeps answering within 1 s, and the logs hold no token.
+ */
+
+type Agent = ReturnType<typeof request>;
+interface Case {
+  name: string;
+  send: (api: () => Agent, token: string) => request.Test;
+  expect: number[];
+  code?: string;
+}
+
+const XSS = '<script>alert(1)</script>';
+const SQL = "28079' OR '1'='1";
+const m1 = (api: () => Agent, token: string, query: Record<string, string> | string) => api().get('/api/v3/m1').query(query).set('authorization', `Bearer ${token}`);
+
+const CASES: Case[] = [
+  { name: 'm1: SQL in municipio_id', send: (api, t) => m1(api, t, { municipio_id: SQL }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'm1: XSS in municipio_id', send: (api, t) => m1(api, t, { municipio_id: XSS }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'm1: NUL in municipio_id', send: (api, t) => m1(api, t, 'municipio_id=28%00079'), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'm1: a 100 kB municipio_id', send: (api, t) => m1(api, t, { municipio_id: '2'.repeat(100_000) }), expect: [400, 414, 431] },
+  { name: 'm1: municipio_id repeated', send: (api, t) => m1(api, t, 'municipio_id=28079&municipio_id=41091'), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'm1: municipio_id as an object', send: (api, t) => m1(api, t, 'municipio_id[a]=28079'), expect: [400] },
+  { name: 'm1: full-width digits', send: (api, t) => m1(api, t, { municipio_id: '２８０７９' }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'm1: a date of 0000-00-00', send: (api, t) => m1(api, t, { municipio_id: '28079', date_from: '0000-00-00' }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'm1: 30 February', send: (api, t) => m1(api, t, { municipio_id: '28079', date_from: '2024-02-30' }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'm1: year 99999', send: (api, t) => m1(api, t, { municipio_id: '28079', date_from: '99999-01-01' }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'm1: a date before 2015', send: (api, t) => m1(api, t, { municipio_id: '28079', date_from: '1900-01-01', date_to: '1900-01-02' }), expect: [422], code: 'DATE_OUT_OF_RANGE' },
+  { name: 'm1: broken percent-encoding', send: (api, t) => m1(api, t, 'municipio_id=%E0%A4%A'), expect: [400] },
+  { name: 'm1: unknown municipality', send: (api, t) => m1(api, t, { municipio_id: '99999' }), expect: [404], code: 'MUNICIPALITY_NOT_FOUND' },
+  { name: 'm10: NUL in municipio_id', send: (api, t) => api().get('/api/v3/m10?municipio_id=%00').set('authorization', `Bearer ${t}`), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'ecosystem: XSS in municipio_id', send: (api, t) => api().get('/ecosystem').query({ municipio_id: XSS }).set('authorization', `Bearer ${t}`), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'auth: a 16 kB token', send: (api) => api().get('/api/v1/me').set('authorization', `Bearer ${'a'.repeat(16_000)}`), expect: [401, 431], code: 'INVALID_API_KEY' },
+  { name: 'auth: NUL-looking token', send: (api) => api().get('/api/v1/me').set('authorization', 'Bearer pk_live_%00%00'), expect: [401], code: 'INVALID_API_KEY' },
+  { name: 'auth: another scheme', send: (api, t) => api().get('/api/v1/me').set('authorization', `Basic ${t}`), expect: [401], code: 'INVALID_API_KEY' },
+  { name: 'auth: token in the query string', send: (api, t) => api().get('/api/v1/me').query({ token: t }), expect: [401], code: 'MISSING_AUTH_HEADER' },
+  { name: 'auth: SQL as a token', send: (api) => api().get('/api/v1/me').set('authorization', `Bearer ${SQL}`), expect: [401], code: 'INVALID_API_KEY' },
+  { name: 'body: a JSON body on a GET, malformed', send: (api, t) => api().get('/api/v1/me').set('authorization', `Bearer ${t}`).set('content-type', 'application/json').send('{"a":'), expect: [200, 400] },
+  {
+    name: 'body: gzip that is not gzip',
+    send: (api, t) => api().get('/api/v1/me').set('authorization', `Bearer ${t}`).set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"a":1}'),
+    expect: [200, 400],
+  },
+  { name: 'body: larger than WILDFIRE_JSON_LIMIT', send: (api, t) => api().get('/api/v1/me').set('authorization', `Bearer ${t}`).set('content-type', 'application/json').send(JSON.stringify({ a: 'x'.repeat(200_000) })), expect: [200, 413] },
+  { name: 'path: traversal', send: (api, t) => api().get('/api/v3/../../etc/passwd').set('authorization', `Bearer ${t}`), expect: [404], code: 'NOT_FOUND' },
+  { name: 'path: XSS in an unknown path', send: (api) => api().get(`/api/v3/${encodeURIComponent(XSS)}`), expect: [404], code: 'NOT_FOUND' },
+  { name: 'method: DELETE on m1', send: (api, t) => api().delete('/api/v3/m1').set('authorization', `Bearer ${t}`), expect: [404, 405] },
+];
+
+describe('the hostile-input corpus of wildfire', () => {
+  let db: TestDatabase;
+  let rt: WildfireRuntime;
+  let token: string;
+  const prefix = uniquePrefix();
+  const logLines: string[] = [];
+  const health = { probes: 0, failures: [] as string[] };
+  let probing = true;
+  let prober: Promise<void> | undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('wildfire_hostile_corpus');
+    const logger = createLogger({
+      service: 'wildfire',
+      level: 'debug',
+      destination: new Writable({
+        write(chunk: Buffer, _enc, done) {
+          logLines.push(chunk.toString('utf8'));
+          done();
+        },
+      }),
+    });
+    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, RATE_LIMIT_PREFIX: prefix, LOG_LEVEL: 'debug' }), 'api', { logger });
+    // test tokens are exempt from the rate limits, so the corpus is never cut short by a 429
+    token = (await rt.tokens.create({ account: 'ayto-corpus', type: 'test', scopes: [...TOKEN_SCOPES] })).token;
+    prober = (async () => {
+      while (probing) {
+        health.probes++;
+        try {
+          const res = await fetch(`${rt.url}/health`, { signal: AbortSignal.timeout(1000) });
+          if (res.status !== 200) health.failures.push(`status ${res.status}`);
+        } catch (err) {
+          health.failures.push(String((err as Error).name));
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+  });
+
+  afterAll(async () => {
+    probing = false;
+    await prober;
+    await rt?.close();
+    await db?.drop();
+    await clearRedisPrefix(prefix);
+  });
+
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const res = await c.send(() => request(rt.server!), token);
+    expect({ status: res.status, allowed: c.expect.includes(res.status) }).toEqual({ status: res.status, allowed: true });
+    expect(res.status).toBeLessThan(500);
+    if (res.status >= 400 && res.status !== 414 && res.status !== 431) {
+      expect(Object.keys(res.body)).toEqual(['error']);
+      expect(res.body.error).toMatchObject({ code: expect.any(String), message: expect.any(String), request_id: expect.any(String) });
+      if (c.code) expect(res.body.error.code).toBe(c.code);
+    }
+  });
+
+  it('kept /health answering within 1 s throughout, and logged no token', async () => {
+    expect(health.probes).toBeGreaterThan(0);
+    expect(health.failures).toEqual([]);
+    const log = logLines.join('');
+    expect(log.length).toBeGreaterThan(0);
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(token.slice(0, 20));
+  });
+});
