@@ -179,6 +179,9 @@ interface RequestOptions {
   timeoutMs?: number;
 }
 
+/** METRICS_TOKEN of both services: /metrics answers only with it. */
+const GATEWAY_METRICS_TOKEN = 'gateway-test-metrics-token-0123456789';
+
 /** node:http rather than fetch: fetch does not let a caller choose the Host header. */
 function request(port: number, urlPath: string, options: RequestOptions = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
@@ -588,7 +591,7 @@ describe('gateway in front of the real services (embedded mode)', () => {
     // Each service keeps its embedded database under DATA_DIR/<service>/ (the PGlite
     // socket path there must stay short: a short temp dir, shared by both).
     const dataDir = makeTempDir('gw-data-');
-    const common = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUSTED_PROXIES: '127.0.0.1/32' };
+    const common = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUSTED_PROXIES: '127.0.0.1/32', METRICS_TOKEN: GATEWAY_METRICS_TOKEN };
 
     services.esign = startProcess('esign', process.execPath, [SERVICE_ENTRY.esign], {
       cwd: REPO_ROOT,
@@ -637,7 +640,8 @@ describe('gateway in front of the real services (embedded mode)', () => {
     expect(spec.status).toBe(200);
     expect(String(spec.json().openapi)).toMatch(/^3\./);
 
-    const metrics = await request(gw(), `/${svc}/metrics`);
+    expect((await request(gw(), `/${svc}/metrics`)).status).toBe(401);
+    const metrics = await request(gw(), `/${svc}/metrics`, { headers: { authorization: `Bearer ${GATEWAY_METRICS_TOKEN}` } });
     expect(metrics.status).toBe(200);
     expect(metrics.text).toMatch(/^# (HELP|TYPE) /m);
   });

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
-import { AppError, InternalError, NotFoundError, PayloadTooLargeError } from './app-error';
+import { AppError, BadRequestError, InternalError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from './app-error';
+import { logSafeError } from './log-safe-error';
 import { ValidationError, fromZodError } from './validation-error';
 
 /** Turns an error into the service's own envelope: the status to send and the JSON body. */
@@ -13,11 +14,24 @@ export interface ErrorLogger {
 interface HttpParserError {
   type?: string;
   status?: number;
+  statusCode?: number;
+  expose?: boolean;
   code?: string;
   field?: string;
+  name?: string;
+  message?: string;
 }
 
-/** Normalises anything thrown in a request to an AppError; null for an unknown error. */
+/** zlib's codes for a compressed body that is not what its Content-Encoding says. */
+const ZLIB_DATA_ERRORS = new Set(['Z_DATA_ERROR', 'Z_BUF_ERROR', 'Z_NEED_DICT', 'ERR_BROTLI_DECOMPRESSION_FAILED', 'ERR_ZLIB_INITIALIZATION_FAILED']);
+
+const CLIENT_ERROR_CODES: Record<number, string> = { 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE', 416: 'RANGE_NOT_SATISFIABLE' };
+
+/**
+ * Normalises anything thrown in a request to an AppError; null for an unknown error.
+ * Every error of the request parsers (body-parser, multer) becomes a 4xx: malformed
+ * input is the client's doing and must never answer 500.
+ */
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return fromZodError(err, 'body');
@@ -25,23 +39,34 @@ export function toAppError(err: unknown): AppError | null {
   if (e.type === 'entity.parse.failed') {
     return new ValidationError([{ loc: ['body'], msg: 'Request body is not valid JSON', type: 'json_invalid' }], 'INVALID_JSON');
   }
-  if (e.type === 'entity.too.large' || e.code === 'LIMIT_FILE_SIZE') {
+  if (e.type === 'entity.too.large' || e.type === 'parameters.too.many' || e.code === 'LIMIT_FILE_SIZE') {
     return new PayloadTooLargeError(e.field ? `File "${e.field}" is larger than the allowed size` : 'Request body is larger than the allowed size');
   }
-  if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') {
-    return new ValidationError([{ loc: ['body'], msg: 'Unsupported body encoding', type: 'value_error' }], 'UNSUPPORTED_ENCODING');
+  if (e.type === 'encoding.unsupported') {
+    return new UnsupportedMediaTypeError('Unsupported Content-Encoding: send the body uncompressed, or as gzip, deflate or br', 'UNSUPPORTED_ENCODING');
   }
-  if (e.code && e.code.startsWith('LIMIT_')) {
-    // multer's other limits (file count, field size, unexpected field)
-    return new ValidationError([{ loc: ['form', e.field ?? 'file'], msg: String((err as Error).message), type: 'value_error' }]);
+  if (e.type === 'charset.unsupported') {
+    return new UnsupportedMediaTypeError('Unsupported charset: send the body as UTF-8', 'UNSUPPORTED_ENCODING');
+  }
+  if (e.status === 400 && e.code && ZLIB_DATA_ERRORS.has(e.code)) {
+    return new BadRequestError('The request body could not be decompressed: it is not valid data for its Content-Encoding', 'INVALID_CONTENT_ENCODING');
+  }
+  if (e.name === 'MulterError' || (e.code && e.code.startsWith('LIMIT_'))) {
+    // multer's other limits and malformed field names (file count, field size, unexpected field, ...)
+    return new ValidationError([{ loc: ['form', e.field ?? 'file'], msg: String(e.message), type: 'value_error' }]);
+  }
+  const status = e.status ?? e.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500 && e.expose === true) {
+    // Any other client error a parser raised through http-errors (aborted or short body, bad Content-Length, ...).
+    return new AppError(status, CLIENT_ERROR_CODES[status] ?? 'BAD_REQUEST', String(e.message || 'Bad request'));
   }
   return null;
 }
 
 /**
  * The one error middleware of a service. Known errors are rendered through the
- * service's envelope; unknown ones are logged with their stack and answered as a
- * plain 500 that leaks nothing of the internals.
+ * service's envelope; unknown ones are logged with their stack (without query
+ * parameters or email addresses) and answered as a plain 500 that leaks nothing.
  */
 export function createErrorHandler(format: EnvelopeFormatter, logger?: ErrorLogger): ErrorRequestHandler {
   return (err, req, res, next) => {
@@ -51,7 +76,8 @@ export function createErrorHandler(format: EnvelopeFormatter, logger?: ErrorLogg
     }
     let appError = toAppError(err);
     if (!appError) {
-      (logger ?? console).error({ err, request_id: req.requestId }, 'unhandled error');
+      // Never the raw error: database errors carry the query parameters (personal data).
+      (logger ?? console).error({ err: logSafeError(err), request_id: req.requestId }, 'unhandled error');
       appError = new InternalError();
     }
     const { status, body } = format(appError, req.requestId ?? '');

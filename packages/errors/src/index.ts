@@ -3,3 +3,4 @@ export * from './validation-error';
 export * from './error-handler';
 export * from './envelopes';
 export * from './request-id';
+export * from './log-safe-error';

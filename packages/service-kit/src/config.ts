@@ -49,3 +49,45 @@ export const env = {
       ),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
+
+/** The HTTP edge every service shares: server timeouts and access to /metrics. */
+export interface HttpEdgeSettings {
+  /** Time a client has to send the complete request headers. */
+  headersTimeoutMs: number;
+  /** Time a client has to send the complete request, body included. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+  /** Bearer token /metrics requires; unset, /metrics answers 404. */
+  metricsToken?: string;
+}
+
+/** The environment variables behind HttpEdgeSettings; spread them into a service's schema. */
+export const httpEdgeEnv = {
+  HTTP_HEADERS_TIMEOUT_MS: env.int(15_000, 1),
+  HTTP_REQUEST_TIMEOUT_MS: env.int(120_000, 1),
+  HTTP_KEEPALIVE_TIMEOUT_MS: env.int(5_000, 1),
+  METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').optional(),
+};
+
+/** Reads the parsed HTTP edge variables; throws ConfigError when the timeouts contradict each other. */
+export function httpEdgeSettings(e: {
+  HTTP_HEADERS_TIMEOUT_MS: number;
+  HTTP_REQUEST_TIMEOUT_MS: number;
+  HTTP_KEEPALIVE_TIMEOUT_MS: number;
+  METRICS_TOKEN?: string;
+}): HttpEdgeSettings {
+  // Node refuses a headers timeout longer than the whole-request timeout.
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError([`HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${e.HTTP_REQUEST_TIMEOUT_MS})`]);
+  }
+  return {
+    headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.HTTP_KEEPALIVE_TIMEOUT_MS,
+    metricsToken: e.METRICS_TOKEN,
+  };
+}
+
+/** Node's own defaults are 60 s for headers and 300 s per request: far too patient with slow clients. */
+export const DEFAULT_HTTP_EDGE: HttpEdgeSettings = { headersTimeoutMs: 15_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000 };

@@ -8,7 +8,7 @@ import { ecosystemRouter } from './ecosystem/router';
 import type { EcosystemService } from './ecosystem/service';
 import { healthRouter } from './health/router';
 import type { WildfireJobs } from './jobs/registry';
-import { createWildfireRegistry, WILDFIRE_API_DESCRIPTION } from './openapi';
+import { createWildfireRegistry, WILDFIRE_API_DESCRIPTION, WILDFIRE_INTERFACE_VERSION } from './openapi';
 import type { RateLimits } from './rate-limits/service';
 import { readingsRouter } from './readings/router';
 import type { ReadingsService } from './readings/service';
@@ -39,9 +39,10 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
     envelope: wildfireEnvelope,
     jsonLimit: deps.config.jsonLimit,
     trustedProxies: deps.config.trustedProxies,
+    edge: deps.config.http,
   });
   const auth = { tokens: deps.tokens, jobs: deps.jobs, logger: deps.logger, clock: deps.clock, limits: deps.limits };
-  http.app.use(deprecationHeaders(deps.config.deprecatedPrefixes));
+  http.app.use(deprecationHeaders(deps.config.deprecatedPrefixes, deps.clock));
   http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis }));
   http.app.use(tokensRouter(registry, auth));
   http.app.use(readingsRouter(registry, auth, deps.readings));
@@ -50,7 +51,12 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
     docsRouter(
       () =>
         markDeprecatedOperations(
-          generateOpenApiDocument(registry, { title: 'wildfire', version: deps.version, description: WILDFIRE_API_DESCRIPTION }),
+          generateOpenApiDocument(registry, {
+            title: 'wildfire',
+            version: WILDFIRE_INTERFACE_VERSION,
+            packageVersion: deps.version,
+            description: WILDFIRE_API_DESCRIPTION,
+          }),
           deps.config.deprecatedPrefixes,
         ),
       'wildfire',

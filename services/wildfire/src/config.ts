@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { env, parseConfig } from '@platform/service-kit';
+import { env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@platform/service-kit';
 
 /** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */
 export interface DeprecatedPrefix {
@@ -89,6 +89,7 @@ const WildfireEnv = z.object({
   WILDFIRE_RATE_LIMIT_REPORTS: env.int(10, 1),
   SHUTDOWN_GRACE_MS: env.int(10_000),
   LOG_LEVEL: env.logLevel(),
+  ...httpEdgeEnv,
 });
 
 export type WildfireConfig = ReturnType<typeof loadConfig>;
@@ -113,5 +114,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     rateLimits: { prefix: e.RATE_LIMIT_PREFIX, perMinute: { data: e.WILDFIRE_RATE_LIMIT_DATA, reports: e.WILDFIRE_RATE_LIMIT_REPORTS } },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
+    /** Server timeouts and the /metrics token (HTTP_*_TIMEOUT_MS, METRICS_TOKEN). */
+    http: httpEdgeSettings(e),
   };
 }

@@ -13,8 +13,10 @@ export const WILDFIRE_INTERFACE_VERSION = '2025-07-28';
 /** Every error code wildfire answers so far, with its status; the OpenAPI document lists them. */
 export const WILDFIRE_ERROR_CODES = [
   { code: 'MISSING_REQUIRED_PARAM', status: 400, meaning: 'a required parameter is absent (`param` names it)' },
-  { code: 'INVALID_PARAM_FORMAT', status: 400, meaning: 'a parameter is malformed (`param` names it)' },
+  { code: 'INVALID_PARAM_FORMAT', status: 400, meaning: 'a parameter is malformed, or holds control characters such as NUL (`param` names it)' },
   { code: 'INVALID_JSON', status: 400, meaning: 'the request body is not valid JSON' },
+  { code: 'INVALID_CONTENT_ENCODING', status: 400, meaning: 'the body is not valid data for its `Content-Encoding` (gzip, deflate, br)' },
+  { code: 'UNSUPPORTED_ENCODING', status: 415, meaning: 'an unknown `Content-Encoding`, or a charset other than UTF-8' },
   {
     code: 'MISSING_AUTH_HEADER',
     status: 401,

@@ -1,9 +1,15 @@
+import { extname } from 'node:path';
 import express, { type Express } from 'express';
 import { createErrorHandler, notFoundHandler, requestId, type EnvelopeFormatter } from '@platform/errors';
 import { parseCidrList } from '@platform/auth';
 import type { Logger } from 'pino';
+import { DEFAULT_HTTP_EDGE, type HttpEdgeSettings } from '../config';
 import { httpLogger } from '../logger';
 import type { Metrics } from '../metrics';
+import { contentDisposition } from './content-disposition';
+import { setHttpEdge } from './listen';
+import { metricsAccess } from './metrics-access';
+import { securityHeaders } from './security-headers';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -13,6 +19,8 @@ export interface HttpAppOptions {
   jsonLimit: string;
   /** CIDRs of reverse proxies whose X-Forwarded-For is believed (the gateway). */
   trustedProxies: readonly string[];
+  /** Server timeouts (applied by listenHttp) and the /metrics token; defaults when absent. */
+  edge?: HttpEdgeSettings;
 }
 
 export interface HttpApp {
@@ -22,20 +30,31 @@ export interface HttpApp {
 }
 
 /**
- * The common frame of every service: request ids, request logs, metrics, JSON
- * bodies, the client address taken from X-Forwarded-For only behind a trusted
- * proxy, and — once `finish()` is called — 404s and errors in the service's envelope.
+ * The common frame of every service: security headers, request ids, request logs,
+ * metrics (behind a bearer token), JSON bodies, the client address taken from
+ * X-Forwarded-For only behind a trusted proxy, and — once `finish()` is called — 404s
+ * and errors in the service's envelope.
  */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const app = express();
+  const edge = options.edge ?? DEFAULT_HTTP_EDGE;
+  setHttpEdge(app, edge);
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   const proxies = parseCidrList(options.trustedProxies);
   app.set('trust proxy', (address: string) => proxies.contains(address));
+  // Every download keeps its UTF-8 name (RFC 5987 filename*) with an ASCII fallback.
+  app.response.attachment = function attachment(this: express.Response, filename?: string) {
+    if (filename) this.type(extname(filename));
+    this.set('Content-Disposition', filename ? contentDisposition('attachment', filename) : 'attachment');
+    return this;
+  };
+  app.use(securityHeaders());
   app.use(requestId());
   app.use(httpLogger(options.logger));
   app.use(options.metrics.middleware);
   app.use(express.json({ limit: options.jsonLimit }));
+  app.use('/metrics', metricsAccess(edge.metricsToken));
   app.use(options.metrics.router);
   return {
     app,

@@ -4,3 +4,5 @@ export * from './openapi';
 export * from './docs';
 export * from './escape-html';
 export * from './listen';
+export * from './content-disposition';
+export * from './security-headers';

@@ -1,7 +1,8 @@
 import type { RouteConfig, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { fromZodError } from '@platform/errors';
+import { ValidationError, fromZodError, type InputLocation } from '@platform/errors';
+import { controlCharacterIssues, filenameIssues } from './control-characters';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
@@ -32,7 +33,8 @@ export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z
 
 /**
  * Declares a route once: the same zod schemas validate the request (errors become
- * ValidationError located in query/path/body) and document it in OpenAPI.
+ * ValidationError located in query/path/body) and document it in OpenAPI. Before any
+ * schema, text holding control characters (NUL included) is refused for every route.
  */
 export function defineRoute<Q extends AnyObject, P extends AnyObject, B extends z.ZodType>(
   router: Router,
@@ -57,14 +59,27 @@ export function defineRoute<Q extends AnyObject, P extends AnyObject, B extends 
   });
 
   const expressPath = spec.path.replace(/\{([^}]+)\}/g, ':$1');
+  const bodyLocation: InputLocation = spec.bodyContentType?.startsWith('multipart/') ? 'form' : 'body';
   const validate: RequestHandler = async (req, res) => {
+    rejectControlCharacters(req, bodyLocation);
     const query = parse(spec.query, req.query, 'query');
     const params = parse(spec.params, req.params, 'path');
-    const body = parse(spec.body, req.body, spec.bodyContentType?.startsWith('multipart/') ? 'form' : 'body');
+    const body = parse(spec.body, req.body, bodyLocation);
     const result = await spec.handler({ query, params, body } as never, req, res);
     if (result !== undefined && !res.headersSent) res.status(spec.status ?? 200).json(result);
   };
   router[spec.method](expressPath, ...(spec.before ?? []), validate);
+}
+
+/** Control characters anywhere in the input (query, path, body, file names) answer 422 naming the field, whatever the schema. */
+function rejectControlCharacters(req: Request, bodyLocation: InputLocation): void {
+  const issues = [
+    ...controlCharacterIssues(req.query, 'query'),
+    ...controlCharacterIssues(req.params, 'path'),
+    ...controlCharacterIssues(req.body, bodyLocation),
+    ...filenameIssues(req as { file?: unknown; files?: unknown }),
+  ];
+  if (issues.length > 0) throw new ValidationError(issues);
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, location: 'query' | 'path' | 'body' | 'form'): unknown {

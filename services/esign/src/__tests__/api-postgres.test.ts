@@ -9,6 +9,8 @@ import { eventually, startSmtpSink, testConfig, uniquePrefix } from './support';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
+
+const METRICS_TOKEN = 'api-postgres-metrics-token-0123456789';
 describe('esign on Postgres and Redis', () => {
   let db: TestDatabase;
   let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
@@ -19,7 +21,7 @@ describe('esign on Postgres and Redis', () => {
     db = await createTestDatabase('esign_api');
     smtp = await startSmtpSink();
     rt = await startEsign(
-      testConfig({ ESIGN_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, SMTP_FROM: 'Firma <firma@example.test>' }),
+      testConfig({ ESIGN_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, SMTP_FROM: 'Firma <firma@example.test>', METRICS_TOKEN }),
       'all',
     );
   });
@@ -80,7 +82,7 @@ describe('esign on Postgres and Redis', () => {
 
   it('exposes Prometheus metrics with request latencies by route', async () => {
     await request(rt.server!).get('/health');
-    const res = await request(rt.server!).get('/metrics');
+    const res = await request(rt.server!).get('/metrics').set('authorization', `Bearer ${METRICS_TOKEN}`);
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/health"/);
   });

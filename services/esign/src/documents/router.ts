@@ -46,7 +46,9 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     before: [deps.authenticate, multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes })],
     responses: {
       200: { description: 'The document record (interface §4.1: 200)', content: { 'application/json': { schema: ZDocumentSchema } } },
+      400: { description: 'A broken multipart body (INVALID_MULTIPART), or a body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING)', ...ERROR_BODY },
       413: { description: 'Larger than ESIGN_MAX_UPLOAD_MB', ...ERROR_BODY },
+      415: { description: 'An unknown Content-Encoding or charset (UNSUPPORTED_ENCODING)', ...ERROR_BODY },
       422: { description: 'Missing file, not a PDF, damaged or encrypted', ...VALIDATION_BODY },
     },
     handler: async ({ body }, req, res) => {
@@ -155,7 +157,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     handler: async ({ query }, _req, res) => {
       const principal = principalOf(res.locals);
       const { rows, total } = await documents.page(principal, { status: query.status, page: query.page });
-      res.set({ 'Cache-Control': 'no-store', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'" });
+      res.set({ 'Cache-Control': 'no-store', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'" });
       res.status(200).type('html').send(renderMyDocuments({ tenant: principal.tenant, rows, total, page: query.page, pageSize: MY_DOCUMENTS_PAGE_SIZE, status: query.status }));
     },
   });

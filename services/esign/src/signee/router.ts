@@ -34,6 +34,8 @@ function pdfHeaders(res: Response, disposition: 'inline' | 'attachment', filenam
     'Referrer-Policy': 'no-referrer',
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': "frame-ancestors 'self'",
+    // the signing page frames the PDF; browsers that ignore frame-ancestors read this
+    'X-Frame-Options': 'SAMEORIGIN',
   });
 }
 

@@ -7,6 +7,8 @@ import { monthInSpain } from '../rate-limits/service';
 import { apiTokens } from '../tokens/tables';
 import { clearRedisPrefix, eventually, REDIS_URL, testConfig, uniquePrefix } from './support';
 
+
+const METRICS_TOKEN = 'api-postgres-metrics-token-0123456789';
 describe('wildfire on Postgres and Redis', () => {
   let db: TestDatabase;
   let rt: WildfireRuntime;
@@ -14,7 +16,7 @@ describe('wildfire on Postgres and Redis', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('wildfire_api');
-    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix }), 'all');
+    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, METRICS_TOKEN }), 'all');
   });
 
   afterAll(async () => {
@@ -70,7 +72,7 @@ describe('wildfire on Postgres and Redis', () => {
 
     it('exposes Prometheus metrics with request latencies by route', async () => {
       await request(rt.server!).get('/health');
-      const res = await request(rt.server!).get('/metrics');
+      const res = await request(rt.server!).get('/metrics').set('authorization', `Bearer ${METRICS_TOKEN}`);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain/);
       expect(res.text).toMatch(/http_request_duration_seconds_count\{service="wildfire",method="GET",route="\/health",status="200"\} [1-9]/);
