@@ -1,39 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnavailableError } from '@platform/errors';
 import { minimalPdf } from './__tests__/minimal-pdf';
+import { eventually, isAlive } from './__tests__/processes';
 import { EngineFailedError, EngineMissingError, EngineOutputLimitError, EngineTimeoutError } from './engine-errors';
 import { createEngineRunner } from './engine-runner';
 
 const runner = createEngineRunner();
-
-/** A zombie has exited but waits for a parent to reap it; PID 1 of a container may never do so. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw err;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-/** A SIGKILL is delivered asynchronously: give the kernel a moment, far less than the 30 s the process would live. */
-async function eventually(check: () => boolean, withinMs = 5_000): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return true;
-}
 
 describe('run', () => {
   it('runs a real engine with an argument array and returns its output', async () => {

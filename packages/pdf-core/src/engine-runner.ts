@@ -2,10 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import pLimit from 'p-limit';
 import { EngineFailedError, EngineMissingError, EngineOutputLimitError, EngineTimeoutError } from './engine-errors';
 import { engineBinary, type EngineBinaries, type EngineName } from './engines';
+import { detectSupervisor, findOnPath, killGroup, supervisedArgv, trackGroup, untrackGroup } from './engine-supervisor';
+import { FairQueue, halfOf } from './fair-queue';
 import { withTempDir } from './temp-dir';
+import { currentToolCaller, shuttingDown, ToolCallAbortedError } from './tool-caller';
 
 export interface EngineRunnerOptions {
   /** Most runs of one engine at a time; the rest wait in line (see DEFAULT_CONCURRENCY). */
@@ -15,6 +17,8 @@ export interface EngineRunnerOptions {
   /** Where withTempDir creates its directories; the OS temp dir by default. */
   tmpRoot?: string;
   binaries?: EngineBinaries;
+  /** Run engines under setpriv + timeout so they die with the service (engine-supervisor.ts); default true where available. */
+  supervise?: boolean;
 }
 
 export interface EngineRunOptions {
@@ -26,6 +30,10 @@ export interface EngineRunOptions {
   input?: Buffer;
   /** More stdout than this kills the engine and rejects with EngineOutputLimitError. */
   maxOutputBytes?: number;
+  /** Whose run this is (API key id or IP); default: the caller set by withToolCaller. Each client gets at most half of an engine's slots. */
+  client?: string;
+  /** Aborting drops a waiting run or kills a running engine's group; default: the caller's signal (withToolCaller). */
+  signal?: AbortSignal;
 }
 
 export interface EngineRunResult {
@@ -43,6 +51,10 @@ export interface EngineRunner {
   /** Like run, but a non-zero exit code rejects with EngineFailedError. */
   runChecked(engine: EngineName, args: readonly string[], opts?: EngineRunOptions): Promise<EngineRunResult>;
   withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T>;
+  /** 'setpriv+timeout' when engines die with the service and have a hard time limit of their own; 'none' otherwise. */
+  readonly supervision: 'setpriv+timeout' | 'none';
+  /** Shutdown: waiting runs reject with 503 SHUTTING_DOWN, running engines are killed with their groups. */
+  close(): Promise<void>;
 }
 
 /**
@@ -78,22 +90,93 @@ const KILL_GRACE_MS = 2_000;
  */
 const BASE_ENV_KEYS = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TESSDATA_PREFIX', 'OMP_THREAD_LIMIT'];
 
-export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRunner {
-  const limits = new Map<EngineName, pLimit.Limit>();
-  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+interface Waiting {
+  start(): void;
+}
 
-  function limitOf(engine: EngineName): pLimit.Limit {
-    let limit = limits.get(engine);
-    if (!limit) {
-      limit = pLimit(options.concurrency?.[engine] ?? DEFAULT_CONCURRENCY[engine]);
-      limits.set(engine, limit);
+/** One engine's slots: at most `concurrency` running, at most half of them for one client (fair-queue.ts). */
+interface EngineSlots {
+  concurrency: number;
+  active: number;
+  queue: FairQueue<Waiting>;
+}
+
+export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRunner {
+  const slots = new Map<EngineName, EngineSlots>();
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const supervisor = options.supervise === false ? null : detectSupervisor();
+  const running = new Set<Execution>();
+  const rejecters = new Map<Waiting, (err: Error) => void>();
+  let closed = false;
+
+  function slotsOf(engine: EngineName): EngineSlots {
+    let s = slots.get(engine);
+    if (!s) {
+      const concurrency = Math.max(1, options.concurrency?.[engine] ?? DEFAULT_CONCURRENCY[engine]);
+      s = { concurrency, active: 0, queue: new FairQueue<Waiting>(halfOf(concurrency)) };
+      slots.set(engine, s);
     }
-    return limit;
+    return s;
+  }
+
+  function pump(s: EngineSlots): void {
+    while (s.active < s.concurrency) {
+      const next = s.queue.take();
+      if (!next) return;
+      s.active++;
+      next.item.start();
+    }
   }
 
   function run(engine: EngineName, args: readonly string[], opts: EngineRunOptions = {}): Promise<EngineRunResult> {
-    const binary = engineBinary(engine, options.binaries);
-    return limitOf(engine)(() => execute(engine, binary, args, { ...opts, timeoutMs: opts.timeoutMs ?? defaultTimeoutMs }));
+    const caller = currentToolCaller();
+    const client = opts.client ?? caller.client ?? FairQueue.ANONYMOUS;
+    const signal = opts.signal ?? caller.signal;
+    if (closed) return Promise.reject(shuttingDown());
+    if (signal?.aborted) return Promise.reject(new ToolCallAbortedError());
+    const s = slotsOf(engine);
+    return new Promise<EngineRunResult>((resolve, reject) => {
+      const onAbort = () => {
+        if (s.queue.remove(client, waiting)) settleWaiting(new ToolCallAbortedError());
+      };
+      const settleWaiting = (err: Error) => {
+        rejecters.delete(waiting);
+        signal?.removeEventListener('abort', onAbort);
+        reject(err);
+      };
+      const waiting: Waiting = {
+        start() {
+          rejecters.delete(waiting);
+          signal?.removeEventListener('abort', onAbort);
+          const started = startRun(engine, args, { ...opts, signal, timeoutMs: opts.timeoutMs ?? defaultTimeoutMs });
+          started.then(resolve, reject).finally(() => {
+            s.active--;
+            s.queue.done(client);
+            pump(s);
+          });
+        },
+      };
+      rejecters.set(waiting, settleWaiting);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      s.queue.push(client, waiting);
+      pump(s);
+    });
+  }
+
+  function startRun(engine: EngineName, args: readonly string[], opts: ExecuteOptions): Promise<EngineRunResult> {
+    const configured = engineBinary(engine, options.binaries);
+    let argv: [string, string[]];
+    if (supervisor) {
+      // timeout execs the engine: a missing binary must be found out here, not as its exit code 127
+      const binary = findOnPath(configured);
+      if (!binary) return Promise.reject(new EngineMissingError(engine));
+      argv = supervisedArgv(supervisor, binary, args, opts.timeoutMs);
+    } else {
+      argv = [configured, [...args]];
+    }
+    const execution = execute(engine, argv, opts);
+    running.add(execution);
+    return execution.result.finally(() => running.delete(execution));
   }
 
   return {
@@ -104,20 +187,38 @@ export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRun
       return result;
     },
     withTempDir: (fn) => withTempDir(fn, options.tmpRoot),
+    supervision: supervisor ? 'setpriv+timeout' : 'none',
+    async close() {
+      closed = true;
+      for (const s of slots.values()) {
+        for (const waiting of s.queue.drain()) rejecters.get(waiting)?.(shuttingDown());
+      }
+      const executions = [...running];
+      for (const execution of executions) execution.abort(shuttingDown());
+      await Promise.allSettled(executions.map((e) => e.result));
+    },
   };
 }
 
 type ExecuteOptions = EngineRunOptions & { timeoutMs: number };
 
-/**
- * Spawns the binary with an argument array and no shell, as the leader of a new
- * process group, so that a kill reaches the children it forks too (soffice starts
- * soffice.bin, ocrmypdf starts tesseract and ghostscript).
- */
-function execute(engine: EngineName, binary: string, args: readonly string[], opts: ExecuteOptions): Promise<EngineRunResult> {
-  const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+interface Execution {
+  result: Promise<EngineRunResult>;
+  /** Kills the engine's group; the result rejects with `reason`. */
+  abort(reason: Error): void;
+}
 
-  return new Promise<EngineRunResult>((resolve, reject) => {
+/**
+ * Spawns the program with an argument array and no shell, as the leader of a new
+ * process group, so that a kill reaches the children it forks too (soffice starts
+ * soffice.bin, ocrmypdf starts tesseract and ghostscript). The group is killed on the
+ * time limit, on the caller's abort signal, on close() and when the process exits.
+ */
+function execute(engine: EngineName, [program, argv]: [string, string[]], opts: ExecuteOptions): Execution {
+  const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  let abort: (reason: Error) => void = () => undefined;
+
+  const result = new Promise<EngineRunResult>((resolve, reject) => {
     const started = performance.now();
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
@@ -129,7 +230,7 @@ function execute(engine: EngineName, binary: string, args: readonly string[], op
 
     let child: ChildProcess;
     try {
-      child = spawn(binary, args, {
+      child = spawn(program, argv, {
         cwd: opts.cwd,
         env: { ...baseEnv(), ...opts.env },
         detached: true,
@@ -140,21 +241,21 @@ function execute(engine: EngineName, binary: string, args: readonly string[], op
       reject(err);
       return;
     }
+    const pid = child.pid;
+    if (pid !== undefined) trackGroup(pid);
 
     const killTree = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // ESRCH: the whole group has already exited
-      }
+      if (pid !== undefined) killGroup(pid);
     };
 
-    const abort = (reason: Error) => {
+    abort = (reason: Error) => {
+      if (settled) return;
       failure ??= reason;
       killTree();
       grace ??= setTimeout(() => finish(null, null), KILL_GRACE_MS);
     };
+    const onAbort = () => abort(new ToolCallAbortedError());
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
 
     const timer = setTimeout(() => abort(new EngineTimeoutError(engine, opts.timeoutMs)), opts.timeoutMs);
 
@@ -163,11 +264,16 @@ function execute(engine: EngineName, binary: string, args: readonly string[], op
       settled = true;
       clearTimeout(timer);
       if (grace) clearTimeout(grace);
+      opts.signal?.removeEventListener('abort', onAbort);
       // Children the engine left behind in its group would otherwise outlive the request.
       // The group id cannot have been reused while they live, and nothing else holds it otherwise.
       killTree();
+      if (pid !== undefined) untrackGroup(pid);
       child.stdout?.destroy();
       child.stderr?.destroy();
+      const durationMs = Math.round(performance.now() - started);
+      // the supervisor's hard limit fired first (the event loop was too busy to run our timer)
+      if (!failure && signal === 'SIGKILL' && durationMs >= opts.timeoutMs) failure = new EngineTimeoutError(engine, opts.timeoutMs);
       if (failure) {
         reject(failure);
         return;
@@ -176,7 +282,7 @@ function execute(engine: EngineName, binary: string, args: readonly string[], op
         stdout: Buffer.concat(stdout),
         stderr: Buffer.concat(stderr).subarray(-STDERR_KEEP_BYTES).toString('utf8'),
         exitCode: code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0),
-        durationMs: Math.round(performance.now() - started),
+        durationMs,
       });
     };
 
@@ -215,6 +321,7 @@ function execute(engine: EngineName, binary: string, args: readonly string[], op
       child.stdin.end(opts.input);
     }
   });
+  return { result, abort: (reason) => abort(reason) };
 }
 
 /** Node reports a missing working directory as ENOENT of the binary; tell the two apart. */

@@ -2,6 +2,7 @@ export * from './engines';
 export * from './engine-errors';
 export * from './engine-runner';
 export * from './temp-dir';
+export * from './tool-caller';
 export * from './discovery';
 export * from './signing';
 export * from './tools';

@@ -1,14 +1,40 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TOOL_TIMEOUTS } from './tools/engines';
+
+export const TEMP_DIR_PREFIX = 'pdf-core-';
+
+/**
+ * A temp dir whose modification time is older than this belongs to no live call and is
+ * swept: the longest engine time limit (OCR) plus a margin. A call can outlive that
+ * (queueing, several engines in a row), so every live dir is touched each
+ * TEMP_DIR_HEARTBEAT_MS: age means "no sign of life", from this process or any other
+ * sharing the root.
+ */
+export const TEMP_DIR_MAX_AGE_MS = Math.max(...Object.values(TOOL_TIMEOUTS)) + 5 * 60_000;
+export const TEMP_DIR_HEARTBEAT_MS = 60_000;
+export const TEMP_SWEEP_INTERVAL_MS = 5 * 60_000;
+
+/** The dirs of this process's calls still running: never swept, touched by the heartbeat. */
+const live = new Set<string>();
+let heartbeat: NodeJS.Timeout | undefined;
+
+function touchLive(): void {
+  const now = new Date();
+  for (const dir of live) void utimes(dir, now, now).catch(() => undefined);
+}
 
 /**
  * Runs `fn` with a fresh private directory and removes the directory afterwards,
  * also when `fn` throws: the files in it are users' documents. mkdtemp creates it
- * with mode 0700 whatever the umask, so other local users cannot read it.
+ * with mode 0700 whatever the umask, so other local users cannot read it. A crash
+ * leaves it behind for the sweep (sweepTempDirs).
  */
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>, root: string = tmpdir()): Promise<T> {
-  const dir = await mkdtemp(join(root, 'pdf-core-'));
+  const dir = await mkdtemp(join(root, TEMP_DIR_PREFIX));
+  live.add(dir);
+  heartbeat ??= setInterval(touchLive, TEMP_DIR_HEARTBEAT_MS).unref();
   let result: T;
   try {
     result = await fn(dir);
@@ -16,6 +42,12 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>, root: stri
     // a failed clean-up must not hide the error that explains the request's failure
     await removeDir(dir).catch(() => undefined);
     throw err;
+  } finally {
+    live.delete(dir);
+    if (live.size === 0 && heartbeat) {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+    }
   }
   await removeDir(dir);
   return result;
@@ -23,4 +55,67 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>, root: stri
 
 function removeDir(dir: string): Promise<void> {
   return rm(dir, { recursive: true, force: true, maxRetries: 3 });
+}
+
+export interface SweepOptions {
+  /** The root withTempDir creates its dirs in (the runner's tmpRoot); the OS temp dir by default. */
+  root?: string;
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
+/**
+ * Removes `pdf-core-*` dirs under `root` left by calls that died with their process:
+ * real directories (not symlinks) of this user, not in use here, untouched for maxAgeMs.
+ * Returns the paths removed. Errors on one dir (another user's, gone meanwhile) skip it.
+ */
+export async function sweepTempDirs(options: SweepOptions = {}): Promise<string[]> {
+  const root = options.root ?? tmpdir();
+  const maxAgeMs = options.maxAgeMs ?? TEMP_DIR_MAX_AGE_MS;
+  const now = (options.now ?? Date.now)();
+  const uid = process.getuid?.();
+  const removed: string[] = [];
+  for (const entry of await readdir(root, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !entry.name.startsWith(TEMP_DIR_PREFIX)) continue;
+    const dir = join(root, entry.name);
+    if (live.has(dir)) continue;
+    try {
+      const info = await lstat(dir);
+      if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) continue;
+      if (now - info.mtimeMs < maxAgeMs) continue;
+      await removeDir(dir);
+      removed.push(dir);
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+export interface TempSweeper {
+  /** The sweep at start-up; later sweeps run every intervalMs. */
+  readonly first: Promise<string[]>;
+  stop(): void;
+}
+
+/**
+ * Sweeps now and then every intervalMs (the timer does not keep the process alive).
+ * `onSwept` hears of each sweep that removed something, `onError` of a sweep that failed.
+ */
+export function startTempSweeper(
+  options: SweepOptions & { intervalMs?: number; onSwept?: (dirs: string[]) => void; onError?: (err: unknown) => void } = {},
+): TempSweeper {
+  const sweep = async () => {
+    try {
+      const dirs = await sweepTempDirs(options);
+      if (dirs.length > 0) options.onSwept?.(dirs);
+      return dirs;
+    } catch (err) {
+      options.onError?.(err);
+      return [];
+    }
+  };
+  const first = sweep();
+  const timer = setInterval(() => void sweep(), options.intervalMs ?? TEMP_SWEEP_INTERVAL_MS).unref();
+  return { first, stop: () => clearInterval(timer) };
 }

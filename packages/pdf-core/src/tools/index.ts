@@ -8,4 +8,5 @@ export * from './ghostscript';
 export * from './ocr';
 export * from './office';
 export * from './worker-pool';
+export * from './image-checks';
 export type * from './worker-protocol';

@@ -1,5 +1,6 @@
 import type * as Mupdf from 'mupdf/dist/mupdf';
 import { PdfInputError } from './errors';
+import { checkImages } from './image-checks';
 import type { EncryptionProbe, ImagesToPdfArgs, RedactArgs, RedactResult, RenderArgs, RenderedPage } from './worker-protocol';
 
 type MupdfModule = typeof Mupdf;
@@ -74,21 +75,16 @@ const PAGE_SIZES: Record<ImagesToPdfArgs['pageSize'], [number, number]> = {
   legal: [612, 1008],
 };
 
-function imageKind(data: Uint8Array): 'png' | 'jpeg' | null {
-  if (data.length > 8 && data[0] === 0x89 && data[1] === 0x50 && data[2] === 0x4e && data[3] === 0x47) return 'png';
-  if (data.length > 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg';
-  return null;
-}
-
 /**
  * One page per image, the image scaled to fit inside the margins and centred. JPEG data
  * is embedded as it came (DCTDecode, no re-encoding); PNG pixels are stored losslessly
  * (Flate, with an SMask for transparency).
  */
 export function imagesToPdf(mupdf: MupdfModule, args: ImagesToPdfArgs): Uint8Array {
+  // the route checks too, before queueing; checked again here for any other caller of the op
+  checkImages(args.images);
   const doc = new mupdf.PDFDocument();
   args.images.forEach(({ data, name }, i) => {
-    if (!imageKind(data)) throw new PdfInputError('files', `File ${i + 1} ("${name.slice(0, 80)}") is not a PNG or JPEG image`, 'image_unsupported');
     let image: Mupdf.Image;
     try {
       image = new mupdf.Image(data);

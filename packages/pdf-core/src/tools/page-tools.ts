@@ -91,9 +91,10 @@ export async function flattenPdf(engines: ToolEngines, input: Uint8Array): Promi
 }
 
 /**
- * AES-256 encryption (PDF 2.0 / R6). Both passwords go to qpdf through an @argfile in
- * the call's private temp dir, never through argv. Without an owner password, the
- * user password is the owner password too.
+ * AES-256 encryption (PDF 2.0 / R6). Both passwords go to qpdf in a JSON job file in
+ * the call's private temp dir (runQpdf), never through argv, so any characters work,
+ * a leading `-` or `@` included. Without an owner password, the user password is the
+ * owner password too.
  */
 export async function protectPdf(engines: ToolEngines, input: Uint8Array, password: string, ownerPassword?: string): Promise<Uint8Array> {
   const { runner } = engines;
@@ -102,8 +103,7 @@ export async function protectPdf(engines: ToolEngines, input: Uint8Array, passwo
     const out = join(dir, 'out.pdf');
     await runQpdf(runner, dir, [path, out], {
       timeoutMs: TOOL_TIMEOUTS.qpdf,
-      // qpdf 11.3 knows only the positional form: --encrypt USER OWNER 256 --
-      secretArgs: ['--encrypt', password, ownerPassword ?? password, '256', '--'],
+      encrypt: { userPassword: password, ownerPassword: ownerPassword ?? password },
     });
     return new Uint8Array(await readFile(out));
   });

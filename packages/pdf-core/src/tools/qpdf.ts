@@ -5,30 +5,36 @@ import type { EngineRunner, EngineRunResult } from '../engine-runner';
 import { damagedPdf, passwordRequired, wrongPassword } from './errors';
 
 export interface QpdfOptions {
-  /** Opens an encrypted input; written to an @argfile in the call's temp dir, never to argv (visible in /proc). */
+  /** Opens an encrypted input; goes to qpdf in a job file (see runQpdf), never on argv. */
   password?: string;
   /** Which field a wrong password is reported on; unset: a locked file is "password required". */
   passwordField?: string;
   timeoutMs?: number;
-  /** Arguments that must also stay off argv (e.g. --encrypt's passwords); go to the @argfile too. */
-  secretArgs?: string[];
+  /** Encrypts the output with AES-256 (PDF 2.0, R6); the passwords go to the job file too. */
+  encrypt?: { userPassword: string; ownerPassword: string };
 }
 
-let argfileCounter = 0;
+let jobFileCounter = 0;
 
 /**
  * Runs qpdf in `dir`, mapping its exit codes: 0 and 3 (succeeded with warnings, e.g. a
  * repaired xref) resolve; 2 is the input's fault (damaged file, password) and becomes a
  * 422 naming the problem; anything else is an engine failure.
+ *
+ * Values from users (passwords) travel in a QPDFJob JSON file (`--job-json-file`), as
+ * JSON strings: never on argv, where /proc shows them and where qpdf would read a value
+ * such as `-secret` as an option (its `--encrypt USER OWNER 256` form is positional),
+ * nor in an @argfile, whose lines are arguments too. `args` hold only our own values.
  */
 export async function runQpdf(runner: EngineRunner, dir: string, args: string[], options: QpdfOptions = {}): Promise<EngineRunResult> {
-  const secrets = [...(options.password !== undefined ? [`--password=${options.password}`] : []), ...(options.secretArgs ?? [])];
+  const job: Record<string, unknown> = {};
+  if (options.password !== undefined) job.password = options.password;
+  if (options.encrypt) job.encrypt = { ...options.encrypt, '256bit': {} };
   let argv = args;
-  if (secrets.length > 0) {
-    // qpdf reads one argument per line of an @file; a password cannot hold a newline (the routes refuse one).
-    const argfile = join(dir, `qpdf-args-${++argfileCounter}`);
-    await writeFile(argfile, `${secrets.join('\n')}\n`, { mode: 0o600 });
-    argv = [`@${argfile}`, ...args];
+  if (Object.keys(job).length > 0) {
+    const jobFile = join(dir, `qpdf-job-${++jobFileCounter}.json`);
+    await writeFile(jobFile, JSON.stringify(job), { mode: 0o600 });
+    argv = [`--job-json-file=${jobFile}`, ...args];
   }
   const result = await runner.run('qpdf', ['--warning-exit-0', ...argv], { timeoutMs: options.timeoutMs, cwd: dir });
   if (result.exitCode === 0 || result.exitCode === 3) return result;

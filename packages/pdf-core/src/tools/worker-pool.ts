@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { AppError, ValidationError, type ValidationIssue } from '@platform/errors';
+import { FairQueue, halfOf } from '../fair-queue';
+import { currentToolCaller, shuttingDown, ToolCallAbortedError } from '../tool-caller';
 import { PatternTimeoutError, ToolsBusyError, WorkerTimeoutError } from './errors';
 import type { WorkerOps, WorkerRequest, WorkerResponse } from './worker-protocol';
 
@@ -16,6 +18,10 @@ export interface WorkerPoolOptions {
   size?: number;
   /** Jobs allowed to wait for a worker; beyond it, 503 TOOLS_BUSY. */
   maxQueue?: number;
+  /** Jobs one client may run at once; default half the workers (at least one). */
+  maxPerClient?: number;
+  /** Jobs one client may have waiting; beyond it that client gets 503 TOOLS_BUSY; default a quarter of maxQueue. */
+  maxQueuePerClient?: number;
   /** Time limit of a job that sets none; the worker is terminated when it runs over. */
   defaultTimeoutMs?: number;
   /** Heap limit of each worker; a job that needs more fails alone instead of the process. */
@@ -25,6 +31,10 @@ export interface WorkerPoolOptions {
 
 export interface RunOptions {
   timeoutMs?: number;
+  /** Whose job this is (API key id or IP); default: the caller set by withToolCaller. None: internal work, not capped. */
+  client?: string;
+  /** Aborting drops a waiting job or terminates the worker running it; default: the caller's signal. */
+  signal?: AbortSignal;
 }
 
 export interface PoolStats {
@@ -44,11 +54,14 @@ export interface PdfWorkerPool {
 
 interface Job {
   id: number;
+  client: string;
   op: string;
   args: unknown;
   timeoutMs: number;
   resolve(value: unknown): void;
   reject(err: Error): void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
 }
 
 interface Slot {
@@ -66,14 +79,20 @@ export const DEFAULT_WORKER_TIMEOUT_MS = 120_000;
  * keeps answering while a job runs. A job that runs over its limit, or over a budget
  * it declared itself (a user regex: see `deadline` in worker-protocol.ts), has its
  * worker terminated: the only way to stop synchronous code. A replacement starts on demand.
+ *
+ * Fairness: one client (RunOptions.client) runs at most maxPerClient jobs at once, half
+ * the pool by default, and its further jobs wait in its own line (at most
+ * maxQueuePerClient, then 503 TOOLS_BUSY with Retry-After); free workers go to the
+ * waiting clients in turns (fair-queue.ts), so others' jobs start while one client floods.
  */
 export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool {
   const size = Math.max(1, options.size ?? Math.min(4, availableParallelism()));
   const maxQueue = options.maxQueue ?? 64;
+  const maxQueuePerClient = options.maxQueuePerClient ?? Math.max(1, Math.floor(maxQueue / 4));
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_WORKER_TIMEOUT_MS;
   const script = options.script ?? PDF_WORKER_SCRIPT;
   const slots: Slot[] = [];
-  const queue: Job[] = [];
+  const queue = new FairQueue<Job>(options.maxPerClient ?? halfOf(size));
   let nextId = 0;
   let closed = false;
 
@@ -109,11 +128,21 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
     else finish(slot, undefined, reviveError(msg.error));
   }
 
-  function finish(slot: Slot, result: unknown, error?: Error): void {
+  /** Detaches the slot's job, if any, counting it as no longer running for its client. */
+  function release(slot: Slot): Job | undefined {
     const job = slot.job;
     clearTimeout(slot.timer);
     clearTimeout(slot.deadline);
     slot.job = slot.timer = slot.deadline = undefined;
+    if (job) {
+      queue.done(job.client);
+      if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
+    }
+    return job;
+  }
+
+  function finish(slot: Slot, result: unknown, error?: Error): void {
+    const job = release(slot);
     if (job) {
       if (error) job.reject(error);
       else job.resolve(result);
@@ -122,10 +151,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
   }
 
   function kill(slot: Slot, error: Error): void {
-    const job = slot.job;
-    slot.job = undefined;
-    clearTimeout(slot.timer);
-    clearTimeout(slot.deadline);
+    const job = release(slot);
     const i = slots.indexOf(slot);
     if (i >= 0) slots.splice(i, 1);
     void slot.worker.terminate();
@@ -134,11 +160,13 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
   }
 
   function dispatch(): void {
-    while (!closed && queue.length > 0) {
-      let slot = slots.find((s) => !s.job);
-      if (!slot && slots.length < size) slot = spawn();
-      if (!slot) return;
-      const job = queue.shift() as Job;
+    while (!closed && queue.size > 0) {
+      const idle = slots.find((s) => !s.job);
+      if (!idle && slots.length >= size) return;
+      const next = queue.take();
+      if (!next) return;
+      const job = next.item;
+      const slot = idle ?? spawn();
       slot.job = job;
       const s = slot;
       s.timer = setTimeout(() => kill(s, new WorkerTimeoutError(job.op, job.timeoutMs)), job.timeoutMs);
@@ -149,32 +177,49 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
 
   return {
     run(op, args, runOptions = {}) {
-      if (closed) return Promise.reject(new AppError(503, 'SHUTTING_DOWN', 'The service is shutting down'));
+      const caller = currentToolCaller();
+      const client = runOptions.client ?? caller.client ?? FairQueue.ANONYMOUS;
+      const signal = runOptions.signal ?? caller.signal;
+      if (closed) return Promise.reject(shuttingDown());
+      if (signal?.aborted) return Promise.reject(new ToolCallAbortedError());
       const busy = slots.filter((s) => s.job).length;
-      if (busy >= size && queue.length >= maxQueue) return Promise.reject(new ToolsBusyError());
+      if (busy >= size && queue.size >= maxQueue) return Promise.reject(new ToolsBusyError());
+      const overShare = client !== FairQueue.ANONYMOUS && queue.runningOf(client) >= queue.capOf(client);
+      if (overShare && queue.waitingOf(client) >= maxQueuePerClient) return Promise.reject(new ToolsBusyError());
       return new Promise((resolvePromise, rejectPromise) => {
-        queue.push({
+        const job: Job = {
           id: ++nextId,
+          client,
           op,
           args,
           timeoutMs: runOptions.timeoutMs ?? defaultTimeoutMs,
           resolve: resolvePromise as (v: unknown) => void,
           reject: rejectPromise,
-        });
+          signal,
+        };
+        if (signal) {
+          job.onAbort = () => {
+            if (queue.remove(client, job)) {
+              job.reject(new ToolCallAbortedError());
+              return;
+            }
+            const slot = slots.find((s) => s.job === job);
+            if (slot) kill(slot, new ToolCallAbortedError());
+          };
+          signal.addEventListener('abort', job.onAbort, { once: true });
+        }
+        queue.push(client, job);
         dispatch();
       });
     },
-    stats: () => ({ size, started: slots.length, busy: slots.filter((s) => s.job).length, queued: queue.length }),
+    stats: () => ({ size, started: slots.length, busy: slots.filter((s) => s.job).length, queued: queue.size }),
     async close() {
       closed = true;
-      const shutdown = new AppError(503, 'SHUTTING_DOWN', 'The service is shutting down');
-      for (const job of queue.splice(0)) job.reject(shutdown);
+      const shutdown = shuttingDown();
+      for (const job of queue.drain()) job.reject(shutdown);
       await Promise.all(
         slots.splice(0).map((slot) => {
-          slot.job?.reject(shutdown);
-          slot.job = undefined;
-          clearTimeout(slot.timer);
-          clearTimeout(slot.deadline);
+          release(slot)?.reject(shutdown);
           return slot.worker.terminate();
         }),
       );

@@ -163,7 +163,7 @@ export function createSigneeService(deps: SigneeDeps) {
       const now = clock();
       assertActive(current, now);
       const parsed = input.imageB64 ? parseSignatureImage(input.imageB64) : null;
-      const image = parsed ? await normaliseSignatureImage(deps.pool, parsed) : null;
+      const image = parsed ? await normaliseSignatureImage(deps.pool, parsed, `ip:${client.ip ?? 'unknown'}`) : null;
       // Written before the transaction under a name of its own: the loser of a race
       // deletes only its own file.
       const imageKey = image ? storageKeys.signatureImage(document.id, current.id) : null;

@@ -45,14 +45,16 @@ export function parseSignatureImage(value: string): Buffer {
 /**
  * Step 2, on a worker thread under a time budget: decode and encode again, so the PNG
  * stored and stamped is one we wrote. A worker that runs over is terminated and the
- * request gets 422; a full pool answers 503 TOOLS_BUSY as the tools do.
+ * request gets 422; a full pool answers 503 TOOLS_BUSY as the tools do. `client` (the
+ * signee's IP) gets the same fair share of the pool as a tool caller.
  */
-export async function normaliseSignatureImage(pool: Pick<PdfWorkerPool, 'run'>, png: Buffer): Promise<Buffer> {
+export async function normaliseSignatureImage(pool: Pick<PdfWorkerPool, 'run'>, png: Buffer, client?: string): Promise<Buffer> {
   try {
     const out = await pool.run(
       'normalise-png',
       { png, field: FIELD, maxWidth: SIGNATURE_IMAGE_LIMITS.width, maxHeight: SIGNATURE_IMAGE_LIMITS.height },
-      { timeoutMs: SIGNATURE_IMAGE_LIMITS.decodeMs },
+      // capped like a tool call of that client: one signee cannot take the whole pool
+      { timeoutMs: SIGNATURE_IMAGE_LIMITS.decodeMs, client },
     );
     return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
   } catch (err) {

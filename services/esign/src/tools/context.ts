@@ -1,4 +1,5 @@
-import { createEngineRunner, createWorkerPool, type ToolEngines } from '@platform/pdf-core';
+import { createEngineRunner, createWorkerPool, startTempSweeper, type ToolEngines } from '@platform/pdf-core';
+import type { Logger } from '@platform/service-kit';
 
 export interface ToolsContext extends ToolEngines {
   close(): Promise<void>;
@@ -9,8 +10,22 @@ export interface ToolsContext extends ToolEngines {
  * timeouts, temp dirs under `tmpDir`) and the worker threads for in-process work.
  * Workers start on first use, so a process that never runs a tool never loads mupdf.
  */
-export function createToolsContext(options: { tmpDir?: string; workers?: number } = {}): ToolsContext {
+export function createToolsContext(options: { tmpDir?: string; workers?: number; logger?: Logger } = {}): ToolsContext {
   const runner = createEngineRunner({ tmpRoot: options.tmpDir });
   const pool = createWorkerPool({ size: options.workers });
-  return { runner, pool, close: () => pool.close() };
+  if (runner.supervision === 'none') options.logger?.warn('setpriv or timeout is missing: PDF engines may outlive a crash of this process');
+  // Temp dirs a crashed call left behind (users' documents) are removed at start-up and every 5 minutes.
+  const sweeper = startTempSweeper({
+    root: options.tmpDir,
+    onSwept: (dirs) => options.logger?.info({ count: dirs.length }, 'removed temp dirs left by crashed calls'),
+    onError: (err) => options.logger?.warn({ err }, 'temp dir sweep failed'),
+  });
+  return {
+    runner,
+    pool,
+    async close() {
+      sweeper.stop();
+      await Promise.all([pool.close(), runner.close()]);
+    },
+  };
 }

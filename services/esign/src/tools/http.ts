@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { PayloadTooLargeError, ValidationError } from '@platform/errors';
 import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
 import type { RateLimiter } from '@platform/auth';
-import type { ToolEngines } from '@platform/pdf-core';
+import { abortSignalOnClose, withToolCaller, type ToolEngines } from '@platform/pdf-core';
 import { authenticate, type AuthDeps } from '../keys/authenticate';
+import { toolClient } from './client';
 import { toolRateLimit } from './rate-limit';
 import { multipartUpload, uploadedFiles } from '../uploads/upload';
 
@@ -39,7 +40,7 @@ export const formBool = () =>
     (v) => (v === '' || v === undefined ? undefined : typeof v === 'string' ? { true: true, '1': true, yes: true, on: true, false: false, '0': false, no: false, off: false }[v.toLowerCase()] ?? v : v),
     z.boolean(),
   );
-/** A password: any characters but line breaks (qpdf reads its @argfile line by line) and NUL. */
+/** A password: any characters but line breaks and NUL (qpdf gets it in a JSON job file, never on argv). */
 export const formPassword = () => z.string().min(1).max(1024).regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
 
 const ERROR_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
@@ -49,6 +50,7 @@ const RATE_HEADERS = {
   'X-RateLimit-Reset': { description: 'When the current window ends (epoch seconds)', schema: { type: 'integer' as const } },
 };
 const ERROR_RESPONSES = {
+  400: { description: 'A broken multipart body (INVALID_MULTIPART)', ...ERROR_BODY },
   401: { description: 'An `authorization` header was sent but names no valid key (sending none is fine)', ...ERROR_BODY },
   413: { description: 'A file is larger than this tool accepts', ...ERROR_BODY },
   422: {
@@ -101,7 +103,10 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
     bodyContentType: 'multipart/form-data',
     responses: { 200: { description: 'Result', content, headers: RATE_HEADERS }, ...ERROR_RESPONSES },
     before: [authenticate(ctx.auth, { optional: true }), toolRateLimit(ctx.limiter), bodyLimit(spec.maxBodyBytes), multipartUpload({ files, maxFileBytes }), markFiles(files.map((f) => f.name))],
-    handler: async ({ body }, req, res) => spec.handler(body, req, res),
+    // Every engine run and worker job of the call is done for this client: its share of the
+    // pool and of each engine is capped, and its work stops if it disconnects.
+    handler: async ({ body }, req, res) =>
+      withToolCaller({ client: toolClient(req, res), signal: abortSignalOnClose(res) }, () => spec.handler(body, req, res)),
   });
 }
 

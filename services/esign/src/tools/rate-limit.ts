@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { RateLimiterUnavailableError, type RateLimiter } from '@platform/auth';
 import { RateLimitedError, UnavailableError } from '@platform/errors';
-import { optionalPrincipalOf } from '../keys/authenticate';
+import { toolClient } from './client';
 
 /**
  * The PDF tools need no key (interface §4.3), so they are limited per client: per key
@@ -12,8 +12,7 @@ import { optionalPrincipalOf } from '../keys/authenticate';
  */
 export function toolRateLimit(limiter: RateLimiter): RequestHandler {
   return async (req, res, next) => {
-    const principal = optionalPrincipalOf(res.locals);
-    const client = principal ? `key:${principal.keyId}` : `ip:${req.ip ?? 'unknown'}`;
+    const client = toolClient(req, res);
     let decision;
     try {
       decision = await limiter.consume(client);

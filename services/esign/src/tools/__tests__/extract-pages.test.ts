@@ -21,12 +21,14 @@ describe('POST /firma/tools/extract-pages', () => {
     expect(pages[2]).toContain('Page 2 of');
   });
 
-  it('refuses pages beyond the end and a missing selection with 422', async () => {
+  it('refuses pages beyond the end with 422, and extracts page 1 when no selection is sent (interface §4.3 default)', async () => {
     const beyond = await svc.post('extract-pages').field('pages', '2-8').attach('file', await textPdf(3), 'doc.pdf');
     expect(beyond.status).toBe(422);
     expect(beyond.body.detail[0]).toMatchObject({ loc: ['form', 'pages'], type: 'page_out_of_range' });
     const missing = await svc.post('extract-pages').attach('file', await textPdf(3), 'doc.pdf');
-    expect(missing.body.detail[0]).toMatchObject({ loc: ['form', 'pages'], type: 'missing' });
+    expect(missing.status).toBe(200);
+    expect(missing.headers['x-page-count']).toBe('1');
+    expect(await pdftotext(missing.body)).toContain('Page 1 of');
   });
 
   it('answers a file over the upload limit with 413 before any engine runs', async () => {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { crc32, deflateSync } from 'node:zlib';
 import UPNG from '@pdf-lib/upng';
 import { displayedImages, leftovers, pageImage, pdfImages, pdfinfo, startToolsService, textPdf, withFile, type ToolsService } from './support';
 
@@ -16,6 +17,28 @@ const extracted = (pdf: Uint8Array) =>
       .sort()
       .map((n) => ({ name: n, data: readFileSync(`${dir}/${n}`) }));
   });
+
+/** A valid PNG of width×height white 1-bit grey pixels: tiny on disk, huge once decoded. */
+function bilevelPng(width: number, height: number): Buffer {
+  const chunk = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(body.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])), 0);
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 1; // bit depth; colour type 0 (grey), methods 0
+  const row = Buffer.alloc(1 + Math.ceil(width / 8), 0xff);
+  row[0] = 0; // filter: none
+  const raw = Buffer.alloc(row.length * height);
+  for (let y = 0; y < height; y++) row.copy(raw, y * row.length);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+}
 
 describe('POST /firma/tools/images-to-pdf', () => {
   let svc: ToolsService;
@@ -80,5 +103,29 @@ describe('POST /firma/tools/images-to-pdf', () => {
     const none = await svc.post('images-to-pdf').field('page_size', 'a4');
     expect(none.body.detail[0]).toMatchObject({ loc: ['form', 'files'], type: 'missing' });
     expect(leftovers(svc)).toEqual([]);
+  });
+
+  it('refuses an image over the pixel cap from its header, with 422 at files, before decoding it', async () => {
+    const huge = bilevelPng(20_000, 20_000);
+    const res = await svc.post('images-to-pdf').attach('files', png, 'ok.png').attach('files', huge, 'huge.png');
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ loc: ['form', 'files'], type: 'image_too_large' });
+    expect(res.body.detail[0].msg).toContain('File 2 ("huge.png") is 20000×20000 pixels');
+    // the same kind of image under the cap goes through: the refusal is about size, not format
+    const fine = await svc.post('images-to-pdf').attach('files', bilevelPng(2_000, 1_000), 'fine.png');
+    expect(fine.status).toBe(200);
+    expect(leftovers(svc)).toEqual([]);
+  });
+
+  it('refuses truncated and tampered PNGs with 422 image_damaged at files', async () => {
+    const cut = await svc.post('images-to-pdf').attach('files', png.subarray(0, Math.floor(png.length * 0.6)), 'cut.png');
+    expect(cut.status).toBe(422);
+    expect(cut.body.detail[0]).toMatchObject({ loc: ['form', 'files'], type: 'image_damaged' });
+    expect(cut.body.detail[0].msg).toContain('cut.png');
+    const tampered = Buffer.from(png);
+    tampered[tampered.length - 20] = (tampered[tampered.length - 20]! + 1) & 0xff; // inside the last IDAT: its CRC fails
+    const bad = await svc.post('images-to-pdf').attach('files', tampered, 'tampered.png');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ['form', 'files'], type: 'image_damaged' });
   });
 });

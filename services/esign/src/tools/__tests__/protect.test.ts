@@ -28,7 +28,7 @@ describe('POST /firma/tools/protect', () => {
     expect(asUser.encrypt).toMatchObject({ userpasswordmatched: true, ownerpasswordmatched: false });
   });
 
-  it('keeps passwords off every command line: they travel in an @argfile', async () => {
+  it('keeps passwords off every command line: they travel in a qpdf job file', async () => {
     // A qpdf first on PATH that records its exact argv, then runs the real one.
     const shimDir = mkdtempSync(join(tmpdir(), 'qpdf-shim-'));
     const log = join(shimDir, 'argv.log');
@@ -43,9 +43,21 @@ describe('POST /firma/tools/protect', () => {
     }
     const seen = readFileSync(log, 'utf8');
     rmSync(shimDir, { recursive: true, force: true });
-    // the encrypting run took its arguments from a file, and no argv held the password
-    expect(seen.split('\n').some((argv) => /(^| )@\S+/.test(argv))).toBe(true);
+    // the encrypting run took its passwords from a file, and no argv held the password
+    expect(seen.split('\n').some((argv) => /(^| )--job-json-file=\S+/.test(argv))).toBe(true);
     expect(seen).not.toContain('ZZ-top-secret-ZZ');
+  });
+
+  it.each([
+    ['-secret', '-owner'],
+    ['@secret', '@owner'],
+    ['--help', '--encrypt x y 256 --'],
+  ])('accepts passwords qpdf could read as options or argument files: %s / %s', async (user, owner) => {
+    const res = await svc.post('protect').field('password', user).field('owner_password', owner).attach('file', await textPdf(1), 'a.pdf');
+    expect(res.status).toBe(200);
+    const asUser = await qpdfJson(res.body, ['encrypt'], user);
+    expect(asUser.encrypt).toMatchObject({ encrypted: true, userpasswordmatched: true, ownerpasswordmatched: false, parameters: { bits: 256 } });
+    expect((await qpdfJson(res.body, ['encrypt'], owner)).encrypt).toMatchObject({ ownerpasswordmatched: true });
   });
 
   it('refuses a password with a line break and a missing password with 422', async () => {

@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+
+/** A zombie has exited but waits for a parent to reap it; PID 1 of a container may never do so. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw err;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `check` every 20 ms until it holds or `withinMs` has passed: a bounded wait on a real condition. */
+export async function eventually(check: () => boolean, withinMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+/**
+ * A shell script for /bin/sh standing in for an engine: records its pid in `$1/engine.pid`,
+ * starts a grandchild that does not hold the pipes (`$1/grandchild.pid`), and waits ~5 min.
+ */
+export const LONG_ENGINE = 'echo $$ > "$1/engine.pid"; sleep 300 >/dev/null 2>&1 & echo $! > "$1/grandchild.pid"; wait';

@@ -1,0 +1,46 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { AppError } from '@platform/errors';
+
+/**
+ * Who a piece of engine or worker work is done for. The tools call the runner and the
+ * pool from many files; the HTTP layer sets the caller once per request with
+ * `withToolCaller`, and every run inside that request picks it up unless it passes its own.
+ */
+export interface ToolCaller {
+  /** A stable id of the client (API key id, or IP): its share of each engine and of the pool is capped. */
+  client?: string;
+  /** Aborted when the client has gone: queued work is dropped, running engines are killed with their group. */
+  signal?: AbortSignal;
+}
+
+const storage = new AsyncLocalStorage<ToolCaller>();
+
+export function withToolCaller<T>(caller: ToolCaller, fn: () => Promise<T>): Promise<T> {
+  return storage.run(caller, fn);
+}
+
+export function currentToolCaller(): ToolCaller {
+  return storage.getStore() ?? {};
+}
+
+/**
+ * An AbortSignal that fires when the response closes before it was completely sent:
+ * the client disconnected, so its work should stop.
+ */
+export function abortSignalOnClose(res: { once(event: 'close', listener: () => void): unknown; readonly writableFinished: boolean }): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** The client went away; its work was dropped. Nobody reads the answer, the code is for logs. */
+export class ToolCallAbortedError extends AppError {
+  constructor() {
+    super(499, 'REQUEST_ABORTED', 'The client closed the request; its work was stopped');
+  }
+}
+
+/** Refused because the process is shutting down (the pool and the runner use the same error). */
+export const shuttingDown = () => new AppError(503, 'SHUTTING_DOWN', 'The service is shutting down');
