@@ -39,6 +39,7 @@ export function createSigningFeatures(deps: {
   const files = createFileStore(join(config.dataDir, 'esign', 'files'));
   const signatures = createSignaturesService({
     repos,
+    db: deps.db,
     files,
     identity: deps.identity,
     tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined,

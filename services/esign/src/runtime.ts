@@ -24,6 +24,7 @@ import { createMailService, type MailService } from './mail/service';
 import { createToolsContext, type ToolsContext } from './tools/context';
 import { createSigningFeatures, type SigningFeatures } from './features';
 import { loadSealIdentity } from './signatures/seal-identity';
+import { startRecoverySweep } from './recovery-sweep';
 
 export type EsignRole = 'api' | 'worker' | 'all' | 'cli';
 
@@ -72,7 +73,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   const identity = await loadSealIdentity(config);
   // Workers start on first use, so a role that never decodes an image or runs a tool
   // never starts one.
-  const tools = createToolsContext({ tmpDir: config.tmpDir });
+  const tools = createToolsContext({ tmpDir: config.tmpDir, logger });
   const signing = createSigningFeatures({
     config,
     pool: tools.pool,
@@ -111,7 +112,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
       'email.send': (payload, ctx) => mail.deliver(payload.emailId, ctx),
       'key.touch': (payload) => keys.touch(payload.keyId, new Date(payload.usedAt)),
       'signature.seal': (payload, ctx) => signing.signatures.sealJob(payload.requestId, ctx),
-      'document.finalise': (payload) => signing.signatures.finaliseDocument(payload.documentId),
+      'document.finalise': (payload, ctx) => signing.signatures.finaliseDocument(payload.documentId, ctx),
     }),
     runWorker: role === 'worker' || role === 'all',
     concurrency: config.workerConcurrency,
@@ -126,9 +127,11 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   }
   // The process that runs the jobs (a worker, or the embedded in-process queue) re-enqueues
   // work whose job was lost; an API feeding Redis leaves that to its workers.
-  if (role === 'worker' || role === 'all' || (role === 'api' && jobs.mode === 'in-process')) {
-    resumeInterruptedWork(mail, signing, logger).catch((err: unknown) => logger.warn({ err }, 'could not resume interrupted work'));
-  }
+  // It runs at start-up and then every ESIGN_RECOVERY_INTERVAL_MS, one instance at a time.
+  const recovery =
+    role === 'worker' || role === 'all' || (role === 'api' && jobs.mode === 'in-process')
+      ? startRecoverySweep(() => resumeInterruptedWork(mail, signing, logger), { database, intervalMs: config.recoveryIntervalMs, logger })
+      : undefined;
   const demoKey = role !== 'cli' && role !== 'worker' && config.demoKey ? await keys.createDemoKeyIfEmpty() : null;
 
   return {
@@ -146,6 +149,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     url,
     demoKey,
     async close() {
+      await recovery?.stop();
       if (server) await closeServer(server, config.shutdownGraceMs);
       await tools.close();
       await jobs.close();

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { sealPdf, type SigningIdentity, type TsaClient } from '@platform/pdf-core';
 import type { JobContext, JobQueue, Logger } from '@platform/service-kit';
+import type { EsignDb } from '../db';
 import type { Repositories } from '../db/repositories';
 import type { DocumentRow } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
@@ -7,14 +9,14 @@ import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestRow } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import { appendAuditCertificate } from './audit-certificate';
+import { createFinaliseClaims, FINALISE_CLAIM_STALE_MS, FINALISE_HEARTBEAT_MS, type ClaimOwner } from './finalise-claim';
 import { sealRequestJob } from './jobs';
 import { drawStamps, type StampData } from './stamp';
 
-/** A builder that died keeps its claim this long before another worker may take over. */
-const FINALISE_CLAIM_STALE_MS = 10 * 60_000;
-
 export interface SignaturesDeps {
   repos: Repositories;
+  /** For the finalisation claim, which records its owner. */
+  db: EsignDb;
   files: FileStore;
   identity: SigningIdentity;
   /** Set when TSA_URL is: every seal is then B-T or fails. */
@@ -29,6 +31,7 @@ export interface SignaturesDeps {
 export function createSignaturesService(deps: SignaturesDeps) {
   const { repos, files } = deps;
   const clock = deps.clock ?? (() => new Date());
+  const claims = createFinaliseClaims(deps.db);
 
   async function stampOf(request: SigningRequestRow, slot: number): Promise<StampData> {
     const image = request.signatureImageKey ? await files.read(request.signatureImageKey) : null;
@@ -123,12 +126,25 @@ export function createSignaturesService(deps: SignaturesDeps) {
 
     /**
      * Builds the combined final PDF once: the original with every signee's stamp and the
-     * audit certificate, sealed by the service. A claim on the document row makes a
-     * second job (the last two signees confirming together) a no-op.
+     * audit certificate, sealed by the service. A claim on the document row, owned by the
+     * job run and renewed while it builds, makes a concurrent job a no-op; the same job
+     * retried or redelivered after a crash takes its claim back (see finalise-claim.ts).
      */
-    async finaliseDocument(documentId: string): Promise<'finalised' | 'skipped' | 'not_ready'> {
+    async finaliseDocument(
+      documentId: string,
+      ctx: Pick<JobContext, 'jobId' | 'attempt'> & { signal?: AbortSignal } = { jobId: `direct-${randomUUID()}`, attempt: 1 },
+    ): Promise<'finalised' | 'skipped' | 'not_ready'> {
       if (!(await repos.requests.allSealed(documentId))) return 'not_ready';
-      if (!(await repos.documents.claimFinalisation(documentId, clock(), FINALISE_CLAIM_STALE_MS))) return 'skipped';
+      const owner: ClaimOwner = { jobId: ctx.jobId, attempt: ctx.attempt };
+      if (!(await claims.claim(documentId, owner, clock()))) return 'skipped';
+      let lost = false;
+      const heartbeat = setInterval(() => {
+        claims.renew(documentId, owner, clock()).then(
+          (held) => (lost ||= !held),
+          (err: unknown) => deps.logger.warn({ documentId, err: (err as Error).message }, 'could not renew the finalisation claim'),
+        );
+      }, FINALISE_HEARTBEAT_MS);
+      heartbeat.unref();
       try {
         const doc = (await repos.documents.find(documentId))!;
         const requests = await repos.requests.listForDocument(documentId);
@@ -169,8 +185,12 @@ export function createSignaturesService(deps: SignaturesDeps) {
             });
           },
         });
-        await files.write(storageKeys.final(doc.id), sealed.pdf);
         const recorded = await repos.transaction(async (tx) => {
+          // Under the row lock, and only while the claim is still this run's: a run that lost
+          // it (timed out, taken over) never overwrites the final PDF another run recorded.
+          const row = await tx.documents.lock(doc.id);
+          if (lost || ctx.signal?.aborted || !row || row.finalisedAt || row.erasedAt || row.finaliseClaimedBy !== `${owner.jobId}#${owner.attempt}`) return false;
+          await files.write(storageKeys.final(doc.id), sealed.pdf);
           const won = await tx.documents.markFinalised(doc.id, { sha256: sealed.sha256, level: sealed.level, tsaTime: sealed.tsaTime, at: now });
           if (won) {
             await tx.audit.append({
@@ -192,21 +212,33 @@ export function createSignaturesService(deps: SignaturesDeps) {
         deps.logger.info({ documentId, level: sealed.level }, 'final PDF built');
         return 'finalised';
       } catch (err) {
-        await repos.documents.releaseFinalisation(documentId);
+        await claims.release(documentId, owner);
         throw err;
+      } finally {
+        clearInterval(heartbeat);
       }
     },
 
     /**
-     * At start of a job-running process: requests signed but never sealed (a crash between
-     * commit and seal) get their seal job, and fully sealed documents without a final PDF
-     * (a lost `document.finalise`) get theirs; its claim makes a duplicate a no-op.
+     * The recovery sweep (at start of a job-running process, then periodically): requests
+     * signed but never sealed (a crash between commit and seal) get their seal job, and fully
+     * sealed documents without a final PDF and without a live claim get theirs. One stranded
+     * longer than a claim takes to go stale gets a job under a fresh id: its own job may be
+     * lingering in the queue (active in a dead worker, or failed after stalling twice), where
+     * the usual id would make the new one a no-op. A duplicate is harmless: its claim skips it.
      */
     async resumeInterrupted(): Promise<{ seals: number; finalisations: number }> {
       const requestIds = await repos.requests.pendingSealIds();
       for (const requestId of requestIds) await deps.jobs.enqueue('signature.seal', { requestId });
-      const documentIds = await repos.documents.awaitingFinalisationIds(new Date(clock().getTime() - FINALISE_CLAIM_STALE_MS));
-      for (const documentId of documentIds) await deps.jobs.enqueue('document.finalise', { documentId });
+      const now = clock().getTime();
+      const documentIds = await repos.documents.awaitingFinalisationIds(new Date(now - FINALISE_CLAIM_STALE_MS));
+      for (const documentId of documentIds) {
+        const claimedAt = (await repos.documents.find(documentId))?.finaliseClaimedAt?.getTime();
+        const sealedAt = Math.max(0, ...(await repos.requests.listForDocument(documentId)).map((r) => r.sealedAt?.getTime() ?? 0));
+        const stranded = now - (claimedAt ?? sealedAt) >= FINALISE_CLAIM_STALE_MS;
+        const jobId = stranded ? `finalise-${documentId}-r${Math.floor(now / FINALISE_CLAIM_STALE_MS)}` : undefined;
+        await deps.jobs.enqueue('document.finalise', { documentId }, jobId ? { jobId } : undefined);
+      }
       return { seals: requestIds.length, finalisations: documentIds.length };
     },
   };

@@ -1,0 +1,1 @@
+ALTER TABLE "documents" ADD COLUMN "finalise_claimed_by" text;
