@@ -9,4 +9,5 @@ export * from './queue';
 export * from './jobs-runtime';
 export * from './version';
 export * from './cli-output';
+export * from './cli-frame';
 export * from './service-infrastructure';

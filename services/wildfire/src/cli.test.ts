@@ -116,6 +116,18 @@ describe('wildfire tokens (CLI) against Postgres', () => {
   });
 
   it.each([
+    [['tokens', 'create', '--help'], 'Usage: wildfire tokens create --type live|test --account NAME'],
+    [['tokens', 'rotate', '-h'], 'Usage: wildfire tokens rotate TOKEN|ID|PREFIX [--grace 24h] [--json]'],
+    [['ingest', 'weather', '--help'], 'Load noon weather (municipio_id,date,temp,rh,ws,prec)'],
+  ])('answers %j with the command\'s help and exit 0, without touching the database', async (argv, text) => {
+    // a database nobody can reach: --help must not need it
+    const output = captureOutput();
+    const code = await runCli(argv, output.out, { WILDFIRE_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect({ code, stderr: output.stderr }).toEqual({ code: 0, stderr: [] });
+    expect(output.stdout.join('\n')).toContain(text);
+  });
+
+  it.each([
     [['tokens', 'create', '--account', 'acme', '--scopes', 'risk:read'], 'tokens create needs --type live|test'],
     [['tokens', 'create', '--type', 'prod', '--account', 'acme', '--scopes', 'risk:read'], '--type must be live or test, got "prod"'],
     [['tokens', 'create', '--type', 'live', '--scopes', 'risk:read'], 'tokens create needs --account NAME'],

@@ -1,8 +1,7 @@
 // Operator CLI: `npx wildfire <command>`. Works beside a running embedded service
 // (it joins the service's database socket) and against Postgres.
-import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { createLogger, formatTable, runCliMain } from '@platform/service-kit';
+import { CliUsageError, createCli, createLogger, formatTable, runCliMain, type CliCommand } from '@platform/service-kit';
 import { loadConfig, parseIsoDay } from './config';
 import { CsvInputError } from './csv-input';
 import { FWI_CSV_USAGE, FwiInputError, FwiUsageError, parseFwiArgs, runFwiCsv } from './fwi';
@@ -12,40 +11,6 @@ import type { WeatherIngestSummary } from './readings/ingest-weather';
 import type { EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
 import type { TokenRecord, TokenType } from './tokens/repository';
 import { DEFAULT_ROTATION_GRACE_MS, TOKEN_SCOPES, TokenInputError } from './tokens/service';
-
-const USAGE = `Usage: wildfire <command> [options]
-
-Commands:
-  tokens create --type live|test --account NAME --scopes SCOPE[,SCOPE...]
-                [--municipios CODE[,CODE...]] [--ip CIDR[,CIDR...]] [--expires YYYY-MM-DD]
-                [--quota N] [--json]
-      Create an API token; the token is printed once and stored hashed.
-      Scopes: ${TOKEN_SCOPES.join(', ')}. Municipalities: 5-digit INE codes.
-      --ip: addresses or CIDR ranges the token may be used from. --expires: the last
-      day the token works (it expires at the end of that day, UTC). --quota: requests
-      per month for the account's live tokens (sets the account's quota; "none" removes it).
-  tokens list [--account NAME] [--json]
-      List tokens (prefix, type, scopes, limits, quota, expiry, last use, state); never the secret.
-  tokens revoke TOKEN|ID|PREFIX
-      Revoke a token given whole, by its id or by its listed prefix.
-  tokens rotate TOKEN|ID|PREFIX [--grace 24h] [--json]
-      Issue a replacement with the same account, scopes and limits (printed once); the
-      old token keeps working for the grace period (s, m, h or d; default 24h, 0 ends it now).
-  ingest weather FILE.csv [--json]
-      Load noon weather (municipio_id,date,temp,rh,ws,prec) and store the daily FWI
-      readings, continuing each municipality's series. A bad row rejects the whole file.
-  ingest municipalities FILE [--json]
-      Add coordinates, altitude and population from the IGN/CNIG nomenclator (";",
-      Latin-1, decimal commas) or from ine_code,name,province_code,province,lat,lon,altitude_m,population.
-  ingest ecosystem FILE.csv [--json]
-      Load municipio_id,vegetation_type,fuel_model,fuel_load_t_ha,forest_cover_pct, one row per
-      municipality (classes and models: services/wildfire/README.md). A bad row rejects the whole file.
-  fwi [--ffmc0 N] [--dmc0 N] [--dc0 N] < weather.csv > indices.csv
-      Compute the Fire Weather Index System from daily noon weather (CSV in, CSV out).
-      Needs no database; "wildfire fwi --help" describes the columns.
-`;
-
-class UsageError extends Error {}
 
 type Out = { log(line: string): void; error(line: string): void };
 /** Standard input as the fwi command reads it; a TTY means nothing was piped in. */
@@ -62,141 +27,193 @@ const OPTION_OF_FIELD: Record<TokenInputError['field'], string> = {
   grace: '--grace',
 };
 
-export async function runCli(argv: string[], out: Out = console, env: NodeJS.ProcessEnv = process.env, stdin: In = process.stdin): Promise<number> {
-  const [group, command, ...rest] = argv;
-  if (!group || group === 'help' || group === '--help' || group === '-h') {
-    out.log(USAGE);
-    return group ? 0 : 2;
-  }
-  let runtime: WildfireRuntime | undefined;
-  try {
-    if (group === 'fwi') return await fwi(argv.slice(1), out, stdin);
-    const open = async () => {
-      const config = loadConfig(env);
-      // The CLI prints its own results; library logs go to stderr, warnings and up only.
-      const logger = createLogger({ service: 'wildfire', level: config.logLevel === 'info' ? 'warn' : config.logLevel, destination: pino.destination(2) });
-      return (runtime = await startWildfire(config, 'cli', { logger }));
-    };
-    if (group === 'tokens' && command === 'create') {
-      const { values } = parseArgs({
-        args: rest,
-        options: {
-          type: { type: 'string' },
-          account: { type: 'string' },
-          scopes: { type: 'string' },
-          municipios: { type: 'string' },
-          ip: { type: 'string' },
-          expires: { type: 'string' },
-          quota: { type: 'string' },
-          json: { type: 'boolean' },
-        },
-      });
-      if (values.type !== 'live' && values.type !== 'test') {
-        throw new UsageError(values.type === undefined ? 'tokens create needs --type live|test' : `--type must be live or test, got "${values.type}"`);
-      }
-      if (!values.account) throw new UsageError('tokens create needs --account NAME');
-      if (values.scopes === undefined) throw new UsageError(`tokens create needs --scopes (one or more of ${TOKEN_SCOPES.join(', ')})`);
-      const rt = await open();
-      const { token, record } = await rt.tokens.create({
-        account: values.account,
-        type: values.type satisfies TokenType,
-        scopes: list(values.scopes),
-        municipios: values.municipios === undefined ? null : list(values.municipios),
-        ipAllowlist: values.ip === undefined ? null : list(values.ip),
-        expiresAt: values.expires === undefined ? null : endOfDay(values.expires),
-        monthlyQuota: values.quota === undefined ? undefined : quota(values.quota),
-      });
-      if (values.json) {
-        out.log(
-          JSON.stringify({ token, id: record.id, account: record.account, type: record.type, scopes: record.scopes, prefix: record.prefix, monthly_quota: record.monthlyQuota }),
-        );
-      } else {
-        out.log(
-          `Created ${record.type} token for account "${record.account}" (id ${record.id}, prefix ${record.prefix}).\n` +
-            `Scopes: ${record.scopes.join(', ')}; ${limits(record)}.\nToken (shown once): ${token}`,
-        );
-      }
-      return 0;
-    }
-    if (group === 'tokens' && command === 'list') {
-      const { values } = parseArgs({ args: rest, options: { account: { type: 'string' }, json: { type: 'boolean' } } });
-      const rt = await open();
-      const now = new Date();
-      const tokens = await rt.tokens.list(values.account);
-      if (values.json) out.log(JSON.stringify(tokens.map((t) => tokenJson(t, now))));
-      else out.log(formatTokens(tokens, now));
-      return 0;
-    }
-    if (group === 'tokens' && command === 'revoke') {
-      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
-      if (positionals.length !== 1) throw new UsageError('tokens revoke needs exactly one TOKEN, ID or PREFIX');
-      const rt = await open();
-      const revoked = await rt.tokens.revoke(positionals[0]!);
-      if (!revoked) {
-        out.error(`wildfire: no active token matches ${named(positionals[0]!)}`);
-        return 1;
-      }
-      out.log(`Revoked ${revoked.type} token ${revoked.id} (${revoked.prefix}) of account "${revoked.account}"`);
-      return 0;
-    }
-    if (group === 'tokens' && command === 'rotate') {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { grace: { type: 'string' }, json: { type: 'boolean' } } });
-      if (positionals.length !== 1) throw new UsageError('tokens rotate needs exactly one TOKEN, ID or PREFIX');
-      const graceMs = values.grace === undefined ? DEFAULT_ROTATION_GRACE_MS : duration(values.grace);
-      const rt = await open();
-      const rotated = await rt.tokens.rotate(positionals[0]!, graceMs);
-      if (!rotated) {
-        out.error(`wildfire: no active token matches ${named(positionals[0]!)}`);
-        return 1;
-      }
-      const { token, record, old } = rotated;
-      const until = old.expiresAt!.toISOString();
-      if (values.json) {
-        out.log(
-          JSON.stringify({ token, id: record.id, account: record.account, type: record.type, scopes: record.scopes, prefix: record.prefix, replaces: old.id, old_valid_until: until }),
-        );
-      } else {
-        out.log(
-          `Rotated ${old.type} token ${old.id} (${old.prefix}) of account "${old.account}"; it keeps working until ${until}.\n` +
-            `Replacement: id ${record.id}, prefix ${record.prefix}; scopes ${record.scopes.join(', ')}; ${limits(record)}.\nToken (shown once): ${token}`,
-        );
-      }
-      return 0;
-    }
-    if (group === 'ingest' && (command === 'weather' || command === 'municipalities' || command === 'ecosystem')) {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean' } } });
-      if (positionals.length !== 1) throw new UsageError(`ingest ${command} needs exactly one FILE`);
+const str = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
+
+function tokenCommands(): CliCommand<WildfireRuntime>[] {
+  return [
+    {
+      name: 'tokens create',
+      synopsis: '--type live|test --account NAME --scopes SCOPE[,SCOPE...]\n  [--municipios CODE[,CODE...]] [--ip CIDR[,CIDR...]] [--expires YYYY-MM-DD]\n  [--quota N] [--json]',
+      description:
+        `Create an API token; the token is printed once and stored hashed.\n` +
+        `Scopes: ${TOKEN_SCOPES.join(', ')}. Municipalities: 5-digit INE codes.\n` +
+        `--ip: addresses or CIDR ranges the token may be used from. --expires: the last\n` +
+        `day the token works (it expires at the end of that day, UTC). --quota: requests\n` +
+        `per month for the account's live tokens (sets the account's quota; "none" removes it).`,
+      options: {
+        type: { type: 'string' },
+        account: { type: 'string' },
+        scopes: { type: 'string' },
+        municipios: { type: 'string' },
+        ip: { type: 'string' },
+        expires: { type: 'string' },
+        quota: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      async run({ values }, { open, out }) {
+        const type = str(values.type);
+        if (type !== 'live' && type !== 'test') {
+          throw new CliUsageError(type === undefined ? 'tokens create needs --type live|test' : `--type must be live or test, got "${type}"`);
+        }
+        const tokenType: TokenType = type;
+        const account = str(values.account);
+        if (!account) throw new CliUsageError('tokens create needs --account NAME');
+        const scopes = str(values.scopes);
+        if (scopes === undefined) throw new CliUsageError(`tokens create needs --scopes (one or more of ${TOKEN_SCOPES.join(', ')})`);
+        const municipios = str(values.municipios);
+        const ip = str(values.ip);
+        const expires = str(values.expires);
+        const quotaValue = str(values.quota);
+        const input = {
+          account,
+          type: tokenType,
+          scopes: list(scopes),
+          municipios: municipios === undefined ? null : list(municipios),
+          ipAllowlist: ip === undefined ? null : list(ip),
+          expiresAt: expires === undefined ? null : endOfDay(expires),
+          monthlyQuota: quotaValue === undefined ? undefined : quota(quotaValue),
+        };
+        const rt = await open();
+        const { token, record } = await rt.tokens.create(input);
+        if (values.json) {
+          out.log(
+            JSON.stringify({ token, id: record.id, account: record.account, type: record.type, scopes: record.scopes, prefix: record.prefix, monthly_quota: record.monthlyQuota }),
+          );
+        } else {
+          out.log(
+            `Created ${record.type} token for account "${record.account}" (id ${record.id}, prefix ${record.prefix}).\n` +
+              `Scopes: ${record.scopes.join(', ')}; ${limits(record)}.\nToken (shown once): ${token}`,
+          );
+        }
+        return 0;
+      },
+    },
+    {
+      name: 'tokens list',
+      synopsis: '[--account NAME] [--json]',
+      description: 'List tokens (prefix, type, scopes, limits, quota, expiry, last use, state); never the secret.',
+      options: { account: { type: 'string' }, json: { type: 'boolean' } },
+      async run({ values }, { open, out }) {
+        const rt = await open();
+        const now = new Date();
+        const tokens = await rt.tokens.list(str(values.account));
+        out.log(values.json ? JSON.stringify(tokens.map((t) => tokenJson(t, now))) : formatTokens(tokens, now));
+        return 0;
+      },
+    },
+    {
+      name: 'tokens revoke',
+      synopsis: 'TOKEN|ID|PREFIX',
+      description: 'Revoke a token given whole, by its id or by its listed prefix.',
+      positionals: { count: 1, name: 'TOKEN, ID or PREFIX' },
+      async run({ positionals }, { open, out }) {
+        const rt = await open();
+        const revoked = await rt.tokens.revoke(positionals[0]!);
+        if (!revoked) {
+          out.error(`wildfire: no active token matches ${named(positionals[0]!)}`);
+          return 1;
+        }
+        out.log(`Revoked ${revoked.type} token ${revoked.id} (${revoked.prefix}) of account "${revoked.account}"`);
+        return 0;
+      },
+    },
+    {
+      name: 'tokens rotate',
+      synopsis: 'TOKEN|ID|PREFIX [--grace 24h] [--json]',
+      description:
+        'Issue a replacement with the same account, scopes and limits (printed once); the\n' +
+        'old token keeps working for the grace period (s, m, h or d; default 24h, 0 ends it now).',
+      options: { grace: { type: 'string' }, json: { type: 'boolean' } },
+      positionals: { count: 1, name: 'TOKEN, ID or PREFIX' },
+      async run({ values, positionals }, { open, out }) {
+        const grace = str(values.grace);
+        const graceMs = grace === undefined ? DEFAULT_ROTATION_GRACE_MS : duration(grace);
+        const rt = await open();
+        const rotated = await rt.tokens.rotate(positionals[0]!, graceMs);
+        if (!rotated) {
+          out.error(`wildfire: no active token matches ${named(positionals[0]!)}`);
+          return 1;
+        }
+        const { token, record, old } = rotated;
+        const until = old.expiresAt!.toISOString();
+        if (values.json) {
+          out.log(
+            JSON.stringify({ token, id: record.id, account: record.account, type: record.type, scopes: record.scopes, prefix: record.prefix, replaces: old.id, old_valid_until: until }),
+          );
+        } else {
+          out.log(
+            `Rotated ${old.type} token ${old.id} (${old.prefix}) of account "${old.account}"; it keeps working until ${until}.\n` +
+              `Replacement: id ${record.id}, prefix ${record.prefix}; scopes ${record.scopes.join(', ')}; ${limits(record)}.\nToken (shown once): ${token}`,
+          );
+        }
+        return 0;
+      },
+    },
+  ];
+}
+
+const INGEST_HELP: Record<'weather' | 'municipalities' | 'ecosystem', string> = {
+  weather:
+    'Load noon weather (municipio_id,date,temp,rh,ws,prec) and store the daily FWI\n' +
+    "readings, continuing each municipality's series. A bad row rejects the whole file.",
+  municipalities:
+    'Add coordinates, altitude and population from the IGN/CNIG nomenclator (";",\n' +
+    'Latin-1, decimal commas) or from ine_code,name,province_code,province,lat,lon,altitude_m,population.',
+  ecosystem:
+    'Load municipio_id,vegetation_type,fuel_model,fuel_load_t_ha,forest_cover_pct, one row per\n' +
+    'municipality (classes and models: services/wildfire/README.md). A bad row rejects the whole file.',
+};
+
+function ingestCommands(): CliCommand<WildfireRuntime>[] {
+  return (['weather', 'municipalities', 'ecosystem'] as const).map((kind) => ({
+    name: `ingest ${kind}`,
+    synopsis: `FILE${kind === 'municipalities' ? '' : '.csv'} [--json]`,
+    description: INGEST_HELP[kind],
+    options: { json: { type: 'boolean' } },
+    positionals: { count: 1, name: 'FILE' },
+    async run({ values, positionals }, { open, out }) {
       const file = positionals[0]!;
       const rt = await open();
       try {
-        const summary = await rt.ingest[command](file);
-        out.log(values.json ? JSON.stringify(summary) : describeIngest(command, file, summary));
+        const summary = await rt.ingest[kind](file);
+        out.log(values.json ? JSON.stringify(summary) : describeIngest(kind, file, summary));
       } catch (err) {
         if (!(err instanceof CsvInputError) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        out.error(`wildfire ingest ${command}: ${file}: ${err instanceof CsvInputError ? `${err.message}; nothing was loaded` : 'no such file'}`);
+        out.error(`wildfire ingest ${kind}: ${file}: ${err instanceof CsvInputError ? `${err.message}; nothing was loaded` : 'no such file'}`);
         return 1;
       }
       return 0;
-    }
-    throw new UsageError(`Unknown command "${[group, command].filter(Boolean).join(' ')}"`);
-  } catch (err) {
-    if (err instanceof UsageError || String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) {
-      out.error(`wildfire: ${(err as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (err instanceof TokenInputError) {
-      out.error(`wildfire: ${OPTION_OF_FIELD[err.field]}: ${err.message}`);
-      return 2;
-    }
-    if (err instanceof FwiUsageError) {
-      out.error(`wildfire fwi: ${err.message}`);
-      return 2;
-    }
-    out.error(`wildfire: ${describeFailure(err)}`);
-    return 1;
-  } finally {
-    await (runtime as WildfireRuntime | undefined)?.close();
-  }
+    },
+  }));
+}
+
+function fwiCommand(stdin: In): CliCommand<WildfireRuntime> {
+  return {
+    name: 'fwi',
+    synopsis: '[--ffmc0 N] [--dmc0 N] [--dc0 N] < weather.csv > indices.csv',
+    description: 'Compute the Fire Weather Index System from daily noon weather (CSV in, CSV out).\nNeeds no database; "wildfire fwi --help" describes the columns.',
+    raw: true,
+    run: ({ positionals }, { out }) => fwi(positionals, out, stdin),
+  };
+}
+
+export async function runCli(argv: string[], out: Out = console, env: NodeJS.ProcessEnv = process.env, stdin: In = process.stdin): Promise<number> {
+  const cli = createCli<WildfireRuntime>({
+    name: 'wildfire',
+    commands: [...tokenCommands(), ...ingestCommands(), fwiCommand(stdin)],
+    async open() {
+      const config = loadConfig(env);
+      // The CLI prints its own results; library logs go to stderr, warnings and up only.
+      const logger = createLogger({ service: 'wildfire', level: config.logLevel === 'info' ? 'warn' : config.logLevel, destination: pino.destination(2) });
+      return startWildfire(config, 'cli', { logger });
+    },
+    describeError(err) {
+      if (err instanceof TokenInputError) return { message: `wildfire: ${OPTION_OF_FIELD[err.field]}: ${err.message}`, code: 2 };
+      if (err instanceof FwiUsageError) return { message: `wildfire fwi: ${err.message}`, code: 2 };
+      return { message: `wildfire: ${describeFailure(err)}`, code: 1 };
+    },
+  });
+  return cli(argv, out);
 }
 
 /** `wildfire fwi`: CSV from stdin to stdout. Exit 1 on unusable input (FwiInputError), 2 on bad options. */
@@ -254,9 +271,9 @@ function list(value: string): string[] {
 /** `--expires 2027-06-30` keeps the token working through that day: it expires at the next 00:00 UTC. */
 function endOfDay(value: string): Date {
   const day = parseIsoDay(value);
-  if (!day) throw new UsageError(`--expires must be a date in the form YYYY-MM-DD, got "${value}"`);
+  if (!day) throw new CliUsageError(`--expires must be a date in the form YYYY-MM-DD, got "${value}"`);
   const end = new Date(day.getTime() + 24 * 60 * 60 * 1000);
-  if (end.getTime() <= Date.now()) throw new UsageError(`--expires ${value} is in the past`);
+  if (end.getTime() <= Date.now()) throw new CliUsageError(`--expires ${value} is in the past`);
   return end;
 }
 
@@ -268,7 +285,7 @@ function named(ref: string): string {
 /** `--quota 10000`, or `none` to remove the account's quota. */
 function quota(value: string): number | null {
   if (value === 'none') return null;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--quota must be a whole number of requests per month or "none", got "${value}"`);
+  if (!/^\d+$/.test(value)) throw new CliUsageError(`--quota must be a whole number of requests per month or "none", got "${value}"`);
   return Number(value);
 }
 
@@ -276,7 +293,7 @@ function quota(value: string): number | null {
 function duration(value: string): number {
   const match = /^(\d+)(s|m|h|d)$/.exec(value);
   if (value === '0') return 0;
-  if (!match) throw new UsageError(`--grace must be a duration such as 90s, 30m, 24h or 7d, got "${value}"`);
+  if (!match) throw new CliUsageError(`--grace must be a duration such as 90s, 30m, 24h or 7d, got "${value}"`);
   const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
   return Number(match[1]) * unit;
 }

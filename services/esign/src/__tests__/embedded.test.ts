@@ -75,6 +75,14 @@ describe('esign on the embedded defaults (PGlite, in-process jobs, .eml files)',
     expect(res.err).toContain('--tenant');
   });
 
+  it('answers --help on every command with its usage and exit 0', async () => {
+    for (const command of [['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['mail', 'test']]) {
+      const res = await cli([...command, '--help']);
+      expect({ code: res.code, err: res.err }).toEqual({ code: 0, err: '' });
+      expect(res.out).toContain(`Usage: esign ${command.join(' ')}`);
+    }
+  });
+
   it('signs a document end to end on PGlite with in-process jobs, one of two concurrent confirmations winning', async () => {
     const { key } = await rt.keys.create({ tenant: 'embedded' });
     const up = await request(rt.server!).post('/firma/documentos').set('authorization', key).attach('file', await samplePdf(), { filename: 'a.pdf', contentType: 'application/pdf' });
