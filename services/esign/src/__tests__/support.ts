@@ -110,7 +110,7 @@ export function otpOf(mail: ReceivedMail): string {
  * queue prefix on the real Redis, a real SMTP sink, a DATA_DIR of its own, optionally
  * a real TSA. `role: 'all'` runs the BullMQ worker in the same process.
  */
-export async function startTestEsign(options: { name: string; tsa?: boolean; env?: Record<string, string> }) {
+export async function startTestEsign(options: { name: string; tsa?: boolean; env?: Record<string, string>; logger?: import('@platform/service-kit').Logger }) {
   const { createTestDatabase, clearRedisPrefix } = await import('@platform/service-kit/testing');
   const { startEsign } = await import('../runtime');
   const { rmSync } = await import('node:fs');
@@ -133,6 +133,7 @@ export async function startTestEsign(options: { name: string; tsa?: boolean; env
       ...options.env,
     }),
     'all',
+    { logger: options.logger },
   );
   const keyFor = async (tenant: string, role: 'tenant' | 'superadmin' = 'tenant') => (await rt.keys.create({ tenant, role })).key;
   return {
