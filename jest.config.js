@@ -8,8 +8,8 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
   moduleNameMapper: {
-    '^@platform/(errors|auth|pdf-core|service-kit|wildfire-client)$': '<rootDir>/packages/$1/src',
-    '^@platform/(errors|auth|pdf-core|service-kit|wildfire-client)/(.*)$': '<rootDir>/packages/$1/src/$2',
+    '^@firma-riesgo/(errors|auth|pdf-core|service-kit|wildfire-client)$': '<rootDir>/packages/$1/src',
+    '^@firma-riesgo/(errors|auth|pdf-core|service-kit|wildfire-client)/(.*)$': '<rootDir>/packages/$1/src/$2',
   },
   maxWorkers: 2,
   testTimeout: 60000,

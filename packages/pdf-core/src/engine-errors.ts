@@ -1,4 +1,4 @@
-import { AppError, UnavailableError } from '@platform/errors';
+import { AppError, UnavailableError } from '@firma-riesgo/errors';
 
 /** Enough of stderr to see why an engine failed, not so much that a log line explodes. */
 const STDERR_TAIL_CHARS = 2000;

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UnavailableError } from '@platform/errors';
+import { UnavailableError } from '@firma-riesgo/errors';
 import { minimalPdf } from './__tests__/minimal-pdf';
 import { eventually, isAlive } from './__tests__/processes';
 import { EngineFailedError, EngineMissingError, EngineOutputLimitError, EngineTimeoutError } from './engine-errors';

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { AppError } from '@platform/errors';
+import { AppError } from '@firma-riesgo/errors';
 
 /**
  * Who a piece of engine or worker work is done for. The tools call the runner and the

@@ -1,7 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { RequestHandler } from 'express';
-import { logSafeError } from '@platform/errors';
+import { logSafeError } from '@firma-riesgo/errors';
 
 export type { Logger } from 'pino';
 

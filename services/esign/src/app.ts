@@ -1,8 +1,8 @@
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
-import { createRateLimiter } from '@platform/auth';
-import { esignEnvelope } from '@platform/errors';
-import { createHttpApp, docsRouter, generateOpenApiDocument, type JobQueue, type Logger, type Metrics } from '@platform/service-kit';
+import { createRateLimiter } from '@firma-riesgo/auth';
+import { esignEnvelope } from '@firma-riesgo/errors';
+import { createHttpApp, docsRouter, generateOpenApiDocument, type JobQueue, type Logger, type Metrics } from '@firma-riesgo/service-kit';
 import type { EsignJobs } from './jobs/registry';
 import type { EsignConfig } from './config';
 import { healthRouter } from './health/router';

@@ -1,7 +1,7 @@
 // Operator CLI: `npx esign <command>`. Works beside a running embedded service
 // (it joins the service's database socket) and against Postgres.
 import pino from 'pino';
-import { createCli, CliUsageError, createLogger, formatTable, runCliMain, type CliCommand } from '@platform/service-kit';
+import { createCli, CliUsageError, createLogger, formatTable, runCliMain, type CliCommand } from '@firma-riesgo/service-kit';
 import { loadConfig } from './config';
 import { startEsign, type EsignRuntime } from './runtime';
 import { InvalidTenantNameError } from './keys/service';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@platform/service-kit';
+import { env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@firma-riesgo/service-kit';
 
 /**
  * Every environment variable esign reads, parsed once at start-up. The README's

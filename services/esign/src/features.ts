@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { createTsaClient, type PdfWorkerPool, type SigningIdentity } from '@platform/pdf-core';
-import type { JobQueue, Logger } from '@platform/service-kit';
+import { createTsaClient, type PdfWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
+import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { EsignConfig } from './config';
 import type { EsignDb } from './db';
 import { createRepositories, type Repositories } from './db/repositories';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OpenAPIRegistry } from '@platform/service-kit';
+import { OpenAPIRegistry } from '@firma-riesgo/service-kit';
 
 /** The version of "Electronic Signature Service Interface" this service implements (its §9). */
 export const ESIGN_INTERFACE_VERSION = '1.1.0';

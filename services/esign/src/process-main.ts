@@ -1,4 +1,4 @@
-import { installShutdown } from '@platform/service-kit';
+import { installShutdown } from '@firma-riesgo/service-kit';
 import { loadConfig } from './config';
 import { startEsign, type EsignRole } from './runtime';
 

@@ -1,4 +1,4 @@
-import type { Database, Logger } from '@platform/service-kit';
+import type { Database, Logger } from '@firma-riesgo/service-kit';
 import type { schema } from './db';
 
 /**

@@ -11,7 +11,7 @@ import {
   type Database,
   type JobsRuntime,
   type Logger,
-} from '@platform/service-kit';
+} from '@firma-riesgo/service-kit';
 import { createEsignApp } from './app';
 import type { EsignConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
-import { wildfireEnvelope } from '@platform/errors';
-import { createHttpApp, docsRouter, generateOpenApiDocument, type JobQueue, type Logger, type Metrics } from '@platform/service-kit';
+import { wildfireEnvelope } from '@firma-riesgo/errors';
+import { createHttpApp, docsRouter, generateOpenApiDocument, type JobQueue, type Logger, type Metrics } from '@firma-riesgo/service-kit';
 import type { WildfireConfig } from './config';
 import { deprecationHeaders, markDeprecatedOperations } from './deprecation/headers';
 import { ecosystemRouter } from './ecosystem/router';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { captureOutput, eventually, testConfig } from './__tests__/support';
 import { runCli } from './cli';
 import { startWildfire, type WildfireRuntime } from './runtime';

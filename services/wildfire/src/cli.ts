@@ -1,7 +1,7 @@
 // Operator CLI: `npx wildfire <command>`. Works beside a running embedded service
 // (it joins the service's database socket) and against Postgres.
 import pino from 'pino';
-import { CliUsageError, createCli, createLogger, formatTable, runCliMain, type CliCommand } from '@platform/service-kit';
+import { CliUsageError, createCli, createLogger, formatTable, runCliMain, type CliCommand } from '@firma-riesgo/service-kit';
 import { loadConfig, parseIsoDay } from './config';
 import { CsvInputError } from './csv-input';
 import { FWI_CSV_USAGE, FwiInputError, FwiUsageError, parseFwiArgs, runFwiCsv } from './fwi';

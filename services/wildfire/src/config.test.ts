@@ -1,4 +1,4 @@
-import { ConfigError } from '@platform/service-kit';
+import { ConfigError } from '@firma-riesgo/service-kit';
 import { loadConfig, parseDeprecatedPrefixes, parseIsoDay } from './config';
 
 describe('loadConfig', () => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@platform/service-kit';
+import { env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@firma-riesgo/service-kit';
 
 /** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */
 export interface DeprecatedPrefix {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OpenAPIRegistry } from '@platform/service-kit';
+import { OpenAPIRegistry } from '@firma-riesgo/service-kit';
 
 /**
  * The revision of the "Wildfire Risk Service Interface" this service implements, served

@@ -11,7 +11,7 @@ import {
   type Database,
   type JobsRuntime,
   type Logger,
-} from '@platform/service-kit';
+} from '@firma-riesgo/service-kit';
 import { createWildfireApp } from './app';
 import { ingestEcosystemFile, type EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
 import { createEcosystemRepository } from './ecosystem/repository';

@@ -1,4 +1,4 @@
-import { AppError, UnavailableError, ValidationError } from '@platform/errors';
+import { AppError, UnavailableError, ValidationError } from '@firma-riesgo/errors';
 
 /**
  * The input of a tool is at fault (not a PDF, damaged, locked, wrong password, a page

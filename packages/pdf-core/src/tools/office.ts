@@ -1,7 +1,7 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { UnsupportedMediaTypeError } from '@platform/errors';
+import { UnsupportedMediaTypeError } from '@firma-riesgo/errors';
 import { EngineFailedError } from '../engine-errors';
 import { PdfInputError } from './errors';
 import { TOOL_TIMEOUTS, type ToolEngines } from './engines';

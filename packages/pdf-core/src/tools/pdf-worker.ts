@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { parentPort } from 'node:worker_threads';
-import { ValidationError } from '@platform/errors';
+import { ValidationError } from '@firma-riesgo/errors';
 import type * as Mupdf from 'mupdf/dist/mupdf';
 import { normalisePng } from '../images/normalise-png';
 import { imagesToPdf, probeEncryption, redactPdf, renderPages } from './mupdf-ops';

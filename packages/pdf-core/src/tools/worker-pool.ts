@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { AppError, ValidationError, type ValidationIssue } from '@platform/errors';
+import { AppError, ValidationError, type ValidationIssue } from '@firma-riesgo/errors';
 import { FairQueue, halfOf } from '../fair-queue';
 import { currentToolCaller, shuttingDown, ToolCallAbortedError } from '../tool-caller';
 import { PatternTimeoutError, ToolsBusyError, WorkerTimeoutError } from './errors';

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@platform/errors';
+import type { ValidationIssue } from '@firma-riesgo/errors';
 
 /** Messages between the pool (worker-pool.ts) and a worker (pdf-worker.ts). */
 export interface WorkerRequest {

@@ -1,4 +1,4 @@
-import type { InputLocation, ValidationIssue } from '@platform/errors';
+import type { InputLocation, ValidationIssue } from '@firma-riesgo/errors';
 
 // C0 controls but tab, line feed and carriage return (legitimate in multi-line text).
 const IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;

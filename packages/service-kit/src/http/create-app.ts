@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import express, { type Express } from 'express';
-import { createErrorHandler, notFoundHandler, requestId, type EnvelopeFormatter } from '@platform/errors';
-import { parseCidrList } from '@platform/auth';
+import { createErrorHandler, notFoundHandler, requestId, type EnvelopeFormatter } from '@firma-riesgo/errors';
+import { parseCidrList } from '@firma-riesgo/auth';
 import type { Logger } from 'pino';
 import { DEFAULT_HTTP_EDGE, type HttpEdgeSettings } from '../config';
 import { httpLogger } from '../logger';

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { z } from 'zod';
 import { chromium, type Browser } from 'playwright-core';
-import { esignEnvelope } from '@platform/errors';
+import { esignEnvelope } from '@firma-riesgo/errors';
 import { createLogger } from '../logger';
 import { createMetrics } from '../metrics';
 import { createHttpApp } from './create-app';

@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
-import { esignEnvelope, wildfireEnvelope, type EnvelopeFormatter } from '@platform/errors';
+import { esignEnvelope, wildfireEnvelope, type EnvelopeFormatter } from '@firma-riesgo/errors';
 import { createLogger } from '../logger';
 import { createMetrics } from '../metrics';
 import { createHttpApp } from './create-app';

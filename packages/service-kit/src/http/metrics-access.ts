@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { NotFoundError, UnauthorizedError } from '@platform/errors';
+import { NotFoundError, UnauthorizedError } from '@firma-riesgo/errors';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

@@ -1,7 +1,7 @@
 import type { RouteConfig, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { ValidationError, fromZodError, type InputLocation } from '@platform/errors';
+import { ValidationError, fromZodError, type InputLocation } from '@firma-riesgo/errors';
 import { controlCharacterIssues, filenameIssues } from './control-characters';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;

@@ -1,3 +1,3 @@
-// Test support, imported as `@platform/service-kit/testing`; never used by production code.
+// Test support, imported as `@firma-riesgo/service-kit/testing`; never used by production code.
 export * from './test-database';
 export * from './helpers';

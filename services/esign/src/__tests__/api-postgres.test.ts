@@ -2,7 +2,7 @@ import request from 'supertest';
 import { Queue } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { emailOutbox } from '../mail/tables';
 import { startEsign, type EsignRuntime } from '../runtime';
 import { eventually, startSmtpSink, testConfig, uniquePrefix } from './support';

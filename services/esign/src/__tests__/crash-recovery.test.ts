@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
-import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
 import { storageKeys } from '../storage/file-store';
 import { samplePdf, shortTempDir, testConfig, uniquePrefix } from './support';

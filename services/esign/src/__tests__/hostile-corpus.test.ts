@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import request from 'supertest';
-import { createLogger } from '@platform/service-kit';
+import { createLogger } from '@firma-riesgo/service-kit';
 import { cutIdatPng, makePng, truncatedPng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
 import { encryptPdf, textPdf } from '../tools/__tests__/support';
 import { cyclicPageTree, flateBomb, truncated, zeroPages } from './hostile/pdf-fixtures';

@@ -4,8 +4,8 @@ import { Writable } from 'node:stream';
 import { rmSync } from 'node:fs';
 import request from 'supertest';
 import { sql } from 'drizzle-orm';
-import { createLogger } from '@platform/service-kit';
-import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createLogger } from '@firma-riesgo/service-kit';
+import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
 import { mailText, samplePdf, shortTempDir, startSmtpSink, testConfig, uniquePrefix } from './support';
 

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import request from 'supertest';
-import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
 import { eventually, mailText, samplePdf, shortTempDir, startSmtpSink, testConfig, uniquePrefix } from './support';
 

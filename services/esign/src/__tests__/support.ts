@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { shortTempDir as tempDir, unusedDataDir } from '@platform/service-kit/testing';
+import { shortTempDir as tempDir, unusedDataDir } from '@firma-riesgo/service-kit/testing';
 import { loadConfig } from '../config';
 
-export { eventually, uniquePrefix } from '@platform/service-kit/testing';
+export { eventually, uniquePrefix } from '@firma-riesgo/service-kit/testing';
 
 export interface ReceivedMail {
   from: string;
@@ -110,8 +110,8 @@ export function otpOf(mail: ReceivedMail): string {
  * queue prefix on the real Redis, a real SMTP sink, a DATA_DIR of its own, optionally
  * a real TSA. `role: 'all'` runs the BullMQ worker in the same process.
  */
-export async function startTestEsign(options: { name: string; tsa?: boolean; env?: Record<string, string>; logger?: import('@platform/service-kit').Logger }) {
-  const { createTestDatabase, clearRedisPrefix } = await import('@platform/service-kit/testing');
+export async function startTestEsign(options: { name: string; tsa?: boolean; env?: Record<string, string>; logger?: import('@firma-riesgo/service-kit').Logger }) {
+  const { createTestDatabase, clearRedisPrefix } = await import('@firma-riesgo/service-kit/testing');
   const { startEsign } = await import('../runtime');
   const { rmSync } = await import('node:fs');
   const db = await createTestDatabase(options.name);

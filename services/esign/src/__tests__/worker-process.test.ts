@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
-import { unusedDataDir } from '@platform/service-kit/testing';
+import { unusedDataDir } from '@firma-riesgo/service-kit/testing';
 import { startSmtpSink, testConfig, uniquePrefix } from './support';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Db } from '@platform/service-kit';
+import type { Db } from '@firma-riesgo/service-kit';
 import * as schema from './schema';
 
 export { schema };

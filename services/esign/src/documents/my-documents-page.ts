@@ -1,4 +1,4 @@
-import { escapeHtml } from '@platform/service-kit';
+import { escapeHtml } from '@firma-riesgo/service-kit';
 import type { DocumentRow, DocumentStatus } from './repository';
 import { DOCUMENT_STATUSES } from './repository';
 

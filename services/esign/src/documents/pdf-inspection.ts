@@ -1,5 +1,5 @@
 import { EncryptedPDFError, ParseSpeeds, PDFDocument } from 'pdf-lib';
-import { PdfStructureError, readPdfTail } from '@platform/pdf-core';
+import { PdfStructureError, readPdfTail } from '@firma-riesgo/pdf-core';
 
 export class UnacceptablePdfError extends Error {
   constructor(

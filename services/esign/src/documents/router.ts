@@ -1,7 +1,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { z } from 'zod';
-import { ConflictError, ForbiddenError, GoneError, NotFoundError } from '@platform/errors';
-import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import { ConflictError, ForbiddenError, GoneError, NotFoundError } from '@firma-riesgo/errors';
+import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { principalOf } from '../keys/authenticate';
 import type { Repositories } from '../db/repositories';
 import { storageKeys, type FileStore } from '../storage/file-store';

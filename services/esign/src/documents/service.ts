@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ConflictError, GoneError, NotFoundError, ValidationError } from '@platform/errors';
-import type { Logger } from '@platform/service-kit';
+import { ConflictError, GoneError, NotFoundError, ValidationError } from '@firma-riesgo/errors';
+import type { Logger } from '@firma-riesgo/service-kit';
 import type { Repositories } from '../db/repositories';
 import type { EsignPrincipal } from '../keys/authenticate';
 import { storageKeys, type FileStore } from '../storage/file-store';

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import { defineRoute, pingRedis, type OpenAPIRegistry } from '@platform/service-kit';
-import { discoverEngines, type EngineName } from '@platform/pdf-core';
+import { defineRoute, pingRedis, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { discoverEngines, type EngineName } from '@firma-riesgo/pdf-core';
 import type { Redis } from 'ioredis';
 
 const HEALTH_ENGINES: EngineName[] = ['ghostscript', 'qpdf', 'libreoffice', 'ocrmypdf', 'pdftoppm'];

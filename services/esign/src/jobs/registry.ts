@@ -1,4 +1,4 @@
-import { createJobRegistry } from '@platform/service-kit';
+import { createJobRegistry } from '@firma-riesgo/service-kit';
 import { touchKeyJob } from '../keys/jobs';
 import { sendEmailJob } from '../mail/jobs';
 import { finaliseDocumentJob, sealRequestJob } from '../signatures/jobs';

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
-import { parseAuthorizationHeader, touchDue } from '@platform/auth';
-import { ForbiddenError, UnauthorizedError, ValidationError } from '@platform/errors';
+import { parseAuthorizationHeader, touchDue } from '@firma-riesgo/auth';
+import { ForbiddenError, UnauthorizedError, ValidationError } from '@firma-riesgo/errors';
 import type { KeyRecord } from './repository';
-import type { JobQueue, Logger } from '@platform/service-kit';
+import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { EsignJobs } from '../jobs/registry';
 import type { KeysService } from './service';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { minuteBucket } from '@platform/auth';
-import { defineJob } from '@platform/service-kit';
+import { minuteBucket } from '@firma-riesgo/auth';
+import { defineJob } from '@firma-riesgo/service-kit';
 
 /** Records that a key was used, off the request path (see wildfire's `token.touch`). */
 export const touchKeyJob = defineJob({

@@ -1,5 +1,5 @@
-import { displayPrefix, generateKey, hashKey } from '@platform/auth';
-import { ConflictError } from '@platform/errors';
+import { displayPrefix, generateKey, hashKey } from '@firma-riesgo/auth';
+import { ConflictError } from '@firma-riesgo/errors';
 import type { KeyRecord, KeyRole, KeysRepository } from './repository';
 
 export const KEY_PREFIX = 'esk_';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob } from '@platform/service-kit';
+import { defineJob } from '@firma-riesgo/service-kit';
 
 /** Sends one outbox row. The payload is the row id only: no address ever sits in Redis. */
 export const sendEmailJob = defineJob({

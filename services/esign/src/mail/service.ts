@@ -1,4 +1,4 @@
-import type { JobContext, JobQueue } from '@platform/service-kit';
+import type { JobContext, JobQueue } from '@firma-riesgo/service-kit';
 import type { EsignJobs } from '../jobs/registry';
 import type { Mailer } from './mailer';
 import type { MailRepository, OutboxEmail } from './repository';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob } from '@platform/service-kit';
+import { defineJob } from '@firma-riesgo/service-kit';
 
 /**
  * Seals a signed request's copy when the inline attempt during confirmation failed

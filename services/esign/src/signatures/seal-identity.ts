@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureSelfSignedIdentity, loadPkcs12, type SigningIdentity } from '@platform/pdf-core';
+import { ensureSelfSignedIdentity, loadPkcs12, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import type { EsignConfig } from '../config';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sealPdf, type SigningIdentity, type TsaClient } from '@platform/pdf-core';
-import type { JobContext, JobQueue, Logger } from '@platform/service-kit';
+import { sealPdf, type SigningIdentity, type TsaClient } from '@firma-riesgo/pdf-core';
+import type { JobContext, JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { EsignDb } from '../db';
 import type { Repositories } from '../db/repositories';
 import type { DocumentRow } from '../documents/repository';

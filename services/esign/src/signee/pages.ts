@@ -1,4 +1,4 @@
-import { escapeHtml } from '@platform/service-kit';
+import { escapeHtml } from '@firma-riesgo/service-kit';
 import { maskEmail } from '../signing-requests/mask-email';
 import { MAX_OTP_FAILURES } from '../signing-requests/service';
 import type { SigningContext } from './service';

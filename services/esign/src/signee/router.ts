@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
-import { AppError, ValidationError } from '@platform/errors';
-import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import { AppError, ValidationError } from '@firma-riesgo/errors';
+import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { clientOf } from '../audit/client';
 import { ZSignatureSchema } from '../signing-requests/schemas';
 import { statusRecord } from '../signing-requests/service';

@@ -7,8 +7,8 @@ import {
   NotFoundError,
   RateLimitedError,
   ValidationError,
-} from '@platform/errors';
-import type { JobQueue } from '@platform/service-kit';
+} from '@firma-riesgo/errors';
+import type { JobQueue } from '@firma-riesgo/service-kit';
 import type { ClientInfo } from '../audit/client';
 import type { RepositorySet, Repositories } from '../db/repositories';
 import type { DocumentRow } from '../documents/repository';
@@ -20,7 +20,7 @@ import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestRow } from '../signing-requests/repository';
 import { effectiveStatus, hashLinkToken, MAX_OTP_FAILURES } from '../signing-requests/service';
 import { storageKeys, type FileStore } from '../storage/file-store';
-import type { PdfWorkerPool } from '@platform/pdf-core';
+import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import { normaliseSignatureImage, parseSignatureImage } from './signature-image';
 
 export const OTP_TTL_SECONDS = 600;

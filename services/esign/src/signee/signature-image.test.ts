@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { ValidationError } from '@platform/errors';
-import { WorkerTimeoutError } from '@platform/pdf-core';
+import { ValidationError } from '@firma-riesgo/errors';
+import { WorkerTimeoutError } from '@firma-riesgo/pdf-core';
 import { cutIdatPng, makePng, truncatedPng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
 import { linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
 import { normaliseSignatureImage, parseSignatureImage } from './signature-image';

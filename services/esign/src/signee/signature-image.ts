@@ -1,5 +1,5 @@
-import { ImageHeaderError, readPngHeader, WorkerTimeoutError, type PdfWorkerPool } from '@platform/pdf-core';
-import { AppError, ValidationError } from '@platform/errors';
+import { ImageHeaderError, readPngHeader, WorkerTimeoutError, type PdfWorkerPool } from '@firma-riesgo/pdf-core';
+import { AppError, ValidationError } from '@firma-riesgo/errors';
 
 /**
  * Limits of the handwritten signature. The pad draws 500×160; twice that on a high-DPI

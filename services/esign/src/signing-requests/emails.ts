@@ -1,4 +1,4 @@
-import { escapeHtml } from '@platform/service-kit';
+import { escapeHtml } from '@firma-riesgo/service-kit';
 
 export type Locale = 'es' | 'en';
 

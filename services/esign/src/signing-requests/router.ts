@@ -1,5 +1,5 @@
 import express, { type RequestHandler, type Router } from 'express';
-import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { clientOf } from '../audit/client';
 import { ZDocumentParamsSchema } from '../documents/schemas';
 import { principalOf } from '../keys/authenticate';

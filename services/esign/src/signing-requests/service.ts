@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ConflictError, GoneError, NotFoundError } from '@platform/errors';
-import type { JobQueue } from '@platform/service-kit';
+import { ConflictError, GoneError, NotFoundError } from '@firma-riesgo/errors';
+import type { JobQueue } from '@firma-riesgo/service-kit';
 import type { z } from 'zod';
 import type { ClientInfo } from '../audit/client';
 import type { Repositories } from '../db/repositories';

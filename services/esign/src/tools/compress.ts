@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { compressPdf, type CompressionLevel } from '@platform/pdf-core';
+import { compressPdf, type CompressionLevel } from '@firma-riesgo/pdf-core';
 import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext } from './http';
 
 /**

@@ -1,5 +1,5 @@
-import { createEngineRunner, createWorkerPool, startTempSweeper, type ToolEngines } from '@platform/pdf-core';
-import type { Logger } from '@platform/service-kit';
+import { createEngineRunner, createWorkerPool, startTempSweeper, type ToolEngines } from '@firma-riesgo/pdf-core';
+import type { Logger } from '@firma-riesgo/service-kit';
 
 export interface ToolsContext extends ToolEngines {
   close(): Promise<void>;

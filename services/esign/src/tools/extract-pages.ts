@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extractPages } from '@platform/pdf-core';
+import { extractPages } from '@firma-riesgo/pdf-core';
 import { defineTool, downloadName, FormFile, formText, sendPdf, theFile, type ToolContext } from './http';
 
 export function registerExtractPages(ctx: ToolContext): void {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flattenPdf } from '@platform/pdf-core';
+import { flattenPdf } from '@firma-riesgo/pdf-core';
 import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext } from './http';
 
 export function registerFlatten(ctx: ToolContext): void {

@@ -1,9 +1,9 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
-import { PayloadTooLargeError, ValidationError } from '@platform/errors';
-import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
-import type { RateLimiter } from '@platform/auth';
-import { abortSignalOnClose, withToolCaller, type ToolEngines } from '@platform/pdf-core';
+import { PayloadTooLargeError, ValidationError } from '@firma-riesgo/errors';
+import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import type { RateLimiter } from '@firma-riesgo/auth';
+import { abortSignalOnClose, withToolCaller, type ToolEngines } from '@firma-riesgo/pdf-core';
 import { authenticate, type AuthDeps } from '../keys/authenticate';
 import { toolClient } from './client';
 import { toolRateLimit } from './rate-limit';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkImages, MAX_IMAGE_PIXELS, MAX_TOTAL_IMAGE_PIXELS, TOOL_TIMEOUTS } from '@platform/pdf-core';
+import { checkImages, MAX_IMAGE_PIXELS, MAX_TOTAL_IMAGE_PIXELS, TOOL_TIMEOUTS } from '@firma-riesgo/pdf-core';
 import { uploadedFiles } from '../uploads/upload';
 import { defineTool, FormFile, formNumber, sendPdf, type ToolContext } from './http';
 

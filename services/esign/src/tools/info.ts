@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pdfInfo } from '@platform/pdf-core';
+import { pdfInfo } from '@firma-riesgo/pdf-core';
 import { defineTool, FormFile, formPassword, theFile, type ToolContext } from './http';
 
 const Permissions = z.record(z.string(), z.boolean());

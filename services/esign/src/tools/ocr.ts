@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ocrPdf, PdfInputError, preparePdf } from '@platform/pdf-core';
+import { ocrPdf, PdfInputError, preparePdf } from '@firma-riesgo/pdf-core';
 import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext } from './http';
 
 export const MAX_OCR_PAGES = 50;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OFFICE_EXTENSIONS, officeToPdf } from '@platform/pdf-core';
+import { OFFICE_EXTENSIONS, officeToPdf } from '@firma-riesgo/pdf-core';
 import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext } from './http';
 
 export function registerOfficeToPdf(ctx: ToolContext): void {

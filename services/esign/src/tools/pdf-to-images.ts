@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parsePageList } from '@platform/pdf-core';
+import { parsePageList } from '@firma-riesgo/pdf-core';
 import { Base64Item, defineTool, downloadName, FormFile, formInt, theFile, type ToolContext } from './http';
 import { runOnPreparedPdf } from './run-in-worker';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { protectPdf } from '@platform/pdf-core';
+import { protectPdf } from '@firma-riesgo/pdf-core';
 import { defineTool, downloadName, FormFile, formPassword, sendPdf, theFile, type ToolContext } from './http';
 
 export function registerProtect(ctx: ToolContext): void {

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import { RateLimiterUnavailableError, type RateLimiter } from '@platform/auth';
-import { RateLimitedError, UnavailableError } from '@platform/errors';
+import { RateLimiterUnavailableError, type RateLimiter } from '@firma-riesgo/auth';
+import { RateLimitedError, UnavailableError } from '@firma-riesgo/errors';
 import { toolClient } from './client';
 
 /**

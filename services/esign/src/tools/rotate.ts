@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rotatePdf } from '@platform/pdf-core';
+import { rotatePdf } from '@firma-riesgo/pdf-core';
 import { defineTool, downloadName, FormFile, formText, sendPdf, theFile, type ToolContext } from './http';
 
 export function registerRotate(ctx: ToolContext): void {

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import type { OpenAPIRegistry } from '@platform/service-kit';
+import type { OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import type { ToolsDeps } from './http';
 import { registerExtractPages } from './extract-pages';
 import { registerFlatten } from './flatten';

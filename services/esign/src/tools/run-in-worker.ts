@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { preparePdf, TOOL_TIMEOUTS, type ToolEngines, type WorkerOps } from '@platform/pdf-core';
+import { preparePdf, TOOL_TIMEOUTS, type ToolEngines, type WorkerOps } from '@firma-riesgo/pdf-core';
 
 /**
  * Checks the upload like every tool (PDF header, readable, no password needed;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatPageList, MAX_SPLIT_PARTS, splitPdf } from '@platform/pdf-core';
+import { formatPageList, MAX_SPLIT_PARTS, splitPdf } from '@firma-riesgo/pdf-core';
 import { Base64Item, defineTool, downloadName, FormFile, formInt, theFile, type ToolContext } from './http';
 
 const SplitResult = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toPdfa } from '@platform/pdf-core';
+import { toPdfa } from '@firma-riesgo/pdf-core';
 import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext } from './http';
 
 export function registerToPdfa(ctx: ToolContext): void {

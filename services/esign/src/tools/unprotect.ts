@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { unprotectPdf } from '@platform/pdf-core';
+import { unprotectPdf } from '@firma-riesgo/pdf-core';
 import { defineTool, downloadName, FormFile, formPassword, sendPdf, theFile, type ToolContext } from './http';
 
 export function registerUnprotect(ctx: ToolContext): void {

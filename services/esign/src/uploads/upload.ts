@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import multer from 'multer';
-import { AppError, BadRequestError } from '@platform/errors';
+import { AppError, BadRequestError } from '@firma-riesgo/errors';
 
 export interface UploadOptions {
   /** Form fields holding files, each with how many files it may carry. */

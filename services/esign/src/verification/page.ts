@@ -1,4 +1,4 @@
-import { escapeHtml } from '@platform/service-kit';
+import { escapeHtml } from '@firma-riesgo/service-kit';
 import type { DocumentStatus } from '../documents/repository';
 import { formatDate, page, type Locale } from '../signee/pages';
 import type { TVerification } from './schemas';

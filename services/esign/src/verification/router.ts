@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '@platform/errors';
-import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import { AppError } from '@firma-riesgo/errors';
+import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import type { Locale } from '../signee/pages';
 import { renderErasedVerificationPage, renderVerificationNotFound, renderVerificationPage } from './page';
 import { ZErasedVerificationSchema, ZVerificationParamsSchema, ZVerificationQuerySchema, ZVerificationSchema } from './schemas';

@@ -1,4 +1,4 @@
-import { NotFoundError } from '@platform/errors';
+import { NotFoundError } from '@firma-riesgo/errors';
 import type { Repositories } from '../db/repositories';
 import { maskEmail } from '../signing-requests/mask-email';
 import { effectiveStatus } from '../signing-requests/service';

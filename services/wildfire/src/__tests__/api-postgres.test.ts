@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { eq } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { WILDFIRE_ERROR_CODES, WILDFIRE_INTERFACE_VERSION } from '../openapi';
 import { monthInSpain } from '../rate-limits/service';

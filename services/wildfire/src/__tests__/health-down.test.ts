@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startWildfire } from '../runtime';
 import { clearRedisPrefix, REDIS_URL, testConfig, uniquePrefix } from './support';
 

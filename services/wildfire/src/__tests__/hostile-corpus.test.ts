@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
-import { createLogger } from '@platform/service-kit';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createLogger } from '@firma-riesgo/service-kit';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { TOKEN_SCOPES } from '../tokens/service';
 import { clearRedisPrefix, REDIS_URL, testConfig, uniquePrefix } from './support';

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { clearRedisPrefix, REDIS_URL, testConfig, uniquePrefix } from './support';
 

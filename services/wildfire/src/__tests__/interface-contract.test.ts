@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { WILDFIRE_INTERFACE_VERSION } from '../openapi';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { TOKEN_SCOPES, type TokenScope } from '../tokens/service';

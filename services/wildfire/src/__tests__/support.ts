@@ -1,7 +1,7 @@
-import { shortTempDir as tempDir, uniquePrefix, unusedDataDir } from '@platform/service-kit/testing';
+import { shortTempDir as tempDir, uniquePrefix, unusedDataDir } from '@firma-riesgo/service-kit/testing';
 import { loadConfig } from '../config';
 
-export { TEST_REDIS_URL as REDIS_URL, captureOutput, clearRedisPrefix, eventually, uniquePrefix } from '@platform/service-kit/testing';
+export { TEST_REDIS_URL as REDIS_URL, captureOutput, clearRedisPrefix, eventually, uniquePrefix } from '@firma-riesgo/service-kit/testing';
 
 /** A short temp dir for an embedded DATA_DIR. */
 export function shortTempDir(): string {

@@ -1,10 +1,10 @@
-import { WILDFIRE_ENDPOINTS, WildfireApiError, WildfireClient } from '@platform/wildfire-client';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { WILDFIRE_ENDPOINTS, WildfireApiError, WildfireClient } from '@firma-riesgo/wildfire-client';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { testConfig } from './support';
 
 /** The reference client (packages/wildfire-client) against the running service on Postgres. */
-describe('@platform/wildfire-client against the running service', () => {
+describe('@firma-riesgo/wildfire-client against the running service', () => {
   let db: TestDatabase;
   let rt: WildfireRuntime;
   let testToken: string;

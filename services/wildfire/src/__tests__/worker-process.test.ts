@@ -3,10 +3,10 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import request from 'supertest';
 import { eq } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { apiTokens } from '../tokens/tables';
-import { unusedDataDir } from '@platform/service-kit/testing';
+import { unusedDataDir } from '@firma-riesgo/service-kit/testing';
 import { clearRedisPrefix, eventually, REDIS_URL, testConfig, uniquePrefix } from './support';
 
 const WORKER = join(__dirname, '..', '..', 'dist', 'worker.js');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc, sql } from 'drizzle-orm';
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { captureOutput, testConfig } from '../__tests__/support';
 import { runCli } from '../cli';
 import { registryMunicipalities } from '../municipalities/registry';

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { errorResponse, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../openapi';
 import { rateLimit, type RouteAuth } from '../rate-limits/middleware';
 import { principalOf, requireToken } from '../tokens/authenticate';

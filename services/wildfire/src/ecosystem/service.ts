@@ -1,4 +1,4 @@
-import { NotFoundError } from '@platform/errors';
+import { NotFoundError } from '@firma-riesgo/errors';
 import { todayInSpain } from '../calendar';
 import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
 import type { ReadingSource } from '../readings/service';

@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import { defineRoute, pingRedis, type OpenAPIRegistry } from '@platform/service-kit';
+import { defineRoute, pingRedis, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import type { Redis } from 'ioredis';
 import { ErrorBodySchema } from '../openapi';
 

@@ -1,4 +1,4 @@
-import { createJobRegistry } from '@platform/service-kit';
+import { createJobRegistry } from '@firma-riesgo/service-kit';
 import { touchTokenJob } from '../tokens/jobs';
 
 /** Every job wildfire runs. Adding a job here without a handler stops the worker from starting. */

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { withLockedTransaction } from '../db/locked-transaction';
-import type { Database } from '@platform/service-kit';
+import type { Database } from '@firma-riesgo/service-kit';
 import type { schema } from '../db';
 import { bulkLoad, bulkModeFor } from '../db/bulk-load';
 import type { RegistryMunicipality } from './registry';

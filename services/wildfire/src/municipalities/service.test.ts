@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { testConfig } from '../__tests__/support';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { REGISTRY_SEED_NAME, REGISTRY_VERSION } from './registry';

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
-import type { RateLimitDecision } from '@platform/auth';
-import { RateLimitedError } from '@platform/errors';
+import type { RateLimitDecision } from '@firma-riesgo/auth';
+import { RateLimitedError } from '@firma-riesgo/errors';
 import { principalOf, type TokenAuth } from '../tokens/authenticate';
 import type { RateLimitKind, RateLimits } from './service';
 

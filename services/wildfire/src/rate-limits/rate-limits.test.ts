@@ -1,7 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { clearRedisPrefix, eventually, REDIS_URL, testConfig, uniquePrefix } from '../__tests__/support';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { monthInSpain } from './service';

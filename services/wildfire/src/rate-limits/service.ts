@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { createRateLimiter, RateLimiterUnavailableError, type RateLimitDecision, type RateLimiter, type RateLimitWindow } from '@platform/auth';
-import { UnavailableError } from '@platform/errors';
+import { createRateLimiter, RateLimiterUnavailableError, type RateLimitDecision, type RateLimiter, type RateLimitWindow } from '@firma-riesgo/auth';
+import { UnavailableError } from '@firma-riesgo/errors';
 import { todayInSpain } from '../calendar';
 import type { WildfirePrincipal } from '../tokens/authenticate';
 import type { UsageRepository } from './repository';

@@ -1,4 +1,4 @@
-import { AppError } from '@platform/errors';
+import { AppError } from '@firma-riesgo/errors';
 import { resolveDateRange } from './date-range';
 
 const TODAY = '2025-07-20';

@@ -2,7 +2,7 @@
  * The date rules of `GET /api/v3/m1` (DESIGN §4): days from 2015-01-01 to today (in
  * Spain), at most 366 days per request, `date_from` not after `date_to`.
  */
-import { AppError } from '@platform/errors';
+import { AppError } from '@firma-riesgo/errors';
 import { addDays, daysBetween } from '../calendar';
 
 /** The first day the API serves. */

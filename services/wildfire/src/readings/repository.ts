@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import { withLockedTransaction } from '../db/locked-transaction';
 import type pg from 'pg';
-import type { Database } from '@platform/service-kit';
+import type { Database } from '@firma-riesgo/service-kit';
 import type { schema } from '../db';
 import { bulkLoad, bulkModeFor, type BulkColumn, type BulkMode } from '../db/bulk-load';
 import type { FwiCodes } from '../fwi';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { testConfig } from '../__tests__/support';
 import { readingOf } from './reading';
 import { readings } from './tables';

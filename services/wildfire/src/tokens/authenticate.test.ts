@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { wildfireEnvelope } from '@platform/errors';
-import { createHttpApp, createLogger, createMetrics } from '@platform/service-kit';
+import { wildfireEnvelope } from '@firma-riesgo/errors';
+import { createHttpApp, createLogger, createMetrics } from '@firma-riesgo/service-kit';
 import { createFakeTokensRepository } from './__tests__/fake-tokens-repository';
 import { requireToken, type TokenAuth } from './authenticate';
 import { createTokensService } from './service';

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
-import { missingScopes, parseCidrList, touchDue } from '@platform/auth';
-import { ForbiddenError, UnauthorizedError } from '@platform/errors';
-import type { JobQueue } from '@platform/service-kit';
+import { missingScopes, parseCidrList, touchDue } from '@firma-riesgo/auth';
+import { ForbiddenError, UnauthorizedError } from '@firma-riesgo/errors';
+import type { JobQueue } from '@firma-riesgo/service-kit';
 import type { WildfireJobs } from '../jobs/registry';
 import type { TokenRecord } from './repository';
 import type { TokenScope, TokensService } from './service';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { captureOutput, testConfig } from '../__tests__/support';
 import { runCli } from '../cli';
 import { startWildfire, type WildfireRuntime } from '../runtime';

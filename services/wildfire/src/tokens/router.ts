@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { defineRoute, type OpenAPIRegistry } from '@platform/service-kit';
+import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { errorResponse } from '../openapi';
 import type { RouteAuth } from '../rate-limits/middleware';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limits/service';

@@ -1,5 +1,5 @@
-import { hashKey } from '@platform/auth';
-import { ConflictError } from '@platform/errors';
+import { hashKey } from '@firma-riesgo/auth';
+import { ConflictError } from '@firma-riesgo/errors';
 import { createFakeTokensRepository } from './__tests__/fake-tokens-repository';
 import { createTokensService, TOKEN_SCOPES, TokenInputError } from './service';
 

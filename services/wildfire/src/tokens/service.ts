@@ -1,5 +1,5 @@
-import { displayPrefix, generateKey, hashKey, InvalidCidrError, parseCidrList } from '@platform/auth';
-import { ConflictError } from '@platform/errors';
+import { displayPrefix, generateKey, hashKey, InvalidCidrError, parseCidrList } from '@firma-riesgo/auth';
+import { ConflictError } from '@firma-riesgo/errors';
 import type { TokenRecord, TokenRef, TokenType, TokensRepository } from './repository';
 
 /** Every scope a token can hold; each endpoint requires at most these (DESIGN §4). */

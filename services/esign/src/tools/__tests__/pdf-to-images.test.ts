@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { degrees, PDFDocument } from 'pdf-lib';
-import { eventually } from '@platform/service-kit/testing';
+import { eventually } from '@firma-riesgo/service-kit/testing';
 import { pngSize, startToolsService, textPdf, type ToolsService } from './support';
 
 describe('POST /firma/tools/pdf-to-images', () => {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestDatabase, clearRedisPrefix, type TestDatabase } from '@platform/service-kit/testing';
+import { createTestDatabase, clearRedisPrefix, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../../runtime';
 import { testConfig } from '../../__tests__/support';
 import { textPdf } from './support';
