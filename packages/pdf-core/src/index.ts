@@ -7,3 +7,4 @@ export * from './discovery';
 export * from './signing';
 export * from './tools';
 export * from './images';
+export type { PdfAcceptance } from './inspect/pdf-acceptance';

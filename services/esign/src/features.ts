@@ -52,7 +52,7 @@ export function createSigningFeatures(deps: {
     repos,
     files,
     identity: deps.identity,
-    documents: createDocumentsService({ repos, files, logger }),
+    documents: createDocumentsService({ repos, files, logger, pool: deps.pool }),
     requests: createSigningRequestsService({ repos, jobs, publicUrl: config.publicUrl }),
     signee: createSigneeService({ repos, files, jobs, signatures, pool: deps.pool }),
     signatures,

@@ -4,6 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import { ValidationError } from '@firma-riesgo/errors';
 import type * as Mupdf from 'mupdf/dist/mupdf';
 import { normalisePng } from '../images/normalise-png';
+import { acceptPdf } from '../inspect/pdf-acceptance';
 import { imagesToPdf, probeEncryption, redactPdf, renderPages } from './mupdf-ops';
 import { numberPages, setMetadata, watermarkPdf } from './pdf-lib-ops';
 import type { WorkerOps, WorkerRequest, WorkerResponse } from './worker-protocol';
@@ -40,6 +41,7 @@ const handlers: Handlers = {
   'images-to-pdf': async (args) => imagesToPdf(await mupdf(), args),
   'probe-encryption': async (args) => probeEncryption(await mupdf(), args.pdf),
   'normalise-png': async (args) => normalisePng(await mupdf(), args),
+  'accept-pdf': (args) => acceptPdf(args.pdf),
 };
 
 /** ArrayBuffers of the result, moved to the pool instead of copied. */

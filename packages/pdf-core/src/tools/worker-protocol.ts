@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '@firma-riesgo/errors';
+import type { PdfAcceptance } from '../inspect/pdf-acceptance';
 
 /** Messages between the pool (worker-pool.ts) and a worker (pdf-worker.ts). */
 export interface WorkerRequest {
@@ -107,4 +108,5 @@ export interface WorkerOps {
   'images-to-pdf': { args: ImagesToPdfArgs; result: Uint8Array };
   'probe-encryption': { args: { pdf: Uint8Array }; result: EncryptionProbe };
   'normalise-png': { args: NormalisePngArgs; result: Uint8Array };
+  'accept-pdf': { args: { pdf: Uint8Array }; result: PdfAcceptance };
 }

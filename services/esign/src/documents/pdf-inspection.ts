@@ -1,5 +1,5 @@
-import { EncryptedPDFError, ParseSpeeds, PDFDocument } from 'pdf-lib';
-import { PdfStructureError, readPdfTail } from '@firma-riesgo/pdf-core';
+import { AppError } from '@firma-riesgo/errors';
+import { PdfStructureError, readPdfTail, WorkerTimeoutError, type PdfWorkerPool } from '@firma-riesgo/pdf-core';
 
 export class UnacceptablePdfError extends Error {
   constructor(
@@ -10,12 +10,17 @@ export class UnacceptablePdfError extends Error {
   }
 }
 
+/** Time a worker gets to parse one upload; past it, the worker is terminated and the upload refused. */
+export const PDF_INSPECTION_BUDGET_MS = 20_000;
+
 /**
  * Accepts what can be signed: a PDF (header), unencrypted, whose cross-reference chain is
  * sound (seals are appended as incremental updates pointing at it) and whose objects
- * parse strictly, with at least one page. Says which test failed.
+ * parse strictly, with at least one page. Says which test failed. The header and the
+ * tail are checked here (cheap scans); the full parse runs on a worker thread, so a
+ * hostile file costs a terminated worker, never the request thread.
  */
-export async function inspectPdf(bytes: Buffer): Promise<{ pages: number }> {
+export async function inspectPdf(pool: Pick<PdfWorkerPool, 'run'>, bytes: Buffer): Promise<{ pages: number }> {
   if (bytes.length === 0) throw new UnacceptablePdfError('empty', 'The file is empty');
   if (!bytes.subarray(0, 1024).includes('%PDF-')) throw new UnacceptablePdfError('not_pdf', 'The file is not a PDF (no %PDF- header)');
   try {
@@ -24,19 +29,15 @@ export async function inspectPdf(bytes: Buffer): Promise<{ pages: number }> {
     if (err instanceof PdfStructureError) throw new UnacceptablePdfError('corrupt', `The PDF is damaged: ${err.message}`);
     throw err;
   }
-  let doc: PDFDocument;
+  let result;
   try {
-    doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true, parseSpeed: ParseSpeeds.Fastest });
+    result = await pool.run('accept-pdf', { pdf: bytes }, { timeoutMs: PDF_INSPECTION_BUDGET_MS });
   } catch (err) {
-    if (err instanceof EncryptedPDFError) throw new UnacceptablePdfError('encrypted', 'The PDF is encrypted or password-protected; upload an unprotected copy');
-    throw new UnacceptablePdfError('corrupt', `The PDF cannot be read: ${(err as Error).message.split('\n')[0]}`);
+    if (err instanceof WorkerTimeoutError || (err instanceof AppError && err.code === 'TOOL_WORKER_FAILED')) {
+      throw new UnacceptablePdfError('corrupt', 'The PDF could not be read within the time and memory it may use');
+    }
+    throw err;
   }
-  let pages: number;
-  try {
-    pages = doc.getPageCount();
-  } catch (err) {
-    throw new UnacceptablePdfError('corrupt', `The PDF's page tree cannot be read: ${(err as Error).message.split('\n')[0]}`);
-  }
-  if (pages < 1) throw new UnacceptablePdfError('corrupt', 'The PDF has no pages');
-  return { pages };
+  if (!result.ok) throw new UnacceptablePdfError(result.reason, result.message);
+  return { pages: result.pages };
 }

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ConflictError, GoneError, NotFoundError, ValidationError } from '@firma-riesgo/errors';
+import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { Logger } from '@firma-riesgo/service-kit';
 import type { Repositories } from '../db/repositories';
 import type { EsignPrincipal } from '../keys/authenticate';
@@ -14,6 +15,8 @@ export interface DocumentsDeps {
   repos: Repositories;
   files: FileStore;
   logger: Logger;
+  /** Worker threads: an upload is parsed there, never on the request thread. */
+  pool: Pick<PdfWorkerPool, 'run'>;
   clock?: () => Date;
 }
 
@@ -39,7 +42,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
       if (!file) throw ValidationError.single('form', 'file', 'Field required', 'missing');
       let pages: number;
       try {
-        ({ pages } = await inspectPdf(file.buffer));
+        ({ pages } = await inspectPdf(deps.pool, file.buffer));
       } catch (err) {
         if (err instanceof UnacceptablePdfError) throw ValidationError.single('form', 'file', err.message, `pdf_${err.reason}`);
         throw err;
