@@ -55,7 +55,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
   const auth = authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger });
   const { signing } = deps;
   http.app.use(
-    documentsRouter(registry, { documents: signing.documents, repos: signing.repos, files: signing.files, authenticate: auth, maxUploadBytes: deps.config.maxUploadBytes }),
+    documentsRouter(registry, { documents: signing.documents, authenticate: auth, maxUploadBytes: deps.config.maxUploadBytes }),
   );
   http.app.use(signingRequestsRouter(registry, { requests: signing.requests, authenticate: auth }));
   http.app.use(signeeRouter(registry, { signee: signing.signee }));

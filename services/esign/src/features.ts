@@ -1,20 +1,27 @@
 import { join } from 'node:path';
 import { createTsaClient, type PdfWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
+import { createAuditRepository, type AuditRepository } from './audit/repository';
 import type { EsignConfig } from './config';
 import type { EsignDb } from './db';
-import { createRepositories, type Repositories } from './db/repositories';
+import { createUnitOfWork } from './db/unit-of-work';
+import { createDocumentsRepository, type DocumentsRepository } from './documents/repository';
 import { createDocumentsService, type DocumentsService } from './documents/service';
 import type { EsignJobs } from './jobs/registry';
+import { createMailRepository } from './mail/repository';
+import type { SentEmail } from './mail/service';
 import { createSignaturesService, type SignaturesService } from './signatures/service';
 import { createSigneeService, type SigneeService } from './signee/service';
+import { createRecordEmailSent } from './signing-requests/record-email-sent';
+import { createSigningRequestsRepository, type SigningRequestsRepository } from './signing-requests/repository';
 import { createSigningRequestsService, type SigningRequestsService } from './signing-requests/service';
 import { createFileStore, type FileStore } from './storage/file-store';
 import { createVerificationService, type VerificationService } from './verification/service';
 
 /** The signing side of esign: documents, requests, the signee flow and the seals, wired explicitly. */
 export interface SigningFeatures {
-  repos: Repositories;
+  /** Read access for tests and tools that inspect the data (no transaction, no writes used). */
+  repos: { documents: DocumentsRepository; requests: SigningRequestsRepository; audit: AuditRepository };
   files: FileStore;
   identity: SigningIdentity;
   documents: DocumentsService;
@@ -22,8 +29,14 @@ export interface SigningFeatures {
   signee: SigneeService;
   signatures: SignaturesService;
   verification: VerificationService;
+  /** The mail job reports each delivered email here (the `email_sent` audit event). */
+  emailSent: (email: SentEmail) => Promise<void>;
 }
 
+/**
+ * The composition of the signing features: each service gets exactly the repositories it
+ * declares (its UnitOfWork type) and the collaborators it calls, nothing else.
+ */
 export function createSigningFeatures(deps: {
   config: EsignConfig;
   db: EsignDb;
@@ -31,31 +44,38 @@ export function createSigningFeatures(deps: {
   /** Late-bound: the job handlers need these services, and these services enqueue jobs. */
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   logger: Logger;
-  /** Worker threads for untrusted image decoding (the PDF tools' pool). */
+  /** Worker threads for untrusted uploads and images (the PDF tools' pool). */
   pool: Pick<PdfWorkerPool, 'run'>;
+  /** The keys feature's tenant names (the signing page and the audit certificate print them). */
+  tenantName: (tenantId: string) => Promise<string>;
+  clock: () => Date;
 }): SigningFeatures {
-  const { config, logger, jobs } = deps;
-  const repos = createRepositories(deps.db);
+  const { config, logger, jobs, db, clock } = deps;
   const files = createFileStore(join(config.dataDir, 'esign', 'files'));
+  const documents = createDocumentsRepository(db);
+  const requests = createSigningRequestsRepository(db);
+  const audit = createAuditRepository(db);
   const signatures = createSignaturesService({
-    repos,
-    db: deps.db,
+    repos: createUnitOfWork(db, { requests: createSigningRequestsRepository, documents: createDocumentsRepository, audit: createAuditRepository }),
     files,
     identity: deps.identity,
     tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined,
     jobs,
     publicUrl: config.publicUrl,
-    tenantName: (id) => repos.documents.tenantName(id),
+    tenantName: deps.tenantName,
     logger: logger.child({ component: 'signatures' }),
+    clock,
   });
+  const withOutbox = { documents: createDocumentsRepository, requests: createSigningRequestsRepository, audit: createAuditRepository, outbox: createMailRepository };
   return {
-    repos,
+    repos: { documents, requests, audit },
     files,
     identity: deps.identity,
-    documents: createDocumentsService({ repos, files, logger, pool: deps.pool }),
-    requests: createSigningRequestsService({ repos, jobs, publicUrl: config.publicUrl }),
-    signee: createSigneeService({ repos, files, jobs, signatures, pool: deps.pool }),
+    documents: createDocumentsService({ repos: createUnitOfWork(db, withOutbox), files, logger, pool: deps.pool, clock }),
+    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, clock }),
+    signee: createSigneeService({ repos: createUnitOfWork(db, withOutbox), tenantName: deps.tenantName, files, jobs, signatures, pool: deps.pool, clock }),
     signatures,
-    verification: createVerificationService({ repos }),
+    verification: createVerificationService({ repos: { documents, requests }, clock }),
+    emailSent: createRecordEmailSent({ repos: { documents, audit }, clock }),
   };
 }

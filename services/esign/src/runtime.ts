@@ -53,8 +53,15 @@ export interface EsignRuntime {
  * `api` serves HTTP (and runs jobs in-process when there is no Redis), `worker` runs
  * BullMQ jobs, `all` does both, `cli` only opens the database and the queue producer.
  */
-export async function startEsign(config: EsignConfig, role: EsignRole, options: { logger?: Logger } = {}): Promise<EsignRuntime> {
+export interface StartOptions {
+  logger?: Logger;
+  /** Every service's "now" (tests move it); the SQL that filters on time takes it too. */
+  clock?: () => Date;
+}
+
+export async function startEsign(config: EsignConfig, role: EsignRole, options: StartOptions = {}): Promise<EsignRuntime> {
   const logger = options.logger ?? createLogger({ service: 'esign', level: config.logLevel });
+  const clock = options.clock ?? (() => new Date());
   const { version, database, redis } = await openServiceInfrastructure({
     service: 'esign',
     role,
@@ -67,7 +74,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     logger,
   });
 
-  const keys = createKeysService(createKeysRepository(database.db));
+  const keys = createKeysService(createKeysRepository(database.db), clock);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir });
   // Loaded at start-up so a bad SIGNING_P12_PATH or password stops the process at once.
   const identity = await loadSealIdentity(config);
@@ -81,26 +88,15 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     identity,
     jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
     logger,
+    tenantName: (id) => keys.tenantName(id),
+    clock,
   });
   const mail = createMailService({
     repo: createMailRepository(database.db),
     mailer,
     jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
-    onSent: async (email) => {
-      if (!email.documentId || !email.requestId) return;
-      const doc = await signing.repos.documents.find(email.documentId);
-      if (!doc || doc.erasedAt) return;
-      await signing.repos.audit.append({
-        documentId: doc.id,
-        requestId: email.requestId,
-        tenantId: doc.tenantId,
-        kind: 'email_sent',
-        occurredAt: email.sentAt,
-        email: email.to,
-        documentSha256: doc.sha256,
-        details: { email: email.kind },
-      });
-    },
+    clock,
+    onSent: signing.emailSent,
   });
 
   const jobs = startJobs({

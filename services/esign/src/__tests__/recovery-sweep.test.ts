@@ -85,7 +85,7 @@ describe('recovery sweep when a worker starts', () => {
 
   it('builds the final PDF of a fully signed document whose finalise job was lost', async () => {
     const doc = await eventually(async () => {
-      const row = await worker.signing.repos.documents.find(signedDocumentId);
+      const row = await worker.signing.repos.documents.find(signedDocumentId, new Date());
       return row?.finalSha256 ? row : undefined;
     });
     expect(doc).toMatchObject({ status: 'signed', finalLevel: 'B-B' });
@@ -94,10 +94,10 @@ describe('recovery sweep when a worker starts', () => {
   });
 
   it('leaves just-queued emails, pending documents and finished work to their own jobs', async () => {
-    await eventually(async () => ((await worker.signing.repos.documents.find(signedDocumentId))?.finalSha256 ? true : undefined));
+    await eventually(async () => ((await worker.signing.repos.documents.find(signedDocumentId, new Date()))?.finalSha256 ? true : undefined));
     await worker.mail.queue({ to: 'fresh@example.test', subject: 'Just committed', text: 'Hola' });
     expect(await worker.mail.resumeQueued()).toBe(0);
     expect(await worker.signing.signatures.resumeInterrupted()).toEqual({ seals: 0, finalisations: 0 });
-    expect((await worker.signing.repos.documents.find(pendingDocumentId))?.status).toBe('pending');
+    expect((await worker.signing.repos.documents.find(pendingDocumentId, new Date()))?.status).toBe('pending');
   });
 });

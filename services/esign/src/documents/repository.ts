@@ -1,28 +1,26 @@
-import { and, count, desc, eq, getTableColumns, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { EsignDb } from '../db';
-import { tenants } from '../keys/tables';
+import { requestFactsSql } from '../signing-requests/status-sql';
+import { FINALISE_CLAIM_STALE_MS, ownerKey, type ClaimOwner } from './finalise-claim';
+import type { DocumentStatus } from './rules';
 import { documents } from './tables';
 
-export const DOCUMENT_STATUSES = ['draft', 'pending', 'signed', 'expired', 'erased'] as const;
-export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+export { DOCUMENT_STATUSES, type DocumentStatus } from './rules';
 
 export type DocumentRow = typeof documents.$inferSelect & { status: DocumentStatus };
 
-/**
- * A document's status, from its requests: draft without any, pending while one can still
- * be signed, signed when all are, expired when none is pending and some expired unsigned.
- * Cancelled requests (erasure) do not count. A pending request past its expiry counts as
- * expired even before anyone has looked at it.
- */
-// Written with qualified names: inside the subqueries an unqualified "id" would be the request's.
-const statusSql: SQL<DocumentStatus> = sql<DocumentStatus>`case
-  when "documents"."erased_at" is not null then 'erased'
-  when not exists (select 1 from "signing_requests" r where r.document_id = "documents"."id" and r.status <> 'cancelled') then 'draft'
-  when exists (select 1 from "signing_requests" r where r.document_id = "documents"."id" and r.status = 'pending' and r.expires_at > now()) then 'pending'
-  when not exists (select 1 from "signing_requests" r where r.document_id = "documents"."id" and r.status not in ('signed', 'cancelled')) then 'signed'
+/** rules.ts `documentStatus`, in SQL, over the facts the signing-requests feature computes. */
+function statusSql(now: Date): SQL<DocumentStatus> {
+  const facts = requestFactsSql(documents.id, now);
+  return sql<DocumentStatus>`case
+  when ${documents.erasedAt} is not null then 'erased'
+  when not ${facts.hasRequests} then 'draft'
+  when ${facts.hasPending} then 'pending'
+  when ${facts.allSigned} then 'signed'
   else 'expired' end`;
+}
 
-const columns = { ...getTableColumns(documents), status: statusSql };
+const columns = (now: Date) => ({ ...getTableColumns(documents), status: statusSql(now) });
 
 /** The only code that touches the documents table. */
 export function createDocumentsRepository(db: EsignDb) {
@@ -32,27 +30,23 @@ export function createDocumentsRepository(db: EsignDb) {
       return { ...row!, status: 'draft' };
     },
 
-    async find(id: string): Promise<DocumentRow | null> {
-      const [row] = await db.select(columns).from(documents).where(eq(documents.id, id)).limit(1);
+    /** The document with its status at `now` (from the service's clock). */
+    async find(id: string, now: Date): Promise<DocumentRow | null> {
+      const [row] = await db.select(columns(now)).from(documents).where(eq(documents.id, id)).limit(1);
       return row ?? null;
     },
 
-    async tenantName(tenantId: string): Promise<string> {
-      const [row] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
-      return row?.name ?? '';
-    },
-
-    /** Locks the row until the transaction ends: request creation, finalisation and erasure serialise on it. */
-    async lock(id: string): Promise<DocumentRow | null> {
-      const [row] = await db.select(columns).from(documents).where(eq(documents.id, id)).for('update').limit(1);
+    /** Locks the row until the transaction ends: request creation, sealing, finalisation and erasure serialise on it. */
+    async lock(id: string, now: Date): Promise<DocumentRow | null> {
+      const [row] = await db.select(columns(now)).from(documents).where(eq(documents.id, id)).for('update').limit(1);
       return row ?? null;
     },
 
-    async page(tenantId: string, options: { status?: DocumentStatus; page: number; pageSize: number }): Promise<{ rows: DocumentRow[]; total: number }> {
-      const where = and(eq(documents.tenantId, tenantId), options.status ? sql`${statusSql} = ${options.status}` : undefined);
+    async page(tenantId: string, options: { status?: DocumentStatus; page: number; pageSize: number; now: Date }): Promise<{ rows: DocumentRow[]; total: number }> {
+      const where = and(eq(documents.tenantId, tenantId), options.status ? sql`${statusSql(options.now)} = ${options.status}` : undefined);
       const [rows, [total]] = await Promise.all([
         db
-          .select(columns)
+          .select(columns(options.now))
           .from(documents)
           .where(where)
           .orderBy(desc(documents.createdAt), desc(documents.id))
@@ -64,48 +58,56 @@ export function createDocumentsRepository(db: EsignDb) {
     },
 
     /**
-     * Claims the building of the final PDF: succeeds for one caller at a time, and again
-     * after `staleAfterMs` should a builder have died without releasing its claim.
+     * Unfinalised, unerased documents whose finalisation is not claimed, or whose claim
+     * went stale before `claimStaleBefore`: the candidates the recovery sweep checks for
+     * "every request sealed" (a question for the signing-requests feature).
      */
-    async claimFinalisation(id: string, at: Date, staleAfterMs: number): Promise<boolean> {
+    async unclaimedUnfinalisedIds(claimStaleBefore: Date): Promise<string[]> {
+      const rows = await db
+        .select({ id: documents.id })
+        .from(documents)
+        .where(and(isNull(documents.finalisedAt), isNull(documents.erasedAt), or(isNull(documents.finaliseClaimedAt), lt(documents.finaliseClaimedAt, claimStaleBefore))));
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Claims the building of the final PDF for one job run. This run or an earlier attempt
+     * of the same job takes it back at once (the queue runs one attempt at a time, so that
+     * holder is gone); another job only once the claim went stale.
+     */
+    async claimFinalisation(id: string, owner: ClaimOwner, at: Date): Promise<boolean> {
+      const sameJob = Array.from({ length: Math.max(1, owner.attempt) }, (_, i) => ownerKey({ jobId: owner.jobId, attempt: i + 1 }));
       const rows = await db
         .update(documents)
-        .set({ finaliseClaimedAt: at })
+        .set({ finaliseClaimedAt: at, finaliseClaimedBy: ownerKey(owner) })
         .where(
           and(
             eq(documents.id, id),
             isNull(documents.finalisedAt),
             isNull(documents.erasedAt),
-            or(isNull(documents.finaliseClaimedAt), lt(documents.finaliseClaimedAt, new Date(at.getTime() - staleAfterMs))),
+            or(isNull(documents.finaliseClaimedAt), lt(documents.finaliseClaimedAt, new Date(at.getTime() - FINALISE_CLAIM_STALE_MS)), inArray(documents.finaliseClaimedBy, sameJob)),
           ),
         )
         .returning({ id: documents.id });
       return rows.length === 1;
     },
 
-    /**
-     * Documents whose every request is signed and sealed but whose final PDF was never built
-     * and is not being built (no claim, or a claim older than `claimStaleBefore`).
-     */
-    async awaitingFinalisationIds(claimStaleBefore: Date): Promise<string[]> {
+    /** Renews the claim; false once it was taken over, finalised or erased. */
+    async renewFinalisationClaim(id: string, owner: ClaimOwner, at: Date): Promise<boolean> {
       const rows = await db
-        .select({ id: documents.id })
-        .from(documents)
-        .where(
-          and(
-            isNull(documents.finalisedAt),
-            isNull(documents.erasedAt),
-            or(isNull(documents.finaliseClaimedAt), lt(documents.finaliseClaimedAt, claimStaleBefore)),
-            sql`exists (select 1 from "signing_requests" r where r.document_id = "documents"."id")`,
-            // "is distinct from": a null seal status must count as not sealed.
-            sql`not exists (select 1 from "signing_requests" r where r.document_id = "documents"."id" and (r.status <> 'signed' or r.seal_status is distinct from 'sealed'))`,
-          ),
-        );
-      return rows.map((r) => r.id);
+        .update(documents)
+        .set({ finaliseClaimedAt: at })
+        .where(and(eq(documents.id, id), eq(documents.finaliseClaimedBy, ownerKey(owner)), isNull(documents.finalisedAt)))
+        .returning({ id: documents.id });
+      return rows.length === 1;
     },
 
-    async releaseFinalisation(id: string): Promise<void> {
-      await db.update(documents).set({ finaliseClaimedAt: null }).where(eq(documents.id, id));
+    /** Gives the claim up after a failure, unless someone else holds it by now. */
+    async releaseFinalisationClaim(id: string, owner: ClaimOwner): Promise<void> {
+      await db
+        .update(documents)
+        .set({ finaliseClaimedAt: null, finaliseClaimedBy: null })
+        .where(and(eq(documents.id, id), eq(documents.finaliseClaimedBy, ownerKey(owner))));
     },
 
     /** Records the final PDF unless the document was finalised or erased meanwhile. */

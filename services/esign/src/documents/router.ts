@@ -1,10 +1,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { z } from 'zod';
-import { ConflictError, ForbiddenError, GoneError, NotFoundError } from '@firma-riesgo/errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { principalOf } from '../keys/authenticate';
-import type { Repositories } from '../db/repositories';
-import { storageKeys, type FileStore } from '../storage/file-store';
 import { multipartUpload, uploadedFiles } from '../uploads/upload';
 import { renderMyDocuments } from './my-documents-page';
 import { ZDocumentParamsSchema, ZDocumentSchema, ZErasureSchema, ZMyDocumentsQuerySchema, ZUploadFormSchema } from './schemas';
@@ -18,8 +15,6 @@ const PDF = { 'application/pdf': { schema: z.string().openapi({ type: 'string', 
 
 export interface DocumentsRouterDeps {
   documents: DocumentsService;
-  repos: Repositories;
-  files: FileStore;
   authenticate: RequestHandler;
   maxUploadBytes: number;
 }
@@ -32,7 +27,7 @@ function attachment(res: express.Response, bytes: Buffer, filename: string): voi
 
 export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouterDeps): Router {
   const router = express.Router();
-  const { documents, repos, files } = deps;
+  const { documents } = deps;
 
   defineRoute(router, registry, {
     method: 'post',
@@ -90,20 +85,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
       410: { description: 'Erased', ...ERROR_BODY },
     },
     handler: async ({ params }, _req, res) => {
-      const principal = principalOf(res.locals);
-      const doc = await repos.documents.find(params.document_id);
-      if (!doc) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
-      if (doc.tenantId !== principal.tenantId && principal.role !== 'superadmin') {
-        throw new ForbiddenError('This document belongs to another tenant', 'NOT_DOCUMENT_OWNER');
-      }
-      if (doc.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
-      const signed = (await repos.requests.listForDocument(doc.id))
-        .filter((r) => r.status === 'signed' && r.signedAt)
-        .sort((a, b) => a.signedAt!.getTime() - b.signedAt!.getTime())[0];
-      if (!signed) throw new NotFoundError('No request of this document is signed yet', 'NO_SIGNED_REQUEST');
-      if (signed.sealStatus !== 'sealed') throw new ConflictError('The signature is still being sealed; try again shortly', 'SEAL_IN_PROGRESS');
-      const bytes = await files.read(storageKeys.signed(doc.id, signed.id));
-      if (!bytes) throw new NotFoundError('The signed PDF is missing from storage', 'FILE_MISSING');
+      const { bytes, doc } = await documents.signedPdf(principalOf(res.locals), params.document_id);
       attachment(res, bytes, `firmado-${doc.id}.pdf`);
     },
   });

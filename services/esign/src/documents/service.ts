@@ -1,18 +1,29 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ConflictError, GoneError, NotFoundError, ValidationError } from '@firma-riesgo/errors';
+import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from '@firma-riesgo/errors';
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { Logger } from '@firma-riesgo/service-kit';
-import type { Repositories } from '../db/repositories';
+import type { AuditRepository } from '../audit/repository';
+import type { UnitOfWork } from '../db/unit-of-work';
+import type { MailRepository } from '../mail/repository';
+import { expireDueRequests } from '../signing-requests/expire-due';
+import type { SigningRequestsRepository } from '../signing-requests/repository';
 import type { EsignPrincipal } from '../keys/authenticate';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import { inspectPdf, UnacceptablePdfError } from './pdf-inspection';
-import type { DocumentRow, DocumentStatus } from './repository';
+import type { DocumentRow, DocumentsRepository, DocumentStatus } from './repository';
+import { firstSigned, signedPdfAccess } from './rules';
 import type { TDocument } from './schemas';
 
 export const MY_DOCUMENTS_PAGE_SIZE = 20;
 
+/**
+ * Documents own their rows and files; erasure also cancels and anonymises the document's
+ * requests, events and emails in the same transaction, and reads expire its requests.
+ */
+export type DocumentsRepos = UnitOfWork<{ documents: DocumentsRepository; requests: SigningRequestsRepository; audit: AuditRepository; outbox: MailRepository }>;
+
 export interface DocumentsDeps {
-  repos: Repositories;
+  repos: DocumentsRepos;
   files: FileStore;
   logger: Logger;
   /** Worker threads: an upload is parsed there, never on the request thread. */
@@ -26,10 +37,12 @@ export function createDocumentsService(deps: DocumentsDeps) {
 
   /** The caller's document; another tenant's is as absent as a missing one. */
   async function owned(principal: EsignPrincipal, documentId: string): Promise<DocumentRow> {
-    const doc = await repos.documents.find(documentId);
+    const doc = await repos.documents.find(documentId, clock());
     if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
     return doc;
   }
+
+  const expireDue = (documentId: string) => expireDueRequests(repos, documentId, clock());
 
   return {
     owned,
@@ -68,12 +81,30 @@ export function createDocumentsService(deps: DocumentsDeps) {
     },
 
     async get(principal: EsignPrincipal, documentId: string): Promise<DocumentRow> {
-      await expireDue(repos, documentId, clock());
+      await expireDue(documentId);
       return owned(principal, documentId);
     },
 
     async page(principal: EsignPrincipal, options: { status?: DocumentStatus; page: number }) {
-      return repos.documents.page(principal.tenantId, { ...options, pageSize: MY_DOCUMENTS_PAGE_SIZE });
+      return repos.documents.page(principal.tenantId, { ...options, pageSize: MY_DOCUMENTS_PAGE_SIZE, now: clock() });
+    },
+
+    /**
+     * The sealed copy of the document's first signed request (interface §4.1). 404 when the
+     * document or a signed request is missing, 403 when another tenant's and the caller is
+     * not a superadmin (§7), 409 while sealing, 410 once erased.
+     */
+    async signedPdf(principal: EsignPrincipal, documentId: string): Promise<{ doc: DocumentRow; bytes: Buffer }> {
+      const doc = await repos.documents.find(documentId, clock());
+      if (!doc) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
+      if (signedPdfAccess(principal, doc) === 'forbidden') throw new ForbiddenError('This document belongs to another tenant', 'NOT_DOCUMENT_OWNER');
+      if (doc.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
+      const signed = firstSigned(await repos.requests.listForDocument(doc.id));
+      if (!signed) throw new NotFoundError('No request of this document is signed yet', 'NO_SIGNED_REQUEST');
+      if (signed.sealStatus !== 'sealed') throw new ConflictError('The signature is still being sealed; try again shortly', 'SEAL_IN_PROGRESS');
+      const bytes = await files.read(storageKeys.signed(doc.id, signed.id));
+      if (!bytes) throw new NotFoundError('The signed PDF is missing from storage', 'FILE_MISSING');
+      return { doc, bytes };
     },
 
     /** The final combined PDF: 409 until every request is signed and the worker has built it. */
@@ -97,7 +128,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
       const doc = await owned(principal, documentId);
       const now = clock();
       const counts = await repos.transaction(async (tx) => {
-        const locked = await tx.documents.lock(documentId);
+        const locked = await tx.documents.lock(documentId, now);
         if (!locked || locked.erasedAt) return { requests: 0, events: 0 };
         const cancelled = await tx.requests.cancelPending(documentId, now);
         const requests = await tx.requests.anonymiseDocument(documentId);
@@ -120,18 +151,6 @@ export function createDocumentsService(deps: DocumentsDeps) {
 }
 
 export type DocumentsService = ReturnType<typeof createDocumentsService>;
-
-/** Pending requests of the document past their expiry become expired, with their audit event at the expiry time. */
-export async function expireDue(repos: Repositories, documentId: string, now: Date): Promise<void> {
-  await repos.transaction(async (tx) => {
-    const expired = await tx.requests.expireDue({ documentId }, now);
-    if (expired.length === 0) return;
-    const doc = await tx.documents.find(documentId);
-    await tx.audit.append(
-      ...expired.map((r) => ({ documentId, requestId: r.id, tenantId: r.tenantId, kind: 'request_expired' as const, occurredAt: r.expiresAt, documentSha256: doc!.sha256 })),
-    );
-  });
-}
 
 export function documentRecord(doc: DocumentRow, tenant: string): TDocument {
   return {

@@ -79,6 +79,11 @@ export function createKeysRepository(db: EsignDb) {
       await db.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
     },
 
+    async tenantName(tenantId: string): Promise<string | null> {
+      const [row] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+      return row?.name ?? null;
+    },
+
     async countKeys(): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(apiKeys);
       return row?.n ?? 0;

@@ -10,6 +10,11 @@ export class InvalidTenantNameError extends Error {}
 /** Key lifecycle: the plaintext key exists only in the return value of `create`. */
 export function createKeysService(repo: KeysRepository, clock: () => Date = () => new Date()) {
   return {
+    /** The tenant's name (other features print it: the signing page, the audit certificate). */
+    async tenantName(tenantId: string): Promise<string> {
+      return (await repo.tenantName(tenantId)) ?? '';
+    },
+
     async create(input: { tenant: string; role?: KeyRole; label?: string }): Promise<{ key: string; record: KeyRecord }> {
       if (!TENANT_NAME.test(input.tenant)) {
         throw new InvalidTenantNameError(

@@ -1,28 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { sealPdf, type SigningIdentity, type TsaClient } from '@firma-riesgo/pdf-core';
 import type { JobContext, JobQueue, Logger } from '@firma-riesgo/service-kit';
-import type { EsignDb } from '../db';
-import type { Repositories } from '../db/repositories';
-import type { DocumentRow } from '../documents/repository';
+import type { AuditRepository } from '../audit/repository';
+import type { UnitOfWork } from '../db/unit-of-work';
+import { FINALISE_CLAIM_STALE_MS, FINALISE_HEARTBEAT_MS, ownerKey, type ClaimOwner } from '../documents/finalise-claim';
+import type { DocumentRow, DocumentsRepository } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
 import { maskEmail } from '../signing-requests/mask-email';
-import type { SigningRequestRow } from '../signing-requests/repository';
+import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import { appendAuditCertificate } from './audit-certificate';
-import { createFinaliseClaims, FINALISE_CLAIM_STALE_MS, FINALISE_HEARTBEAT_MS, type ClaimOwner } from './finalise-claim';
 import { sealRequestJob } from './jobs';
 import { drawStamps, type StampData } from './stamp';
 
+/** Sealing reads requests and documents, records seals and the final PDF, and writes their events. */
+export type SignaturesRepos = UnitOfWork<{ requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository }>;
+
 export interface SignaturesDeps {
-  repos: Repositories;
-  /** For the finalisation claim, which records its owner. */
-  db: EsignDb;
+  repos: SignaturesRepos;
   files: FileStore;
   identity: SigningIdentity;
   /** Set when TSA_URL is: every seal is then B-T or fails. */
   tsa?: TsaClient;
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   publicUrl: string;
+  /** The tenant's display name, from the keys feature (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;
   logger: Logger;
   clock?: () => Date;
@@ -31,7 +33,6 @@ export interface SignaturesDeps {
 export function createSignaturesService(deps: SignaturesDeps) {
   const { repos, files } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const claims = createFinaliseClaims(deps.db);
 
   async function stampOf(request: SigningRequestRow, slot: number): Promise<StampData> {
     const image = request.signatureImageKey ? await files.read(request.signatureImageKey) : null;
@@ -56,6 +57,12 @@ export function createSignaturesService(deps: SignaturesDeps) {
     if (await repos.requests.allSealed(documentId)) await deps.jobs.enqueue('document.finalise', { documentId });
   }
 
+  /** An erased document's files must not outlive the erasure: a seal or build that lost that race removes them. */
+  async function removeIfErased(documentId: string): Promise<void> {
+    const current = await repos.documents.find(documentId, clock());
+    if (current?.erasedAt) await files.removeTree(storageKeys.documentDir(documentId));
+  }
+
   const service = {
     /**
      * Stamps the signee's block on the original's last page and seals it (the signing time
@@ -64,7 +71,7 @@ export function createSignaturesService(deps: SignaturesDeps) {
     async sealRequest(requestId: string): Promise<'sealed' | 'skipped'> {
       const request = await repos.requests.find(requestId);
       if (!request || request.status !== 'signed' || request.sealStatus === 'sealed' || !request.signedAt) return 'skipped';
-      const doc = await repos.documents.find(request.documentId);
+      const doc = await repos.documents.find(request.documentId, clock());
       if (!doc || doc.erasedAt) return 'skipped';
       const all = await repos.requests.listForDocument(doc.id);
       const stamp = await stampOf(request, all.findIndex((r) => r.id === request.id));
@@ -80,6 +87,9 @@ export function createSignaturesService(deps: SignaturesDeps) {
       const key = storageKeys.signed(doc.id, request.id);
       await files.write(key, sealed.pdf);
       const recorded = await repos.transaction(async (tx) => {
+        // Erasure takes the same row lock: a seal is recorded before it or not at all.
+        const locked = await tx.documents.lock(doc.id, clock());
+        if (!locked || locked.erasedAt) return false;
         const won = await tx.requests.markSealed(request.id, { level: sealed.level, tsaTime: sealed.tsaTime, sha256: sealed.sha256, at: clock() });
         if (won) {
           await tx.audit.append({
@@ -94,9 +104,7 @@ export function createSignaturesService(deps: SignaturesDeps) {
         return won;
       });
       if (!recorded) {
-        // Erased while sealing: the copy just written must not outlive the erasure.
-        const now = await repos.documents.find(doc.id);
-        if (now?.erasedAt) await files.removeTree(storageKeys.documentDir(doc.id));
+        await removeIfErased(doc.id);
         return 'skipped';
       }
       await enqueueFinaliseIfComplete(doc.id);
@@ -128,7 +136,7 @@ export function createSignaturesService(deps: SignaturesDeps) {
      * Builds the combined final PDF once: the original with every signee's stamp and the
      * audit certificate, sealed by the service. A claim on the document row, owned by the
      * job run and renewed while it builds, makes a concurrent job a no-op; the same job
-     * retried or redelivered after a crash takes its claim back (see finalise-claim.ts).
+     * retried or redelivered after a crash takes its claim back (documents/finalise-claim.ts).
      */
     async finaliseDocument(
       documentId: string,
@@ -136,17 +144,17 @@ export function createSignaturesService(deps: SignaturesDeps) {
     ): Promise<'finalised' | 'skipped' | 'not_ready'> {
       if (!(await repos.requests.allSealed(documentId))) return 'not_ready';
       const owner: ClaimOwner = { jobId: ctx.jobId, attempt: ctx.attempt };
-      if (!(await claims.claim(documentId, owner, clock()))) return 'skipped';
+      if (!(await repos.documents.claimFinalisation(documentId, owner, clock()))) return 'skipped';
       let lost = false;
       const heartbeat = setInterval(() => {
-        claims.renew(documentId, owner, clock()).then(
+        repos.documents.renewFinalisationClaim(documentId, owner, clock()).then(
           (held) => (lost ||= !held),
           (err: unknown) => deps.logger.warn({ documentId, err: (err as Error).message }, 'could not renew the finalisation claim'),
         );
       }, FINALISE_HEARTBEAT_MS);
       heartbeat.unref();
       try {
-        const doc = (await repos.documents.find(documentId))!;
+        const doc = (await repos.documents.find(documentId, clock()))!;
         const requests = await repos.requests.listForDocument(documentId);
         const stamps = await Promise.all(requests.map((r, slot) => stampOf(r, slot)));
         const events = await repos.audit.listForDocument(documentId);
@@ -188,8 +196,8 @@ export function createSignaturesService(deps: SignaturesDeps) {
         const recorded = await repos.transaction(async (tx) => {
           // Under the row lock, and only while the claim is still this run's: a run that lost
           // it (timed out, taken over) never overwrites the final PDF another run recorded.
-          const row = await tx.documents.lock(doc.id);
-          if (lost || ctx.signal?.aborted || !row || row.finalisedAt || row.erasedAt || row.finaliseClaimedBy !== `${owner.jobId}#${owner.attempt}`) return false;
+          const row = await tx.documents.lock(doc.id, now);
+          if (lost || ctx.signal?.aborted || !row || row.finalisedAt || row.erasedAt || row.finaliseClaimedBy !== ownerKey(owner)) return false;
           await files.write(storageKeys.final(doc.id), sealed.pdf);
           const won = await tx.documents.markFinalised(doc.id, { sha256: sealed.sha256, level: sealed.level, tsaTime: sealed.tsaTime, at: now });
           if (won) {
@@ -205,14 +213,13 @@ export function createSignaturesService(deps: SignaturesDeps) {
           return won;
         });
         if (!recorded) {
-          const current = await repos.documents.find(doc.id);
-          if (current?.erasedAt) await files.removeTree(storageKeys.documentDir(doc.id));
+          await removeIfErased(doc.id);
           return 'skipped';
         }
         deps.logger.info({ documentId, level: sealed.level }, 'final PDF built');
         return 'finalised';
       } catch (err) {
-        await claims.release(documentId, owner);
+        await repos.documents.releaseFinalisationClaim(documentId, owner);
         throw err;
       } finally {
         clearInterval(heartbeat);
@@ -231,9 +238,10 @@ export function createSignaturesService(deps: SignaturesDeps) {
       const requestIds = await repos.requests.pendingSealIds();
       for (const requestId of requestIds) await deps.jobs.enqueue('signature.seal', { requestId });
       const now = clock().getTime();
-      const documentIds = await repos.documents.awaitingFinalisationIds(new Date(now - FINALISE_CLAIM_STALE_MS));
+      const candidates = await repos.documents.unclaimedUnfinalisedIds(new Date(now - FINALISE_CLAIM_STALE_MS));
+      const documentIds = await repos.requests.fullySealedAmong(candidates);
       for (const documentId of documentIds) {
-        const claimedAt = (await repos.documents.find(documentId))?.finaliseClaimedAt?.getTime();
+        const claimedAt = (await repos.documents.find(documentId, new Date(now)))?.finaliseClaimedAt?.getTime();
         const sealedAt = Math.max(0, ...(await repos.requests.listForDocument(documentId)).map((r) => r.sealedAt?.getTime() ?? 0));
         const stranded = now - (claimedAt ?? sealedAt) >= FINALISE_CLAIM_STALE_MS;
         const jobId = stranded ? `finalise-${documentId}-r${Math.floor(now / FINALISE_CLAIM_STALE_MS)}` : undefined;

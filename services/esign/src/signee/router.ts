@@ -4,10 +4,8 @@ import { z } from 'zod';
 import { AppError, ValidationError } from '@firma-riesgo/errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { clientOf } from '../audit/client';
-import { ZSignatureSchema } from '../signing-requests/schemas';
-import { statusRecord } from '../signing-requests/service';
 import { renderNotFound, renderSigningPage, type Locale } from './pages';
-import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZSigningPageQuerySchema, ZTokenParamsSchema } from './schemas';
+import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { SigneeService } from './service';
 
 const TAGS = ['signee'];
@@ -163,14 +161,17 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       const form = wantsPageFlow(req);
       const page = `/firma/firmar/${encodeURIComponent(params.token)}`;
       try {
-        const signed = await signee.confirm(params.token, { code: body.otp_code ?? body.code, declarationAccepted: body.declaration_accepted, imageB64: body.firma_imagen_b64 || undefined }, clientOf(req));
+        const { request: signed, record } = await signee.confirm(
+          params.token,
+          { code: body.otp_code ?? body.code, declarationAccepted: body.declaration_accepted, imageB64: body.firma_imagen_b64 || undefined },
+          clientOf(req),
+        );
         if (!form) {
-          const record = statusRecord(signed, new Date());
-          const result: z.infer<typeof ZConfirmedSchema> = {
+          const result: TConfirmed = {
             request_id: signed.id,
             status: 'signed',
             signed_at: signed.signedAt!.toISOString(),
-            signature: record.signature as z.infer<typeof ZSignatureSchema> | null,
+            signature: record.signature,
             redirect_url: signed.redirectUrl,
           };
           return result;

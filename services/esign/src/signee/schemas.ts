@@ -59,3 +59,4 @@ export const ZConfirmedSchema = z
     redirect_url: z.string().nullable(),
   })
   .openapi('Confirmed');
+export type TConfirmed = z.infer<typeof ZConfirmedSchema>;

@@ -10,24 +10,32 @@ import {
 } from '@firma-riesgo/errors';
 import type { JobQueue } from '@firma-riesgo/service-kit';
 import type { ClientInfo } from '../audit/client';
-import type { RepositorySet, Repositories } from '../db/repositories';
-import type { DocumentRow } from '../documents/repository';
-import { expireDue } from '../documents/service';
+import type { AuditRepository } from '../audit/repository';
+import type { UnitOfWork } from '../db/unit-of-work';
+import type { DocumentRow, DocumentsRepository } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
+import type { MailRepository } from '../mail/repository';
 import type { SignaturesService } from '../signatures/service';
 import { otpEmail } from '../signing-requests/emails';
 import { maskEmail } from '../signing-requests/mask-email';
-import type { SigningRequestRow } from '../signing-requests/repository';
-import { effectiveStatus, hashLinkToken, MAX_OTP_FAILURES } from '../signing-requests/service';
+import { expireDueRequests } from '../signing-requests/expire-due';
+import { hashLinkToken } from '../signing-requests/link-token';
+import { statusRecord } from '../signing-requests/records';
+import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
+import { afterWrongCode, effectiveStatus, OTP_SENDS_PER_HOUR, OTP_TTL_SECONDS, otpSendAllowance, otpState, signingBlock } from '../signing-requests/rules';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import { normaliseSignatureImage, parseSignatureImage } from './signature-image';
 
-export const OTP_TTL_SECONDS = 600;
-export const OTP_SENDS_PER_HOUR = 5;
+type SigneeTables = { requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository; outbox: MailRepository };
+
+/** The signee flow reads its request and document, and writes the request, its events and the code email. */
+export type SigneeRepos = UnitOfWork<SigneeTables>;
 
 export interface SigneeDeps {
-  repos: Repositories;
+  repos: SigneeRepos;
+  /** The tenant's display name, from the keys feature (the page says who asks for the signature). */
+  tenantName: (tenantId: string) => Promise<string>;
   files: FileStore;
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   signatures: Pick<SignaturesService, 'sealOrRetryLater'>;
@@ -49,13 +57,13 @@ function otpHash(requestId: string, code: string): Buffer {
   return createHash('sha256').update(`${requestId}:${code}`).digest();
 }
 
-/** Why a link cannot be used right now, as the error the API answers. */
+/** Why a link cannot be used right now (rules.ts `signingBlock`), as the error the API answers. */
 function assertActive(request: SigningRequestRow, now: Date): void {
-  const status = effectiveStatus(request, now);
-  if (status === 'signed') throw new ConflictError('This request is already signed', 'ALREADY_SIGNED');
-  if (status === 'expired') throw new GoneError('This signing link has expired', 'REQUEST_EXPIRED');
-  if (status === 'cancelled') throw new GoneError('This signing request was cancelled', 'REQUEST_CANCELLED');
-  if (request.lockedAt) throw new LockedError('Too many wrong codes: this request is locked', 'REQUEST_LOCKED');
+  const block = signingBlock(request, now);
+  if (block === 'signed') throw new ConflictError('This request is already signed', 'ALREADY_SIGNED');
+  if (block === 'expired') throw new GoneError('This signing link has expired', 'REQUEST_EXPIRED');
+  if (block === 'cancelled') throw new GoneError('This signing request was cancelled', 'REQUEST_CANCELLED');
+  if (block === 'locked') throw new LockedError('Too many wrong codes: this request is locked', 'REQUEST_LOCKED');
 }
 
 export function createSigneeService(deps: SigneeDeps) {
@@ -66,15 +74,16 @@ export function createSigneeService(deps: SigneeDeps) {
     const tokenHash = hashLinkToken(token);
     let request = await repos.requests.findByTokenHash(tokenHash);
     if (!request) throw new NotFoundError('Unknown signing link', 'LINK_NOT_FOUND');
-    if (request.status === 'pending' && request.expiresAt <= clock()) {
-      await expireDue(repos, request.documentId, clock());
+    const now = clock();
+    if (effectiveStatus(request, now) !== request.status) {
+      await expireDueRequests(repos, request.documentId, now);
       request = (await repos.requests.findByTokenHash(tokenHash))!;
     }
-    const document = (await repos.documents.find(request.documentId))!;
+    const document = (await repos.documents.find(request.documentId, now))!;
     return { request, document };
   }
 
-  function event(tx: RepositorySet, kind: Parameters<RepositorySet['audit']['append']>[0]['kind'], request: SigningRequestRow, document: DocumentRow, client: ClientInfo, extra: { at?: Date; email?: boolean; details?: Record<string, string | number | boolean | null> } = {}) {
+  function event(tx: Pick<SigneeTables, 'audit'>, kind: Parameters<AuditRepository['append']>[0]['kind'], request: SigningRequestRow, document: DocumentRow, client: ClientInfo, extra: { at?: Date; email?: boolean; details?: Record<string, string | number | boolean | null> } = {}) {
     return tx.audit.append({
       documentId: document.id,
       requestId: request.id,
@@ -99,9 +108,9 @@ export function createSigneeService(deps: SigneeDeps) {
       return {
         request,
         document,
-        tenant: await repos.documents.tenantName(request.tenantId),
+        tenant: await deps.tenantName(request.tenantId),
         status,
-        otpOutstanding: Boolean(request.otpHash && request.otpExpiresAt && request.otpExpiresAt > now),
+        otpOutstanding: otpState(request, now) === 'valid',
       };
     },
 
@@ -134,10 +143,9 @@ export function createSigneeService(deps: SigneeDeps) {
         if (!(await tx.audit.has(request.id, 'document_viewed'))) {
           throw new ConflictError('Open and read the document before asking for the code', 'DOCUMENT_NOT_VIEWED');
         }
-        const sends = await tx.audit.countSince(request.id, 'otp_sent', new Date(now.getTime() - 3600_000));
-        if (sends.n >= OTP_SENDS_PER_HOUR) {
-          const retryAfter = (sends.oldest!.getTime() + 3600_000 - now.getTime()) / 1000;
-          throw new RateLimitedError(`At most ${OTP_SENDS_PER_HOUR} codes an hour; try again later`, retryAfter, 'OTP_RATE_LIMITED');
+        const allowance = otpSendAllowance(await tx.audit.countSince(request.id, 'otp_sent', new Date(now.getTime() - 3600_000)), now);
+        if (!allowance.allowed) {
+          throw new RateLimitedError(`At most ${OTP_SENDS_PER_HOUR} codes an hour; try again later`, allowance.retryAfterSeconds, 'OTP_RATE_LIMITED');
         }
         await tx.requests.update(request.id, { otpHash: otpHash(request.id, code).toString('hex'), otpExpiresAt: new Date(now.getTime() + OTP_TTL_SECONDS * 1000) });
         const email = otpEmail({ locale: request.locale, code, documentTitle: document.title ?? document.filename, minutes: OTP_TTL_SECONDS / 60 });
@@ -173,13 +181,13 @@ export function createSigneeService(deps: SigneeDeps) {
         outcome = await repos.transaction(async (tx) => {
           const request = (await tx.requests.lockByTokenHash(current.tokenHash))!;
           assertActive(request, now);
-          if (!request.otpHash || !request.otpExpiresAt) throw new ConflictError('Ask for a code first', 'OTP_NOT_REQUESTED');
-          if (request.otpExpiresAt <= now) return { kind: 'expired' as const };
-          if (!timingSafeEqual(otpHash(request.id, input.code!), Buffer.from(request.otpHash, 'hex'))) {
-            const failures = request.otpFailedAttempts + 1;
-            const left = Math.max(0, MAX_OTP_FAILURES - failures);
-            await tx.requests.update(request.id, { otpFailedAttempts: failures, ...(left === 0 ? { lockedAt: now, otpHash: null, otpExpiresAt: null } : {}) });
-            await event(tx, 'otp_failed', request, document, client, { at: now, details: { attempts_left: left, locked: left === 0 } });
+          const code = otpState(request, now);
+          if (code === 'none') throw new ConflictError('Ask for a code first', 'OTP_NOT_REQUESTED');
+          if (code === 'expired') return { kind: 'expired' as const };
+          if (!timingSafeEqual(otpHash(request.id, input.code!), Buffer.from(request.otpHash!, 'hex'))) {
+            const { failures, left, locks } = afterWrongCode(request);
+            await tx.requests.update(request.id, { otpFailedAttempts: failures, ...(locks ? { lockedAt: now, otpHash: null, otpExpiresAt: null } : {}) });
+            await event(tx, 'otp_failed', request, document, client, { at: now, details: { attempts_left: left, locked: locks } });
             return { kind: 'wrong' as const, left };
           }
           await tx.requests.update(request.id, {
@@ -204,7 +212,8 @@ export function createSigneeService(deps: SigneeDeps) {
         throw new BadRequestError(`Incorrect code; ${outcome.left} attempt${outcome.left === 1 ? '' : 's'} left`, 'INVALID_OTP');
       }
       await deps.signatures.sealOrRetryLater(outcome.request.id);
-      return (await repos.requests.find(outcome.request.id))!;
+      const signed = (await repos.requests.find(outcome.request.id))!;
+      return { request: signed, record: statusRecord(signed, clock()) };
     },
 
     /** The signee's own sealed copy, through their link, once sealed. */

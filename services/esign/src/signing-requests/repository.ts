@@ -1,6 +1,5 @@
-import { and, asc, eq, isNotNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
-import { documents } from '../documents/tables';
 import { signingRequests } from './tables';
 
 export type SigningRequestRow = typeof signingRequests.$inferSelect;
@@ -62,7 +61,10 @@ export function createSigningRequestsRepository(db: EsignDb) {
         .returning();
     },
 
-    /** Records the seal unless it was recorded already or the document was erased meanwhile. */
+    /**
+     * Records the seal unless it was recorded already. The caller holds the document's row
+     * lock and has checked it is not erased (erasure takes the same lock).
+     */
     async markSealed(id: string, seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string; at: Date }): Promise<boolean> {
       const rows = await db
         .update(signingRequests)
@@ -71,7 +73,6 @@ export function createSigningRequestsRepository(db: EsignDb) {
           and(
             eq(signingRequests.id, id),
             ne(signingRequests.sealStatus, 'sealed'),
-            sql`not exists (select 1 from ${documents} d where d.id = ${signingRequests.documentId} and d.erased_at is not null)`,
           ),
         )
         .returning({ id: signingRequests.id });
@@ -121,6 +122,19 @@ export function createSigningRequestsRepository(db: EsignDb) {
         .from(signingRequests)
         .where(eq(signingRequests.documentId, documentId));
       return Boolean(row && row.total > 0 && row.total === row.sealed);
+    },
+
+    /** Of these documents, those with at least one request and every request signed and sealed. */
+    async fullySealedAmong(documentIds: string[]): Promise<string[]> {
+      if (documentIds.length === 0) return [];
+      const rows = await db
+        .select({ documentId: signingRequests.documentId })
+        .from(signingRequests)
+        .where(inArray(signingRequests.documentId, documentIds))
+        .groupBy(signingRequests.documentId)
+        // "is distinct from": a null seal status must count as not sealed.
+        .having(sql`bool_and(${signingRequests.status} = 'signed' and ${signingRequests.sealStatus} is not distinct from 'sealed')`);
+      return rows.map((r) => r.documentId);
     },
 
     async pendingSealIds(): Promise<string[]> {

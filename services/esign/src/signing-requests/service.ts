@@ -1,64 +1,28 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { ConflictError, GoneError, NotFoundError } from '@firma-riesgo/errors';
 import type { JobQueue } from '@firma-riesgo/service-kit';
 import type { z } from 'zod';
 import type { ClientInfo } from '../audit/client';
-import type { Repositories } from '../db/repositories';
-import { expireDue } from '../documents/service';
+import type { AuditRepository } from '../audit/repository';
+import type { UnitOfWork } from '../db/unit-of-work';
+import type { DocumentsRepository } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
 import type { EsignPrincipal } from '../keys/authenticate';
+import type { MailRepository } from '../mail/repository';
 import { signingLinkEmail } from './emails';
-import type { SigningRequestRow } from './repository';
+import { expireDueRequests } from './expire-due';
+import { newLinkToken } from './link-token';
+import { statusRecord } from './records';
+import type { SigningRequestRow, SigningRequestsRepository } from './repository';
 import type { TSigningRequestStatus, ZCreateSigningRequestSchema } from './schemas';
 
-export const MAX_OTP_FAILURES = 5;
-
-/** A link token: 32 random bytes, base64url. Only its SHA-256 is stored. */
-export function newLinkToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: hashLinkToken(token) };
-}
-
-export function hashLinkToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
-/** A pending request past its expiry reads as expired even before the lazy update has run. */
-export function effectiveStatus(row: SigningRequestRow, now: Date): SigningRequestRow['status'] {
-  return row.status === 'pending' && row.expiresAt <= now ? 'expired' : row.status;
-}
-
-export function statusRecord(row: SigningRequestRow, now: Date): TSigningRequestStatus {
-  return {
-    request_id: row.id,
-    document_id: row.documentId,
-    status: effectiveStatus(row, now),
-    signee_email: row.signeeEmail,
-    signee_name: row.signeeName,
-    locale: row.locale,
-    redirect_url: row.redirectUrl,
-    expires_at: row.expiresAt.toISOString(),
-    created_at: row.createdAt.toISOString(),
-    viewed_at: row.viewedAt?.toISOString() ?? null,
-    signed_at: row.signedAt?.toISOString() ?? null,
-    cancelled_at: row.cancelledAt?.toISOString() ?? null,
-    otp_attempts_left: Math.max(0, MAX_OTP_FAILURES - row.otpFailedAttempts),
-    locked: row.lockedAt !== null,
-    signature: row.sealStatus
-      ? {
-          status: row.sealStatus,
-          level: row.signatureLevel,
-          tsa_time: row.tsaTime?.toISOString() ?? null,
-          signed_sha256: row.signedSha256,
-          sealed_at: row.sealedAt?.toISOString() ?? null,
-          error: row.sealError,
-        }
-      : null,
-  };
-}
+/**
+ * Creating a request locks its document row (so a finalisation cannot slip in), and
+ * writes the request, its link email and its audit event in one transaction.
+ */
+export type SigningRequestsRepos = UnitOfWork<{ requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository; outbox: MailRepository }>;
 
 export interface SigningRequestsDeps {
-  repos: Repositories;
+  repos: SigningRequestsRepos;
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   publicUrl: string;
   clock?: () => Date;
@@ -86,7 +50,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
       const expiresAt = new Date(now.getTime() + body.expires_in_hours * 3600_000);
       const signingUrl = `${deps.publicUrl}/firma/firmar/${link.token}`;
       const { request, emailId } = await repos.transaction(async (tx) => {
-        const doc = await tx.documents.lock(body.document_id);
+        const doc = await tx.documents.lock(body.document_id, now);
         if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
         if (doc.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
         if (doc.finalisedAt || doc.finaliseClaimedAt) {
@@ -141,14 +105,15 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
 
     async status(principal: EsignPrincipal, requestId: string): Promise<TSigningRequestStatus> {
       const row = await ownedRequest(principal, requestId);
-      await expireDue(repos, row.documentId, clock());
-      return statusRecord((await repos.requests.find(requestId))!, clock());
+      const now = clock();
+      await expireDueRequests(repos, row.documentId, now);
+      return statusRecord((await repos.requests.find(requestId))!, now);
     },
 
     async listForDocument(principal: EsignPrincipal, documentId: string) {
       const now = clock();
-      await expireDue(repos, documentId, now);
-      const doc = await repos.documents.find(documentId);
+      await expireDueRequests(repos, documentId, now);
+      const doc = await repos.documents.find(documentId, now);
       if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
       const rows = await repos.requests.listForDocument(documentId);
       return rows.map((row) => statusRecord(row, now));
@@ -157,3 +122,4 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
 }
 
 export type SigningRequestsService = ReturnType<typeof createSigningRequestsService>;
+export { MAX_OTP_FAILURES } from './rules'; // TEMP until signee/pages.ts imports rules.ts

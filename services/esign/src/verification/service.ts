@@ -1,7 +1,8 @@
 import { NotFoundError } from '@firma-riesgo/errors';
-import type { Repositories } from '../db/repositories';
+import type { DocumentsRepository } from '../documents/repository';
 import { maskEmail } from '../signing-requests/mask-email';
-import { effectiveStatus } from '../signing-requests/service';
+import type { SigningRequestsRepository } from '../signing-requests/repository';
+import { effectiveStatus } from '../signing-requests/rules';
 import type { TVerification } from './schemas';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -15,16 +16,16 @@ export type VerificationResult =
  * the id may read it, so it is built field by field from what is safe to show: statuses,
  * times, hashes, levels and masked addresses; never names, IPs, titles or file names.
  */
-export function createVerificationService(deps: { repos: Repositories; clock?: () => Date }) {
+export function createVerificationService(deps: { repos: { documents: DocumentsRepository; requests: SigningRequestsRepository }; clock?: () => Date }) {
   const { repos } = deps;
   const clock = deps.clock ?? (() => new Date());
   return {
     async verify(documentId: string): Promise<VerificationResult> {
+      const now = clock();
       // Postgres would reject a malformed uuid with an error; it is simply not a document.
-      const doc = UUID.test(documentId) ? await repos.documents.find(documentId) : null;
+      const doc = UUID.test(documentId) ? await repos.documents.find(documentId, now) : null;
       if (!doc) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
       if (doc.erasedAt) return { kind: 'erased', documentId: doc.id, sha256: doc.sha256, finalSha256: doc.finalSha256, erasedAt: doc.erasedAt };
-      const now = clock();
       // Read only: a public read must not write the expiry events the tenant's reads record.
       const requests = await repos.requests.listForDocument(doc.id);
       return {

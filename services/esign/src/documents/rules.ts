@@ -1,0 +1,52 @@
+import { effectiveStatus, type RequestStatus } from '../signing-requests/rules';
+
+export const DOCUMENT_STATUSES = ['draft', 'pending', 'signed', 'expired', 'erased'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+/** What a document's status is decided from (the SQL in repository.ts computes the same facts). */
+export interface DocumentFacts {
+  erased: boolean;
+  /** Any request that is not cancelled. */
+  hasRequests: boolean;
+  /** Any request still signable at `now`. */
+  hasPending: boolean;
+  /** Every request that is not cancelled is signed. */
+  allSigned: boolean;
+}
+
+/**
+ * A document's status: erased once erased; draft without a (non-cancelled) request; pending
+ * while one can still be signed; signed when all are; expired when none is pending and some
+ * expired unsigned. A pending request past its expiry counts as expired before anyone reads it.
+ */
+export function documentStatus(facts: DocumentFacts): DocumentStatus {
+  if (facts.erased) return 'erased';
+  if (!facts.hasRequests) return 'draft';
+  if (facts.hasPending) return 'pending';
+  if (facts.allSigned) return 'signed';
+  return 'expired';
+}
+
+/** The facts from the document's requests themselves, at `now`. */
+export function documentFacts(doc: { erasedAt: Date | null }, requests: { status: RequestStatus; expiresAt: Date }[], now: Date): DocumentFacts {
+  const live = requests.filter((r) => r.status !== 'cancelled');
+  return {
+    erased: doc.erasedAt !== null,
+    hasRequests: live.length > 0,
+    hasPending: live.some((r) => effectiveStatus(r, now) === 'pending'),
+    allSigned: live.every((r) => r.status === 'signed'),
+  };
+}
+
+/**
+ * Who may download a document's signed PDF (interface §7): its tenant, or a superadmin;
+ * anyone else is refused with 403, not hidden with 404.
+ */
+export function signedPdfAccess(principal: { tenantId: string; role: 'tenant' | 'superadmin' }, doc: { tenantId: string }): 'allowed' | 'forbidden' {
+  return doc.tenantId === principal.tenantId || principal.role === 'superadmin' ? 'allowed' : 'forbidden';
+}
+
+/** The request whose sealed copy is "the signed PDF" of the document: the first one signed. */
+export function firstSigned<R extends { status: RequestStatus; signedAt: Date | null }>(requests: R[]): R | undefined {
+  return requests.filter((r) => r.status === 'signed' && r.signedAt).sort((a, b) => a.signedAt!.getTime() - b.signedAt!.getTime())[0];
+}

@@ -1,0 +1,33 @@
+import type { SigningRequestRow } from './repository';
+import { effectiveStatus, otpAttemptsLeft } from './rules';
+import type { TSigningRequestStatus } from './schemas';
+
+/** The status record of a request as the API answers it (estado, a document's list, confirm). */
+export function statusRecord(row: SigningRequestRow, now: Date): TSigningRequestStatus {
+  return {
+    request_id: row.id,
+    document_id: row.documentId,
+    status: effectiveStatus(row, now),
+    signee_email: row.signeeEmail,
+    signee_name: row.signeeName,
+    locale: row.locale,
+    redirect_url: row.redirectUrl,
+    expires_at: row.expiresAt.toISOString(),
+    created_at: row.createdAt.toISOString(),
+    viewed_at: row.viewedAt?.toISOString() ?? null,
+    signed_at: row.signedAt?.toISOString() ?? null,
+    cancelled_at: row.cancelledAt?.toISOString() ?? null,
+    otp_attempts_left: otpAttemptsLeft(row),
+    locked: row.lockedAt !== null,
+    signature: row.sealStatus
+      ? {
+          status: row.sealStatus,
+          level: row.signatureLevel,
+          tsa_time: row.tsaTime?.toISOString() ?? null,
+          signed_sha256: row.signedSha256,
+          sealed_at: row.sealedAt?.toISOString() ?? null,
+          error: row.sealError,
+        }
+      : null,
+  };
+}
