@@ -29,6 +29,19 @@ export function createEsignRegistry(): OpenAPIRegistry {
   return registry;
 }
 
+/**
+ * An error response in the OpenAPI document: the description, and the esign error body
+ * (`{"detail","code","request_id"}`). The one way every esign route declares its errors.
+ */
+export function errorResponse(description: string, extra: { headers?: Record<string, { description: string; schema: { type: 'integer' | 'string' } }> } = {}) {
+  return { description, ...extra, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+}
+
+/** A 422 response: the validation-error body (`{"detail":[{"loc","msg","type"}]}`). */
+export function validationErrorResponse(description: string) {
+  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationErrorBody' } } } };
+}
+
 export const ESIGN_API_DESCRIPTION = [
   'Multi-tenant electronic signature service: documents, signing requests, PAdES seals, audit trail, PDF tools.',
   '',

@@ -1,6 +1,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { z } from 'zod';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { errorResponse, validationErrorResponse } from '../openapi';
 import { principalOf } from '../keys/authenticate';
 import { multipartUpload, uploadedFiles } from '../uploads/upload';
 import { renderMyDocuments } from './my-documents-page';
@@ -9,8 +10,6 @@ import { documentRecord, MY_DOCUMENTS_PAGE_SIZE, type DocumentsService } from '.
 
 const TAGS = ['documents'];
 const SECURITY = [{ ApiKey: [] }];
-const ERROR_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
-const VALIDATION_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationErrorBody' } } } };
 const PDF = { 'application/pdf': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } };
 
 export interface DocumentsRouterDeps {
@@ -41,10 +40,10 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     before: [deps.authenticate, multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes })],
     responses: {
       200: { description: 'The document record (interface §4.1: 200)', content: { 'application/json': { schema: ZDocumentSchema } } },
-      400: { description: 'A broken multipart body (INVALID_MULTIPART), or a body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING)', ...ERROR_BODY },
-      413: { description: 'Larger than ESIGN_MAX_UPLOAD_MB', ...ERROR_BODY },
-      415: { description: 'An unknown Content-Encoding or charset (UNSUPPORTED_ENCODING)', ...ERROR_BODY },
-      422: { description: 'Missing file, not a PDF, damaged or encrypted', ...VALIDATION_BODY },
+      400: errorResponse('A broken multipart body (INVALID_MULTIPART), or a body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING)'),
+      413: errorResponse('Larger than ESIGN_MAX_UPLOAD_MB'),
+      415: errorResponse('An unknown Content-Encoding or charset (UNSUPPORTED_ENCODING)'),
+      422: validationErrorResponse('Missing file, not a PDF, damaged or encrypted'),
     },
     handler: async ({ body }, req, res) => {
       const principal = principalOf(res.locals);
@@ -61,7 +60,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     security: SECURITY,
     params: ZDocumentParamsSchema,
     before: [deps.authenticate],
-    responses: { 200: { description: 'The document', content: { 'application/json': { schema: ZDocumentSchema } } }, 404: { description: 'Not found (or another tenant\'s)', ...ERROR_BODY } },
+    responses: { 200: { description: 'The document', content: { 'application/json': { schema: ZDocumentSchema } } }, 404: errorResponse('Not found (or another tenant\'s)') },
     handler: async ({ params }, _req, res) => {
       const principal = principalOf(res.locals);
       return documentRecord(await documents.get(principal, params.document_id), principal.tenant);
@@ -79,10 +78,10 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     before: [deps.authenticate],
     responses: {
       200: { description: 'The sealed PDF', content: PDF },
-      403: { description: 'Another tenant\'s document', ...ERROR_BODY },
-      404: { description: 'No such document or no signed request', ...ERROR_BODY },
-      409: { description: 'Sealing in progress', ...ERROR_BODY },
-      410: { description: 'Erased', ...ERROR_BODY },
+      403: errorResponse('Another tenant\'s document'),
+      404: errorResponse('No such document or no signed request'),
+      409: errorResponse('Sealing in progress'),
+      410: errorResponse('Erased'),
     },
     handler: async ({ params }, _req, res) => {
       const { bytes, doc } = await documents.signedPdf(principalOf(res.locals), params.document_id);
@@ -102,9 +101,9 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     before: [deps.authenticate],
     responses: {
       200: { description: 'The final PDF', content: PDF },
-      404: { description: 'Not found (or another tenant\'s)', ...ERROR_BODY },
-      409: { description: 'Requests pending, or being built', ...ERROR_BODY },
-      410: { description: 'Erased', ...ERROR_BODY },
+      404: errorResponse('Not found (or another tenant\'s)'),
+      409: errorResponse('Requests pending, or being built'),
+      410: errorResponse('Erased'),
     },
     handler: async ({ params }, _req, res) => {
       const { bytes, doc } = await documents.finalPdf(principalOf(res.locals), params.document_id);
@@ -122,7 +121,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     security: SECURITY,
     params: ZDocumentParamsSchema,
     before: [deps.authenticate],
-    responses: { 200: { description: 'Erased', content: { 'application/json': { schema: ZErasureSchema } } }, 404: { description: 'Not found (or another tenant\'s)', ...ERROR_BODY } },
+    responses: { 200: { description: 'Erased', content: { 'application/json': { schema: ZErasureSchema } } }, 404: errorResponse('Not found (or another tenant\'s)') },
     handler: async ({ params }, _req, res) => documents.erase(principalOf(res.locals), params.document_id),
   });
 
@@ -135,7 +134,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     security: SECURITY,
     query: ZMyDocumentsQuerySchema,
     before: [deps.authenticate],
-    responses: { 200: { description: 'The page', content: { 'text/html': { schema: z.string() } } }, 422: { description: 'Bad status or page', ...VALIDATION_BODY } },
+    responses: { 200: { description: 'The page', content: { 'text/html': { schema: z.string() } } }, 422: validationErrorResponse('Bad status or page') },
     handler: async ({ query }, _req, res) => {
       const principal = principalOf(res.locals);
       const { rows, total } = await documents.page(principal, { status: query.status, page: query.page });

@@ -3,13 +3,13 @@ import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { AppError, ValidationError } from '@firma-riesgo/errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { errorResponse } from '../openapi';
 import { clientOf } from '../audit/client';
 import { renderNotFound, renderSigningPage, type Locale } from './pages';
 import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { SigneeService } from './service';
 
 const TAGS = ['signee'];
-const ERROR_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
 const HTML = { 'text/html': { schema: z.string() } };
 const PDF = { 'application/pdf': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } };
 
@@ -93,7 +93,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     description: 'Exactly the uploaded bytes. Records `document_viewed` with IP and user agent; the code can only be requested after it.',
     tags: TAGS,
     params: ZTokenParamsSchema,
-    responses: { 200: { description: 'The PDF', content: PDF }, 404: { description: 'Unknown link', ...ERROR_BODY }, 410: { description: 'Expired, cancelled or erased', ...ERROR_BODY } },
+    responses: { 200: { description: 'The PDF', content: PDF }, 404: errorResponse('Unknown link'), 410: errorResponse('Expired, cancelled or erased') },
     handler: async ({ params }, req, res) => {
       const { bytes } = await signee.viewDocument(params.token, clientOf(req));
       pdfHeaders(res, 'inline', 'documento.pdf');
@@ -115,11 +115,11 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     responses: {
       200: { description: 'Code sent', content: { 'application/json': { schema: ZOtpSentSchema } } },
       303: { description: 'Only for a form post whose Accept prefers text/html: back to the signing page' },
-      404: { description: 'Unknown link', ...ERROR_BODY },
-      409: { description: 'Document not viewed, or already signed', ...ERROR_BODY },
-      410: { description: 'Expired or cancelled', ...ERROR_BODY },
-      423: { description: 'Locked after five wrong codes', ...ERROR_BODY },
-      429: { description: 'Too many codes this hour', ...ERROR_BODY },
+      404: errorResponse('Unknown link'),
+      409: errorResponse('Document not viewed, or already signed'),
+      410: errorResponse('Expired or cancelled'),
+      423: errorResponse('Locked after five wrong codes'),
+      429: errorResponse('Too many codes this hour'),
     },
     handler: async ({ params, body }, req, res) => {
       const form = wantsPageFlow(req);
@@ -151,11 +151,11 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     responses: {
       200: { description: 'Signed', content: { 'application/json': { schema: ZConfirmedSchema } } },
       303: { description: 'Only for a form post whose Accept prefers text/html: to the success page' },
-      404: { description: 'Unknown link', ...ERROR_BODY },
-      400: { description: 'Wrong (INVALID_OTP) or expired (OTP_EXPIRED) code', ...ERROR_BODY },
-      409: { description: 'Already signed, or no code requested', ...ERROR_BODY },
-      410: { description: 'Expired or cancelled', ...ERROR_BODY },
-      423: { description: 'Locked after five wrong codes', ...ERROR_BODY },
+      404: errorResponse('Unknown link'),
+      400: errorResponse('Wrong (INVALID_OTP) or expired (OTP_EXPIRED) code'),
+      409: errorResponse('Already signed, or no code requested'),
+      410: errorResponse('Expired or cancelled'),
+      423: errorResponse('Locked after five wrong codes'),
     },
     handler: async ({ params, body }, req, res) => {
       const form = wantsPageFlow(req);
@@ -193,7 +193,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     description: 'Once signed and sealed, through the same link (attachment). 409 while the seal is still being applied.',
     tags: TAGS,
     params: ZTokenParamsSchema,
-    responses: { 200: { description: 'The sealed PDF', content: PDF }, 409: { description: 'Not signed or not sealed yet', ...ERROR_BODY }, 410: { description: 'Erased', ...ERROR_BODY } },
+    responses: { 200: { description: 'The sealed PDF', content: PDF }, 409: errorResponse('Not signed or not sealed yet'), 410: errorResponse('Erased') },
     handler: async ({ params }, _req, res) => {
       const { bytes, request } = await signee.signedCopy(params.token);
       pdfHeaders(res, 'attachment', `firmado-${request.id}.pdf`);

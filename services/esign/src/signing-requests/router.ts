@@ -1,5 +1,6 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { errorResponse } from '../openapi';
 import { clientOf } from '../audit/client';
 import { ZDocumentParamsSchema } from '../documents/schemas';
 import { principalOf } from '../keys/authenticate';
@@ -8,7 +9,6 @@ import type { SigningRequestsService } from './service';
 
 const TAGS = ['signing requests'];
 const SECURITY = [{ ApiKey: [] }];
-const ERROR_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
 
 export function signingRequestsRouter(registry: OpenAPIRegistry, deps: { requests: SigningRequestsService; authenticate: RequestHandler }): Router {
   const router = express.Router();
@@ -26,9 +26,9 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: { request
     before: [deps.authenticate],
     responses: {
       200: { description: 'Created; the email is on its way (interface §4.1: 200)', content: { 'application/json': { schema: ZCreatedSigningRequestSchema } } },
-      404: { description: 'Document not found', ...ERROR_BODY },
-      409: { description: 'Document finalised', ...ERROR_BODY },
-      410: { description: 'Document erased', ...ERROR_BODY },
+      404: errorResponse('Document not found'),
+      409: errorResponse('Document finalised'),
+      410: errorResponse('Document erased'),
     },
     handler: async ({ body }, req, res) => requests.create(principalOf(res.locals), body, clientOf(req)),
   });
@@ -42,7 +42,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: { request
     security: SECURITY,
     params: ZRequestParamsSchema,
     before: [deps.authenticate],
-    responses: { 200: { description: 'The status record', content: { 'application/json': { schema: ZSigningRequestStatusSchema } } }, 404: { description: 'Not found (or another tenant\'s)', ...ERROR_BODY } },
+    responses: { 200: { description: 'The status record', content: { 'application/json': { schema: ZSigningRequestStatusSchema } } }, 404: errorResponse('Not found (or another tenant\'s)') },
     handler: async ({ params }, _req, res) => requests.status(principalOf(res.locals), params.request_id),
   });
 
@@ -55,7 +55,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: { request
     params: ZDocumentParamsSchema,
     before: [deps.authenticate],
     description: 'A JSON array of the status records of the document\'s signing requests, oldest first (interface §4.1).',
-    responses: { 200: { description: 'Status records, oldest first', content: { 'application/json': { schema: ZDocumentRequestsSchema } } }, 404: { description: 'Not found (or another tenant\'s)', ...ERROR_BODY } },
+    responses: { 200: { description: 'Status records, oldest first', content: { 'application/json': { schema: ZDocumentRequestsSchema } } }, 404: errorResponse('Not found (or another tenant\'s)') },
     handler: async ({ params }, _req, res) => requests.listForDocument(principalOf(res.locals), params.document_id),
   });
 

@@ -4,6 +4,7 @@ import { PayloadTooLargeError, ValidationError } from '@firma-riesgo/errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import type { RateLimiter } from '@firma-riesgo/auth';
 import { abortSignalOnClose, withToolCaller, type ToolEngines } from '@firma-riesgo/pdf-core';
+import { errorResponse } from '../openapi';
 import { authenticate, type AuthDeps } from '../keys/authenticate';
 import { toolClient } from './client';
 import { toolRateLimit } from './rate-limit';
@@ -43,27 +44,24 @@ export const formBool = () =>
 /** A password: any characters but line breaks and NUL (qpdf gets it in a JSON job file, never on argv). */
 export const formPassword = () => z.string().min(1).max(1024).regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
 
-const ERROR_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
 const RATE_HEADERS = {
   'X-RateLimit-Limit': { description: 'Calls allowed per minute to this client', schema: { type: 'integer' as const } },
   'X-RateLimit-Remaining': { description: 'Calls left in the current minute', schema: { type: 'integer' as const } },
   'X-RateLimit-Reset': { description: 'When the current window ends (epoch seconds)', schema: { type: 'integer' as const } },
 };
 const ERROR_RESPONSES = {
-  400: { description: 'A broken multipart body (INVALID_MULTIPART)', ...ERROR_BODY },
-  401: { description: 'An `authorization` header was sent but names no valid key (sending none is fine)', ...ERROR_BODY },
-  413: { description: 'A file is larger than this tool accepts', ...ERROR_BODY },
+  400: errorResponse('A broken multipart body (INVALID_MULTIPART)'),
+  401: errorResponse('An `authorization` header was sent but names no valid key (sending none is fine)'),
+  413: errorResponse('A file is larger than this tool accepts'),
   422: {
     description: 'Missing or invalid field, or an input that is not a readable PDF (the message says which)',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationErrorBody' } } },
   },
-  429: {
-    description: 'More than ESIGN_TOOLS_RATE_LIMIT calls this minute from this client (its key, or its IP without one); wait `Retry-After` seconds',
-    headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' as const } }, ...RATE_HEADERS },
-    ...ERROR_BODY,
-  },
-  503: { description: 'A PDF engine is not installed (named in the message), or the tools are busy', ...ERROR_BODY },
-  504: { description: 'The engine ran past its time limit', ...ERROR_BODY },
+  429: errorResponse('More than ESIGN_TOOLS_RATE_LIMIT calls this minute from this client (its key, or its IP without one); wait `Retry-After` seconds', {
+    headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } }, ...RATE_HEADERS },
+  }),
+  503: errorResponse('A PDF engine is not installed (named in the message), or the tools are busy'),
+  504: errorResponse('The engine ran past its time limit'),
 };
 
 export interface ToolSpec<B extends z.ZodObject> {

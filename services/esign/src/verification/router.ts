@@ -3,12 +3,12 @@ import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '@firma-riesgo/errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { errorResponse } from '../openapi';
 import type { Locale } from '../signee/pages';
 import { renderErasedVerificationPage, renderVerificationNotFound, renderVerificationPage } from './page';
 import { ZErasedVerificationSchema, ZVerificationParamsSchema, ZVerificationQuerySchema, ZVerificationSchema } from './schemas';
 import type { VerificationService } from './service';
 
-const ERROR_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
 const HTML = { 'text/html': { schema: z.string() } };
 
 /** Public and linked from printed certificates: not indexed, not cached, not framed, nothing leaks by referrer. */
@@ -48,7 +48,7 @@ export function verificationRouter(registry: OpenAPIRegistry, deps: { verificati
     query: ZVerificationQuerySchema,
     responses: {
       200: { description: 'The verification record', content: { 'application/json': { schema: ZVerificationSchema }, ...HTML } },
-      404: { description: 'No such document', content: { ...ERROR_BODY.content, ...HTML } },
+      404: { description: 'No such document', content: { ...errorResponse('').content, ...HTML } },
       410: { description: 'Erased: only the hashes remain', content: { 'application/json': { schema: ZErasedVerificationSchema }, ...HTML } },
     },
     handler: async ({ params, query }, req, res) => {
