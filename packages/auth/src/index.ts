@@ -4,3 +4,4 @@ export * from './scopes';
 export * from './cidr';
 export * from './rate-limiter';
 export * from './last-used';
+export * from './outbound-address';

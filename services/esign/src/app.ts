@@ -16,6 +16,7 @@ import { signeeRouter } from './signee/router';
 import { signingRequestsRouter } from './signing-requests/router';
 import { toolsRouter } from './tools/router';
 import { verificationRouter } from './verification/router';
+import { webhooksRouter } from './webhooks/router';
 
 export interface EsignAppDeps {
   config: EsignConfig;
@@ -60,6 +61,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
   http.app.use(signingRequestsRouter(registry, { requests: signing.requests, authenticate: auth }));
   http.app.use(signeeRouter(registry, { signee: signing.signee }));
   http.app.use(verificationRouter(registry, { verification: signing.verification }));
+  http.app.use(webhooksRouter(registry, { webhooks: signing.webhooks, authenticate: auth }));
   const toolsLimiter = createRateLimiter({
     points: deps.config.toolsRateLimit,
     durationSeconds: 60,

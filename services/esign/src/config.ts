@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@firma-riesgo/service-kit';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
 
 /**
  * Every environment variable esign reads, parsed once at start-up. The README's
@@ -23,6 +24,33 @@ const EsignEnv = z.object({
   SIGNING_P12_PASSWORD: z.string().optional(),
   TSA_URL: env.url(['http', 'https']).optional(),
   WEBHOOK_ALLOW_PRIVATE: env.bool(false),
+  WEBHOOK_ALLOW_HTTP: env.bool(false),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .transform((v, ctx) => {
+      try {
+        return parseRetrySchedule(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  WEBHOOK_TIMEOUT_MS: env.int(10_000, 100),
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const key = Buffer.from(v, 'base64');
+      if (key.length !== 32) {
+        ctx.addIssue({ code: 'custom', message: 'must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)' });
+        return z.NEVER;
+      }
+      return key;
+    }),
+  ESIGN_WEBHOOK_CONCURRENCY: env.int(10, 1),
+  NODE_ENV: z.string().optional(),
   TRUSTED_PROXIES: env.list(),
   ESIGN_DEMO_KEY: env.bool(true),
   ESIGN_WORKER_CONCURRENCY: env.int(4, 1),
@@ -57,6 +85,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     jsonLimit: e.ESIGN_JSON_LIMIT,
     signing: { p12Path: e.SIGNING_P12_PATH, p12Password: e.SIGNING_P12_PASSWORD, tsaUrl: e.TSA_URL },
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    webhooks: {
+      /** Outbound guard: private targets only when allowed; plain http only outside production or when allowed. */
+      policy: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowHttp: e.WEBHOOK_ALLOW_HTTP || e.NODE_ENV !== 'production' },
+      retrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      secretKey: e.WEBHOOK_SECRET_KEY,
+      concurrency: e.ESIGN_WEBHOOK_CONCURRENCY,
+    },
     trustedProxies: e.TRUSTED_PROXIES,
     // A demo key is only created on an embedded first start, never against a real database.
     demoKey: e.ESIGN_DEMO_KEY && !e.ESIGN_DATABASE_URL,

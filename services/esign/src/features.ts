@@ -17,6 +17,13 @@ import { createSigningRequestsRepository, type SigningRequestsRepository } from 
 import { createSigningRequestsService, type SigningRequestsService } from './signing-requests/service';
 import { createFileStore, type FileStore } from './storage/file-store';
 import { createVerificationService, type VerificationService } from './verification/service';
+import { createWebhookDeliveriesRepository } from './webhooks/deliveries-repository';
+import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery';
+import { createWebhookEventsRepository } from './webhooks/events-repository';
+import type { WebhookDeliveryJobs } from './webhooks/jobs';
+import { createWebhooksRepository } from './webhooks/repository';
+import { createSecretBox } from './webhooks/secrets';
+import { createWebhooksService, type WebhooksService } from './webhooks/service';
 
 /** The signing side of esign: documents, requests, the signee flow and the seals, wired explicitly. */
 export interface SigningFeatures {
@@ -31,6 +38,9 @@ export interface SigningFeatures {
   verification: VerificationService;
   /** The mail job reports each delivered email here (the `email_sent` audit event). */
   emailSent: (email: SentEmail) => Promise<void>;
+  webhooks: WebhooksService;
+  /** Fan-out and HTTP delivery of webhook events (the `webhook.*` job handlers). */
+  webhookDelivery: WebhookDelivery;
 }
 
 /**
@@ -46,8 +56,12 @@ export function createSigningFeatures(deps: {
   logger: Logger;
   /** Worker threads for untrusted uploads and images (the PDF tools' pool). */
   pool: Pick<PdfWorkerPool, 'run'>;
-  /** The keys feature's tenant names (the signing page and the audit certificate print them). */
+  /** The keys feature's tenant names (the signing page, the audit certificate and webhook payloads print them). */
   tenantName: (tenantId: string) => Promise<string>;
+  /** Late-bound like `jobs`: the `esign-webhooks` queue that carries HTTP deliveries. */
+  webhookQueue: Pick<JobQueue<WebhookDeliveryJobs>, 'enqueue'>;
+  /** Names the service in the user-agent of webhook deliveries. */
+  version: string;
   clock: () => Date;
 }): SigningFeatures {
   const { config, logger, jobs, db, clock } = deps;
@@ -56,7 +70,7 @@ export function createSigningFeatures(deps: {
   const requests = createSigningRequestsRepository(db);
   const audit = createAuditRepository(db);
   const signatures = createSignaturesService({
-    repos: createUnitOfWork(db, { requests: createSigningRequestsRepository, documents: createDocumentsRepository, audit: createAuditRepository }),
+    repos: createUnitOfWork(db, { requests: createSigningRequestsRepository, documents: createDocumentsRepository, audit: createAuditRepository, webhookEvents: createWebhookEventsRepository }),
     files,
     identity: deps.identity,
     tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined,
@@ -66,16 +80,47 @@ export function createSigningFeatures(deps: {
     logger: logger.child({ component: 'signatures' }),
     clock,
   });
-  const withOutbox = { documents: createDocumentsRepository, requests: createSigningRequestsRepository, audit: createAuditRepository, outbox: createMailRepository };
+  const withOutbox = {
+    documents: createDocumentsRepository,
+    requests: createSigningRequestsRepository,
+    audit: createAuditRepository,
+    outbox: createMailRepository,
+    webhookEvents: createWebhookEventsRepository,
+  };
+  const secrets = createSecretBox(config.webhooks.secretKey);
+  const webhookRepos = { webhooks: createWebhooksRepository(db), events: createWebhookEventsRepository(db), deliveries: createWebhookDeliveriesRepository(db) };
+  const webhookDelivery = createWebhookDelivery({
+    ...webhookRepos,
+    queue: deps.webhookQueue,
+    secrets,
+    tenantName: deps.tenantName,
+    policy: config.webhooks.policy,
+    retrySchedule: config.webhooks.retrySchedule,
+    timeoutMs: config.webhooks.timeoutMs,
+    userAgent: `firma-riesgo-esign-webhooks/${deps.version}`,
+    logger: logger.child({ component: 'webhooks' }),
+    clock,
+  });
   return {
     repos: { documents, requests, audit },
     files,
     identity: deps.identity,
-    documents: createDocumentsService({ repos: createUnitOfWork(db, withOutbox), files, logger, pool: deps.pool, clock }),
+    documents: createDocumentsService({ repos: createUnitOfWork(db, { ...withOutbox, webhookDeliveries: createWebhookDeliveriesRepository }), files, logger, pool: deps.pool, jobs, clock }),
     requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, clock }),
-    signee: createSigneeService({ repos: createUnitOfWork(db, withOutbox), tenantName: deps.tenantName, files, jobs, signatures, pool: deps.pool, clock }),
+    signee: createSigneeService({
+      repos: createUnitOfWork(db, withOutbox),
+      tenantName: deps.tenantName,
+      files,
+      jobs,
+      signatures,
+      pool: deps.pool,
+      signatureLevel: config.signing.tsaUrl ? 'B-T' : 'B-B',
+      clock,
+    }),
     signatures,
     verification: createVerificationService({ repos: { documents, requests }, clock }),
     emailSent: createRecordEmailSent({ repos: { documents, audit }, clock }),
+    webhooks: createWebhooksService({ ...webhookRepos, delivery: webhookDelivery, secrets, policy: config.webhooks.policy, clock }),
+    webhookDelivery,
   };
 }

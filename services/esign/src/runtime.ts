@@ -9,6 +9,7 @@ import {
   openServiceInfrastructure,
   startJobs,
   type Database,
+  type JobQueue,
   type JobsRuntime,
   type Logger,
 } from '@firma-riesgo/service-kit';
@@ -16,6 +17,7 @@ import { createEsignApp } from './app';
 import type { EsignConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
 import { ESIGN_QUEUE, esignJobs, type EsignJobs } from './jobs/registry';
+import { WEBHOOK_QUEUE, webhookDeliveryJobs } from './webhooks/jobs';
 import { createKeysRepository } from './keys/repository';
 import { createKeysService, type KeysService } from './keys/service';
 import { createMailer } from './mail/mailer';
@@ -89,6 +91,8 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
     logger,
     tenantName: (id) => keys.tenantName(id),
+    webhookQueue: { enqueue: (name, payload, opts) => webhookJobs.queue.enqueue(name, payload, opts) },
+    version,
     clock,
   });
   const mail = createMailService({
@@ -109,9 +113,22 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
       'key.touch': (payload) => keys.touch(payload.keyId, new Date(payload.usedAt)),
       'signature.seal': (payload, ctx) => signing.signatures.sealJob(payload.requestId, ctx),
       'document.finalise': (payload, ctx) => signing.signatures.finaliseDocument(payload.documentId, ctx),
+      'webhook.dispatch': (payload) => signing.webhookDelivery.dispatch(payload.eventId),
     }),
     runWorker: role === 'worker' || role === 'all',
     concurrency: config.workerConcurrency,
+    logger,
+  });
+  // Webhook deliveries have a queue of their own: a slow or dead receiver never holds up
+  // signing, emails or seals.
+  const webhookJobs = startJobs({
+    redisUrl: config.redisUrl,
+    queueName: WEBHOOK_QUEUE,
+    prefix: config.queuePrefix,
+    registry: webhookDeliveryJobs,
+    handlers: () => ({ 'webhook.deliver': (payload) => signing.webhookDelivery.deliver(payload.deliveryId) }),
+    runWorker: role === 'worker' || role === 'all',
+    concurrency: config.webhooks.concurrency,
     logger,
   });
 
@@ -126,7 +143,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   // It runs at start-up and then every ESIGN_RECOVERY_INTERVAL_MS, one instance at a time.
   const recovery =
     role === 'worker' || role === 'all' || (role === 'api' && jobs.mode === 'in-process')
-      ? startRecoverySweep(() => resumeInterruptedWork(mail, signing, logger), { database, intervalMs: config.recoveryIntervalMs, logger })
+      ? startRecoverySweep(() => resumeInterruptedWork(mail, signing, jobs.queue, logger), { database, intervalMs: config.recoveryIntervalMs, logger })
       : undefined;
   const demoKey = role !== 'cli' && role !== 'worker' && config.demoKey ? await keys.createDemoKeyIfEmpty() : null;
 
@@ -149,6 +166,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
       if (server) await closeServer(server, config.shutdownGraceMs);
       await tools.close();
       await jobs.close();
+      await webhookJobs.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       mailer.close();
       await database.close();
@@ -161,9 +179,12 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
  * documents never finalised get their jobs again. Every job is idempotent and deduplicated,
  * so a sweep racing a live job does no harm.
  */
-async function resumeInterruptedWork(mail: MailService, signing: SigningFeatures, logger: Logger): Promise<{ emails: number; seals: number; finalisations: number }> {
+async function resumeInterruptedWork(mail: MailService, signing: SigningFeatures, queue: JobQueue<EsignJobs>, logger: Logger) {
   const emails = await mail.resumeQueued();
   const { seals, finalisations } = await signing.signatures.resumeInterrupted();
-  if (emails + seals + finalisations > 0) logger.info({ emails, seals, finalisations }, 'resumed interrupted work');
-  return { emails, seals, finalisations };
+  const webhooks = await signing.webhookDelivery.resumeInterrupted((eventId) => queue.enqueue('webhook.dispatch', { eventId }));
+  if (emails + seals + finalisations + webhooks.events + webhooks.deliveries > 0) {
+    logger.info({ emails, seals, finalisations, webhookEvents: webhooks.events, webhookDeliveries: webhooks.deliveries }, 'resumed interrupted work');
+  }
+  return { emails, seals, finalisations, webhooks };
 }

@@ -67,7 +67,10 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
 
   const pool = new pg.Pool({
     ...poolConfig,
-    max: options.poolMax ?? 10,
+    // pglite-socket runs every connection in PGlite's one session: a second connection's
+    // statements would land inside (and roll back with) another's transaction. One
+    // connection serialises them: a transaction holds it until it ends.
+    max: options.poolMax ?? (options.url ? 10 : 1),
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });

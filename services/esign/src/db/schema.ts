@@ -4,3 +4,4 @@ export * from '../mail/tables';
 export * from '../documents/tables';
 export * from '../signing-requests/tables';
 export * from '../audit/tables';
+export * from '../webhooks/tables';

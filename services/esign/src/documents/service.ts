@@ -7,6 +7,11 @@ import type { UnitOfWork } from '../db/unit-of-work';
 import type { MailRepository } from '../mail/repository';
 import { expireDueRequests } from '../signing-requests/expire-due';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
+import type { WebhookDeliveriesRepository } from '../webhooks/deliveries-repository';
+import type { WebhookEventsRepository } from '../webhooks/events-repository';
+import { publishWebhookEvents } from '../webhooks/publish';
+import type { JobQueue } from '@firma-riesgo/service-kit';
+import type { EsignJobs } from '../jobs/registry';
 import type { EsignPrincipal } from '../keys/authenticate';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import { inspectPdf, UnacceptablePdfError } from './pdf-inspection';
@@ -20,7 +25,14 @@ export const MY_DOCUMENTS_PAGE_SIZE = 20;
  * Documents own their rows and files; erasure also cancels and anonymises the document's
  * requests, events and emails in the same transaction, and reads expire its requests.
  */
-export type DocumentsRepos = UnitOfWork<{ documents: DocumentsRepository; requests: SigningRequestsRepository; audit: AuditRepository; outbox: MailRepository }>;
+export type DocumentsRepos = UnitOfWork<{
+  documents: DocumentsRepository;
+  requests: SigningRequestsRepository;
+  audit: AuditRepository;
+  outbox: MailRepository;
+  webhookEvents: WebhookEventsRepository;
+  webhookDeliveries: WebhookDeliveriesRepository;
+}>;
 
 export interface DocumentsDeps {
   repos: DocumentsRepos;
@@ -28,6 +40,8 @@ export interface DocumentsDeps {
   logger: Logger;
   /** Worker threads: an upload is parsed there, never on the request thread. */
   pool: Pick<PdfWorkerPool, 'run'>;
+  /** Webhook events go out through `webhook.dispatch` after commit. */
+  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   clock?: () => Date;
 }
 
@@ -42,7 +56,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
     return doc;
   }
 
-  const expireDue = (documentId: string) => expireDueRequests(repos, documentId, clock());
+  const expireDue = async (documentId: string) => publishWebhookEvents(deps.jobs, await expireDueRequests(repos, documentId, clock()));
 
   return {
     owned,
@@ -129,11 +143,15 @@ export function createDocumentsService(deps: DocumentsDeps) {
       const now = clock();
       const counts = await repos.transaction(async (tx) => {
         const locked = await tx.documents.lock(documentId, now);
-        if (!locked || locked.erasedAt) return { requests: 0, events: 0 };
+        if (!locked || locked.erasedAt) return { requests: 0, events: 0, eventIds: [] as string[] };
         const cancelled = await tx.requests.cancelPending(documentId, now);
         const requests = await tx.requests.anonymiseDocument(documentId);
         const events = await tx.audit.anonymiseDocument(documentId);
         await tx.outbox.deleteForDocument(documentId);
+        // Webhook payloads and what receivers answered about this document lose the signee too;
+        // deliveries still pending are sent with the anonymised payload.
+        await tx.webhookEvents.anonymiseDocument(documentId);
+        await tx.webhookDeliveries.scrubDocument(documentId);
         await tx.documents.markErased(documentId, now);
         // The tenant's own call: its address is not the signees' data, but nothing about
         // the erased document may point at a person, so none is kept.
@@ -141,8 +159,19 @@ export function createDocumentsService(deps: DocumentsDeps) {
           ...cancelled.map((r) => ({ documentId, requestId: r.id, tenantId: doc.tenantId, kind: 'request_cancelled' as const, occurredAt: now, documentSha256: doc.sha256, details: { reason: 'document_erased' } })),
           { documentId, tenantId: doc.tenantId, kind: 'erased', occurredAt: now, documentSha256: doc.sha256, details: { requests_anonymised: requests, events_anonymised: events } },
         );
-        return { requests, events };
+        const eventIds = await tx.webhookEvents.append(
+          ...cancelled.map((r) => ({
+            tenantId: doc.tenantId,
+            documentId,
+            type: 'request_cancelled' as const,
+            occurredAt: now,
+            data: { document_id: documentId, request_id: r.id, cancelled_at: now.toISOString(), reason: 'document_erased' },
+          })),
+          { tenantId: doc.tenantId, documentId, type: 'document_erased', occurredAt: now, data: { document_id: documentId, erased_at: now.toISOString() } },
+        );
+        return { requests, events, eventIds };
       });
+      await publishWebhookEvents(deps.jobs, counts.eventIds);
       await files.removeTree(storageKeys.documentDir(documentId));
       deps.logger.info({ documentId, tenant: principal.tenant, ...counts }, 'document erased');
       return { document_id: documentId, erased: true as const, requests_anonymised: counts.requests, events_anonymised: counts.events };

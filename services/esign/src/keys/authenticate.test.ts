@@ -31,6 +31,7 @@ describe('API key authentication', () => {
         'email.send': async () => undefined,
         'signature.seal': async () => undefined,
         'document.finalise': async () => undefined,
+        'webhook.dispatch': async () => undefined,
       },
     });
     const auth = { keys, jobs, logger, clock: () => new Date('2026-11-20T10:00:00Z') };

@@ -9,12 +9,14 @@ import type { EsignJobs } from '../jobs/registry';
 import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
+import type { WebhookEventsRepository } from '../webhooks/events-repository';
+import { publishWebhookEvents } from '../webhooks/publish';
 import { appendAuditCertificate } from './audit-certificate';
 import { sealRequestJob } from './jobs';
 import { drawStamps, type StampData } from './stamp';
 
 /** Sealing reads requests and documents, records seals and the final PDF, and writes their events. */
-export type SignaturesRepos = UnitOfWork<{ requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository }>;
+export type SignaturesRepos = UnitOfWork<{ requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository; webhookEvents: WebhookEventsRepository }>;
 
 export interface SignaturesDeps {
   repos: SignaturesRepos;
@@ -209,13 +211,21 @@ export function createSignaturesService(deps: SignaturesDeps) {
               documentSha256: doc.sha256,
               details: { final_sha256: sealed.sha256, level: sealed.level, tsa_time: sealed.tsaTime?.toISOString() ?? null },
             });
+            return tx.webhookEvents.append({
+              tenantId: doc.tenantId,
+              documentId: doc.id,
+              type: 'document_completed',
+              occurredAt: now,
+              data: { document_id: doc.id, completed_at: now.toISOString(), document_sha256: doc.sha256, final_sha256: sealed.sha256, signature_level: sealed.level },
+            });
           }
-          return won;
+          return false;
         });
-        if (!recorded) {
+        if (recorded === false) {
           await removeIfErased(doc.id);
           return 'skipped';
         }
+        await publishWebhookEvents(deps.jobs, recorded);
         deps.logger.info({ documentId, level: sealed.level }, 'final PDF built');
         return 'finalised';
       } catch (err) {

@@ -15,6 +15,8 @@ import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentRow, DocumentsRepository } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
 import type { MailRepository } from '../mail/repository';
+import type { WebhookEventsRepository } from '../webhooks/events-repository';
+import { publishWebhookEvents } from '../webhooks/publish';
 import type { SignaturesService } from '../signatures/service';
 import { otpEmail } from '../signing-requests/emails';
 import { maskEmail } from '../signing-requests/mask-email';
@@ -27,7 +29,7 @@ import { storageKeys, type FileStore } from '../storage/file-store';
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import { normaliseSignatureImage, parseSignatureImage } from './signature-image';
 
-type SigneeTables = { requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository; outbox: MailRepository };
+type SigneeTables = { requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository; outbox: MailRepository; webhookEvents: WebhookEventsRepository };
 
 /** The signee flow reads its request and document, and writes the request, its events and the code email. */
 export type SigneeRepos = UnitOfWork<SigneeTables>;
@@ -41,6 +43,8 @@ export interface SigneeDeps {
   signatures: Pick<SignaturesService, 'sealOrRetryLater'>;
   /** Worker threads that decode the untrusted signature image off the request thread. */
   pool: Pick<PdfWorkerPool, 'run'>;
+  /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
+  signatureLevel: 'B-B' | 'B-T';
   clock?: () => Date;
 }
 
@@ -76,7 +80,7 @@ export function createSigneeService(deps: SigneeDeps) {
     if (!request) throw new NotFoundError('Unknown signing link', 'LINK_NOT_FOUND');
     const now = clock();
     if (effectiveStatus(request, now) !== request.status) {
-      await expireDueRequests(repos, request.documentId, now);
+      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, request.documentId, now));
       request = (await repos.requests.findByTokenHash(tokenHash))!;
     }
     const document = (await repos.documents.find(request.documentId, now))!;
@@ -122,10 +126,18 @@ export function createSigneeService(deps: SigneeDeps) {
       const bytes = await files.read(storageKeys.original(document.id));
       if (!bytes) throw new GoneError('The document is no longer available', 'DOCUMENT_ERASED');
       const now = clock();
-      await repos.transaction(async (tx) => {
+      const eventIds = await repos.transaction(async (tx) => {
         await tx.requests.markViewed(request.id, now);
         await event(tx, 'document_viewed', request, document, client, { at: now, email: true });
+        return tx.webhookEvents.append({
+          tenantId: request.tenantId,
+          documentId: document.id,
+          type: 'document_viewed',
+          occurredAt: now,
+          data: { document_id: document.id, request_id: request.id, signee_email: request.signeeEmail, viewed_at: now.toISOString() },
+        });
       });
+      await publishWebhookEvents(deps.jobs, eventIds);
       return { bytes, document };
     },
 
@@ -176,7 +188,7 @@ export function createSigneeService(deps: SigneeDeps) {
       // deletes only its own file.
       const imageKey = image ? storageKeys.signatureImage(document.id, current.id) : null;
       if (image && imageKey) await files.write(imageKey, image);
-      let outcome: { kind: 'signed'; request: SigningRequestRow } | { kind: 'wrong'; left: number } | { kind: 'expired' } | undefined;
+      let outcome: { kind: 'signed'; request: SigningRequestRow; eventIds: string[] } | { kind: 'wrong'; left: number } | { kind: 'expired' } | undefined;
       try {
         outcome = await repos.transaction(async (tx) => {
           const request = (await tx.requests.lockByTokenHash(current.tokenHash))!;
@@ -201,7 +213,21 @@ export function createSigneeService(deps: SigneeDeps) {
           });
           await event(tx, 'otp_verified', request, document, client, { at: now, email: true });
           await event(tx, 'signed', request, document, client, { at: now, email: true, details: { declaration_accepted: true, handwritten_image: Boolean(imageKey) } });
-          return { kind: 'signed' as const, request: { ...request, status: 'signed' as const, signedAt: now } };
+          const eventIds = await tx.webhookEvents.append({
+            tenantId: request.tenantId,
+            documentId: document.id,
+            type: 'document_signed',
+            occurredAt: now,
+            data: {
+              document_id: document.id,
+              request_id: request.id,
+              signee_email: request.signeeEmail,
+              signed_at: now.toISOString(),
+              signature_level: deps.signatureLevel,
+              document_sha256: document.sha256,
+            },
+          });
+          return { kind: 'signed' as const, request: { ...request, status: 'signed' as const, signedAt: now }, eventIds };
         });
       } finally {
         if (imageKey && outcome?.kind !== 'signed') await files.remove(imageKey);
@@ -211,6 +237,7 @@ export function createSigneeService(deps: SigneeDeps) {
         if (outcome.left === 0) throw new LockedError('Five wrong codes: this request is locked', 'REQUEST_LOCKED');
         throw new BadRequestError(`Incorrect code; ${outcome.left} attempt${outcome.left === 1 ? '' : 's'} left`, 'INVALID_OTP');
       }
+      await publishWebhookEvents(deps.jobs, outcome.eventIds);
       await deps.signatures.sealOrRetryLater(outcome.request.id);
       const signed = (await repos.requests.find(outcome.request.id))!;
       return { request: signed, record: statusRecord(signed, clock()) };

@@ -8,6 +8,8 @@ import type { DocumentsRepository } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
 import type { EsignPrincipal } from '../keys/authenticate';
 import type { MailRepository } from '../mail/repository';
+import type { WebhookEventsRepository } from '../webhooks/events-repository';
+import { publishWebhookEvents } from '../webhooks/publish';
 import { signingLinkEmail } from './emails';
 import { expireDueRequests } from './expire-due';
 import { newLinkToken } from './link-token';
@@ -19,7 +21,13 @@ import type { TSigningRequestStatus, ZCreateSigningRequestSchema } from './schem
  * Creating a request locks its document row (so a finalisation cannot slip in), and
  * writes the request, its link email and its audit event in one transaction.
  */
-export type SigningRequestsRepos = UnitOfWork<{ requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository; outbox: MailRepository }>;
+export type SigningRequestsRepos = UnitOfWork<{
+  requests: SigningRequestsRepository;
+  documents: DocumentsRepository;
+  audit: AuditRepository;
+  outbox: MailRepository;
+  webhookEvents: WebhookEventsRepository;
+}>;
 
 export interface SigningRequestsDeps {
   repos: SigningRequestsRepos;
@@ -49,7 +57,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
       const link = newLinkToken();
       const expiresAt = new Date(now.getTime() + body.expires_in_hours * 3600_000);
       const signingUrl = `${deps.publicUrl}/firma/firmar/${link.token}`;
-      const { request, emailId } = await repos.transaction(async (tx) => {
+      const { request, emailId, eventIds } = await repos.transaction(async (tx) => {
         const doc = await tx.documents.lock(body.document_id, now);
         if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
         if (doc.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
@@ -90,9 +98,17 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
           documentSha256: doc.sha256,
           details: { expires_at: expiresAt.toISOString(), locale: body.locale },
         });
-        return { request, emailId };
+        const eventIds = await tx.webhookEvents.append({
+          tenantId: principal.tenantId,
+          documentId: doc.id,
+          type: 'request_created',
+          occurredAt: now,
+          data: { document_id: doc.id, request_id: request.id, signee_email: body.signee_email, expires_at: expiresAt.toISOString() },
+        });
+        return { request, emailId, eventIds };
       });
       await deps.jobs.enqueue('email.send', { emailId });
+      await publishWebhookEvents(deps.jobs, eventIds);
       return {
         request_id: request.id,
         document_id: request.documentId,
@@ -106,13 +122,13 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
     async status(principal: EsignPrincipal, requestId: string): Promise<TSigningRequestStatus> {
       const row = await ownedRequest(principal, requestId);
       const now = clock();
-      await expireDueRequests(repos, row.documentId, now);
+      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, row.documentId, now));
       return statusRecord((await repos.requests.find(requestId))!, now);
     },
 
     async listForDocument(principal: EsignPrincipal, documentId: string) {
       const now = clock();
-      await expireDueRequests(repos, documentId, now);
+      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, documentId, now));
       const doc = await repos.documents.find(documentId, now);
       if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
       const rows = await repos.requests.listForDocument(documentId);

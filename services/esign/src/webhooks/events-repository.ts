@@ -1,0 +1,86 @@
+import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { EsignDb } from '../db';
+import type { WebhookEventType } from './event-types';
+import { webhookEvents } from './tables';
+
+export type WebhookEventRow = typeof webhookEvents.$inferSelect;
+export type EventData = Record<string, string | number | boolean | null>;
+
+export interface NewWebhookEvent {
+  tenantId: string;
+  documentId: string | null;
+  type: WebhookEventType;
+  occurredAt: Date;
+  data: EventData;
+}
+
+/**
+ * The webhook outbox (webhook_events). Other features append to it inside their own
+ * transactions (it is in their unit of work), then enqueue `webhook.dispatch` with the
+ * returned ids after commit; the recovery sweep finds rows whose job was lost.
+ */
+export function createWebhookEventsRepository(db: EsignDb) {
+  return {
+    async append(...events: NewWebhookEvent[]): Promise<string[]> {
+      if (events.length === 0) return [];
+      const rows = await db.insert(webhookEvents).values(events).returning({ id: webhookEvents.id });
+      return rows.map((r) => r.id);
+    },
+
+    async find(id: string): Promise<WebhookEventRow | null> {
+      const [row] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, id)).limit(1);
+      return row ?? null;
+    },
+
+    async findBySeq(seq: number): Promise<WebhookEventRow | null> {
+      const [row] = await db.select().from(webhookEvents).where(eq(webhookEvents.seq, seq)).limit(1);
+      return row ?? null;
+    },
+
+    async markDispatched(id: string, at: Date): Promise<void> {
+      await db.update(webhookEvents).set({ dispatchedAt: at }).where(eq(webhookEvents.id, id));
+    },
+
+    /** Whether an event of the document earlier than `seq` has not been fanned out yet. */
+    async undispatchedBefore(documentId: string, seq: number): Promise<boolean> {
+      const [row] = await db
+        .select({ seq: webhookEvents.seq })
+        .from(webhookEvents)
+        .where(and(eq(webhookEvents.documentId, documentId), lt(webhookEvents.seq, seq), isNull(webhookEvents.dispatchedAt)))
+        .limit(1);
+      return Boolean(row);
+    },
+
+    /** Whether the document was erased (its `document_erased` event exists). */
+    async documentErased(documentId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ seq: webhookEvents.seq })
+        .from(webhookEvents)
+        .where(and(eq(webhookEvents.documentId, documentId), eq(webhookEvents.type, 'document_erased')))
+        .limit(1);
+      return Boolean(row);
+    },
+
+    /** Events not fanned out and older than `before` (their dispatch job was lost). */
+    async undispatchedIds(before: Date): Promise<string[]> {
+      const rows = await db
+        .select({ id: webhookEvents.id })
+        .from(webhookEvents)
+        .where(and(isNull(webhookEvents.dispatchedAt), lt(webhookEvents.occurredAt, before)))
+        .orderBy(asc(webhookEvents.seq));
+      return rows.map((r) => r.id);
+    },
+
+    /** Erasure: the signee's address leaves every stored payload of the document's events. */
+    async anonymiseDocument(documentId: string): Promise<number> {
+      const rows = await db
+        .update(webhookEvents)
+        .set({ data: sql`case when ${webhookEvents.data} ? 'signee_email' then jsonb_set(${webhookEvents.data}, '{signee_email}', '"[suprimido]"') else ${webhookEvents.data} end` })
+        .where(eq(webhookEvents.documentId, documentId))
+        .returning({ seq: webhookEvents.seq });
+      return rows.length;
+    },
+  };
+}
+
+export type WebhookEventsRepository = ReturnType<typeof createWebhookEventsRepository>;

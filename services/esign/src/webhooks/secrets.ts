@@ -1,0 +1,55 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+
+/**
+ * Webhook signing secrets: `whsec_` + base64 of 24 random bytes (Standard Webhooks). The
+ * service must sign with them, so they are kept recoverable: encrypted with AES-256-GCM
+ * under WEBHOOK_SECRET_KEY when it is set (`enc:v1:<iv>:<tag>:<ciphertext>`), or stored as
+ * is without it (`raw:<secret>`; the README says so). They are never logged or listed.
+ */
+
+export const SECRET_PREFIX = 'whsec_';
+
+export function newWebhookSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
+}
+
+export interface SecretBox {
+  seal(secret: string): string;
+  open(stored: string): string;
+}
+
+/** `key`: 32 bytes (WEBHOOK_SECRET_KEY, base64), or undefined to store secrets as they are. */
+export function createSecretBox(key: Buffer | undefined): SecretBox {
+  return {
+    seal(secret) {
+      if (!key) return `raw:${secret}`;
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const ct = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+      return `enc:v1:${iv.toString('base64')}:${cipher.getAuthTag().toString('base64')}:${ct.toString('base64')}`;
+    },
+    open(stored) {
+      if (stored.startsWith('raw:')) return stored.slice(4);
+      const [, version, iv, tag, ct] = stored.split(':');
+      if (version !== 'v1' || !iv || !tag || !ct) throw new Error('unknown webhook secret format');
+      if (!key) throw new Error('this webhook secret is encrypted and WEBHOOK_SECRET_KEY is not set');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64'));
+      return Buffer.concat([decipher.update(Buffer.from(ct, 'base64')), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+/**
+ * The `webhook-signature` header: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` for each
+ * secret, space-separated (two during a rotation). The HMAC key is the secret's base64
+ * part, decoded, as the Standard Webhooks libraries expect.
+ */
+export function signatureHeader(secrets: string[], messageId: string, timestampSeconds: number, body: string): string {
+  return secrets
+    .map((secret) => {
+      const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+      return `v1,${createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64')}`;
+    })
+    .join(' ');
+}

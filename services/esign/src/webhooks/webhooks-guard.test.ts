@@ -1,0 +1,38 @@
+import request from 'supertest';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { testConfig } from '../__tests__/support';
+import { startEsign, type EsignRuntime } from '../runtime';
+
+/** The outbound guard at creation, with the production defaults (no private targets, https only). */
+describe('webhook URLs a tenant may not register', () => {
+  let db: TestDatabase;
+  let rt: EsignRuntime;
+  let key: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('esign_webhooks_guard');
+    rt = await startEsign(testConfig({ ESIGN_DATABASE_URL: db.url, NODE_ENV: 'production' }), 'api');
+    key = (await rt.keys.create({ tenant: 'acme' })).key;
+  });
+
+  afterAll(async () => {
+    await rt?.close();
+    await db?.drop();
+  });
+
+  it.each([
+    ['loopback', 'https://127.0.0.1/hook', 'url_private'],
+    ['a name resolving to loopback', 'https://localhost/hook', 'url_private'],
+    ['RFC 1918', 'https://10.0.0.7/hook', 'url_private'],
+    ['cloud metadata (link-local)', 'https://169.254.169.254/latest/meta-data', 'url_private'],
+    ['CGNAT', 'https://100.64.1.1/hook', 'url_private'],
+    ['IPv6 ULA', 'https://[fd00::1]/hook', 'url_private'],
+    ['IPv6 loopback', 'https://[::1]/hook', 'url_private'],
+    ['plain http in production', 'http://8.8.8.8/hook', 'url_scheme'],
+    ['another scheme', 'file:///etc/passwd', 'url_scheme'],
+  ])('refuses %s with 422 at url', async (_what, url, type) => {
+    const res = await request(rt.server!).post('/firma/webhooks').set('authorization', key).send({ url });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'url'], type });
+  });
+});
