@@ -1,6 +1,7 @@
 import { makePng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
 import { officeFile } from '../tools/__tests__/office-files';
 import { scannedPdf, textPdf } from '../tools/__tests__/support';
+import { startReceiver } from '../webhooks/__tests__/receiver';
 import { linkOf, mailText, otpOf, startTestEsign, type TestEsign } from './support';
 
 /**
@@ -17,9 +18,11 @@ let env: TestEsign;
 let base: string;
 let key: string;
 let otherKey: string;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  env = await startTestEsign({ name: 'esign_interface_contract' });
+  env = await startTestEsign({ name: 'esign_interface_contract', env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  receiver = await startReceiver();
   base = env.rt.url!;
   key = await env.keyFor('acme');
   otherKey = await env.keyFor('beta');
@@ -27,6 +30,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await env?.close();
+  await receiver?.close();
 });
 
 const call = (method: string, path: string, init: { headers?: Record<string, string>; body?: string | URLSearchParams | FormData } = {}) =>
@@ -344,10 +348,61 @@ describe('§4.3 PDF tools: no authorization header, documented fields and enums'
 });
 
 describe('§4.4 webhooks', () => {
-  it.todo('§4.4 POST /firma/webhooks (JSON) → 201 webhook record (issue 11)');
-  it.todo('§4.4 GET /firma/webhooks → 200 JSON array of the tenant\'s webhooks (issue 11)');
-  it.todo('§4.4 DELETE /firma/webhooks/{webhook_id} → 204 no body; a tenant its own, a superadmin any (issue 11)');
-  it.todo('§4.4 POST /firma/webhooks/{webhook_id}/test → 200 JSON with the HTTP status and any error (issue 11)');
+  const state: { webhookId?: string } = {};
+  rows([
+    {
+      section: '§4.4',
+      operation: 'POST /firma/webhooks (JSON; tenant from the key)',
+      call: () => call('POST', '/firma/webhooks', { headers: { authorization: key, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) }),
+      status: 201,
+      type: 'application/json',
+      check: async (res) => {
+        const body = await json(res);
+        state.webhookId = body.webhook_id;
+        expect(body.secret).toMatch(/^whsec_/);
+      },
+    },
+    {
+      section: '§4.4',
+      operation: "GET /firma/webhooks is a JSON array of the tenant's webhooks",
+      call: () => call('GET', '/firma/webhooks', { headers: { authorization: key } }),
+      status: 200,
+      type: 'application/json',
+      check: async (res) => expect((await json(res)).map((w: { webhook_id: string }) => w.webhook_id)).toEqual([state.webhookId]),
+    },
+    {
+      section: '§4.4/§6',
+      operation: 'POST /firma/webhooks/{webhook_id}/test delivers a synthetic document_signed and reports the status',
+      call: () => call('POST', `/firma/webhooks/${state.webhookId}/test`, { headers: { authorization: key } }),
+      status: 200,
+      type: 'application/json',
+      check: async (res) => {
+        expect(await json(res)).toMatchObject({ status_code: expect.any(Number), error: null });
+        expect(receiver.received.at(-1)!.json.type).toBe('document_signed');
+      },
+    },
+    {
+      section: '§4.4',
+      operation: "DELETE /firma/webhooks/{webhook_id} of another tenant's webhook",
+      call: () => call('DELETE', `/firma/webhooks/${state.webhookId}`, { headers: { authorization: otherKey } }),
+      status: 404,
+      type: 'application/json',
+    },
+    {
+      section: '§4.4',
+      operation: 'DELETE /firma/webhooks/{webhook_id} answers 204 with no body',
+      call: () => call('DELETE', `/firma/webhooks/${state.webhookId}`, { headers: { authorization: key } }),
+      status: 204,
+      type: null,
+      check: async (res) => expect(await res.text()).toBe(''),
+    },
+  ]);
+  it("§4.4 DELETE /firma/webhooks/{webhook_id}: a superadmin deletes any tenant's webhook (204)", async () => {
+    const created = await json(await call('POST', '/firma/webhooks', { headers: { authorization: key, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) }));
+    const admin = await env.keyFor('operator', 'superadmin');
+    const res = await call('DELETE', `/firma/webhooks/${created.webhook_id}`, { headers: { authorization: admin } });
+    expect(res.status).toBe(204);
+  });
 });
 
 describe('§4.5 administration (superadmin)', () => {
@@ -492,6 +547,10 @@ describe('§9 versioning', () => {
       ['get', '/firma/mis-documentos', '200'],
       ['get', '/verificar/{document_id}', '200'],
       ['get', '/health', '200'],
+      ['post', '/firma/webhooks', '201'],
+      ['get', '/firma/webhooks', '200'],
+      ['delete', '/firma/webhooks/{webhook_id}', '204'],
+      ['post', '/firma/webhooks/{webhook_id}/test', '200'],
       ...['info', 'office-to-pdf', 'compress', 'to-pdfa', 'ocr', 'watermark', 'page-numbers', 'flatten', 'split', 'extract-pages', 'rotate', 'redact', 'metadata', 'protect', 'unprotect', 'images-to-pdf', 'pdf-to-images'].map(
         (t): [string, string, string] => ['post', `/firma/tools/${t}`, '200'],
       ),
