@@ -62,7 +62,7 @@ module.exports = async function pdfToolsBench() {
     );
     const { key } = await rt.keys.create({ tenant: 'bench' });
     const mupdf = await import('mupdf');
-    const { redactPdf } = require('../packages/pdf-core/dist/tools/mupdf-ops');
+    const { redactPdf } = require('../packages/pdf-core/dist/tools/mupdf-redact');
 
     const call = async (tool, fields, files) => {
       const { body, contentType } = multipart(fields, files);

@@ -5,7 +5,8 @@ import { ValidationError } from '@firma-riesgo/errors';
 import type * as Mupdf from 'mupdf/dist/mupdf';
 import { normalisePng } from '../images/normalise-png';
 import { acceptPdf } from '../inspect/pdf-acceptance';
-import { imagesToPdf, probeEncryption, redactPdf, renderPages } from './mupdf-ops';
+import { imagesToPdf, probeEncryption, renderPages } from './mupdf-ops';
+import { redactPdf } from './mupdf-redact';
 import { numberPages, setMetadata, watermarkPdf } from './pdf-lib-ops';
 import type { WorkerOps, WorkerRequest, WorkerResponse } from './worker-protocol';
 

@@ -5,7 +5,8 @@ import { AppError, ValidationError } from '@firma-riesgo/errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { errorResponse } from '../openapi';
 import { clientOf } from '../audit/client';
-import { renderNotFound, renderSigningPage, type Locale } from './pages';
+import type { Locale } from '../html/page-shell';
+import { renderNotFound, renderSigningPage } from './pages';
 import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { SigneeService } from './service';
 

@@ -138,4 +138,3 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
 }
 
 export type SigningRequestsService = ReturnType<typeof createSigningRequestsService>;
-export { MAX_OTP_FAILURES } from './rules'; // TEMP until signee/pages.ts imports rules.ts

@@ -1,6 +1,5 @@
-import { escapeHtml } from '@firma-riesgo/service-kit';
 import type { DocumentStatus } from '../documents/repository';
-import { formatDate, page, type Locale } from '../signee/pages';
+import { escapeHtml, formatDate, renderMessagePage, renderPage, type Locale } from '../html/page-shell';
 import type { TVerification } from './schemas';
 
 type RequestStatus = TVerification['signatures'][number]['status'];
@@ -108,7 +107,7 @@ ${rows}
 }
 <p class="hint">${escapeHtml(t.howTo)}</p>
 </main>`;
-  return page(locale, t.title, nonce, body);
+  return renderPage(locale, t.title, nonce, body);
 }
 
 export function renderErasedVerificationPage(input: { documentId: string; sha256: string; finalSha256: string | null; erasedAt: Date }, locale: Locale, nonce: string): string {
@@ -122,10 +121,10 @@ export function renderErasedVerificationPage(input: { documentId: string; sha256
 ${hashes(t, input.sha256, input.finalSha256)}
 </dl>
 </main>`;
-  return page(locale, t.erasedTitle, nonce, body);
+  return renderPage(locale, t.erasedTitle, nonce, body);
 }
 
 export function renderVerificationNotFound(locale: Locale, nonce: string): string {
   const t = TEXT[locale];
-  return page(locale, t.notFoundTitle, nonce, `<main><h1>${escapeHtml(t.notFoundTitle)}</h1><p>${escapeHtml(t.notFoundBody)}</p></main>`);
+  return renderMessagePage(locale, nonce, t.notFoundTitle, t.notFoundBody);
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError } from '@firma-riesgo/errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { errorResponse } from '../openapi';
-import type { Locale } from '../signee/pages';
+import type { Locale } from '../html/page-shell';
 import { renderErasedVerificationPage, renderVerificationNotFound, renderVerificationPage } from './page';
 import { ZErasedVerificationSchema, ZVerificationParamsSchema, ZVerificationQuerySchema, ZVerificationSchema } from './schemas';
 import type { VerificationService } from './service';

@@ -1,0 +1,44 @@
+import { escapeHtml } from '@firma-riesgo/service-kit';
+import { PAGE_STYLE } from './page-style';
+
+/**
+ * The HTML frame every public esign page shares (signing, verification). Features write
+ * only their page bodies and strings; the frame, the stylesheet and the nonce'd tags live
+ * here so that no feature imports another feature's page code.
+ */
+
+/** Re-exported so page bodies take every HTML helper from this one module. */
+export { escapeHtml };
+
+export type Locale = 'es' | 'en';
+
+/** Long date and time in UTC, in the page's language: the public pages never guess a time zone. */
+export function formatDate(date: Date, locale: Locale): string {
+  return `${new Intl.DateTimeFormat(locale === 'es' ? 'es-ES' : 'en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
+}
+
+/**
+ * A whole page: lang, viewport, noindex, and the style (and the page's own script, if it
+ * has one) under the response's CSP nonce, since the CSP refuses inline code without it.
+ */
+export function renderPage(locale: Locale, title: string, nonce: string, body: string, script?: string): string {
+  return `<!doctype html>
+<html lang="${locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">${PAGE_STYLE}</style>
+</head>
+<body>
+${body}
+${script ? `<script nonce="${nonce}">${script}</script>` : ''}
+</body>
+</html>`;
+}
+
+/** A page that only says one thing: a heading and a paragraph (not found, expired, ...). */
+export function renderMessagePage(locale: Locale, nonce: string, title: string, text: string): string {
+  return renderPage(locale, title, nonce, `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main>`);
+}

@@ -1,0 +1,27 @@
+/**
+ * The stylesheet of every public esign page (signing and verification), inlined in a
+ * nonce'd <style> tag by page-shell.ts: the CSP allows no external or unsigned styles.
+ * A TypeScript string rather than a .css file because tsc copies no assets into dist.
+ */
+export const PAGE_STYLE = `
+:root{color-scheme:light}
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1a1a1a;background:#fff;line-height:1.5}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:1}
+header,main{max-width:52rem;margin:0 auto;padding:1rem 1.25rem}
+h1{font-size:1.6rem;margin:.25rem 0}h2{font-size:1.2rem;margin-top:1.75rem}
+iframe{width:100%;height:70vh;border:1px solid #767676}
+a{color:#0645ad}
+button{font:inherit;padding:.6rem 1.1rem;border-radius:4px;border:2px solid #0b5394;background:#0b5394;color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#0b5394}
+input[type=text]{font:inherit;font-size:1.3rem;letter-spacing:.25em;width:9ch;padding:.35rem;border:2px solid #555;border-radius:4px}
+input[type=checkbox]{width:1.3rem;height:1.3rem;margin-right:.5rem;vertical-align:top}
+:focus-visible{outline:3px solid #e37400;outline-offset:2px}
+.check{display:flex;align-items:flex-start;gap:.25rem}
+.alert{border:2px solid #b00020;background:#fdecea;padding:.75rem 1rem;border-radius:4px}
+.notice{border:2px solid #1e7b34;background:#e9f6ec;padding:.75rem 1rem;border-radius:4px}
+canvas{display:block;width:100%;max-width:500px;height:auto;aspect-ratio:500/160;border:2px dashed #555;border-radius:4px;touch-action:none;background:#fff}
+.row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;margin:.5rem 0}
+.hint{color:#444}
+table{border-collapse:collapse;width:100%}th,td{border:1px solid #767676;padding:.4rem .6rem;text-align:left;vertical-align:top}th{background:#f0f0f0}
+code{word-break:break-all}
+`;
