@@ -11,3 +11,4 @@ export * from './version';
 export * from './cli-output';
 export * from './cli-frame';
 export * from './service-infrastructure';
+export * from './run-service-process';

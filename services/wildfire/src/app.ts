@@ -16,7 +16,7 @@ import { tokensRouter } from './tokens/router';
 import type { TokensService } from './tokens/service';
 
 export interface WildfireAppDeps {
-  config: WildfireConfig;
+  config: Pick<WildfireConfig, 'jsonLimit' | 'trustedProxies' | 'http' | 'deprecatedPrefixes'>;
   logger: Logger;
   metrics: Metrics;
   version: string;

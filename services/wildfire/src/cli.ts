@@ -6,7 +6,7 @@ import { loadConfig, parseIsoDay } from './config';
 import { CsvInputError } from './csv-input';
 import { FWI_CSV_USAGE, FwiInputError, FwiUsageError, parseFwiArgs, runFwiCsv } from './fwi';
 import { startWildfire, type WildfireRuntime } from './runtime';
-import type { MunicipalityIngestSummary } from './municipalities/service';
+import type { MunicipalityIngestSummary } from './municipalities/ingest-municipalities';
 import type { WeatherIngestSummary } from './readings/ingest-weather';
 import type { EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
 import type { TokenRecord, TokenType } from './tokens/repository';

@@ -71,7 +71,7 @@ const deprecatedPrefixes = () =>
  * Every environment variable wildfire reads, parsed once at start-up. The README's
  * configuration table lists the same names and defaults.
  */
-const WildfireEnv = z.object({
+const ZWildfireEnvSchema = z.object({
   WILDFIRE_PORT: env.port(8002),
   HOST: z.string().default('0.0.0.0'),
   WILDFIRE_DATABASE_URL: env.url(['postgres', 'postgresql']).optional(),
@@ -95,7 +95,7 @@ const WildfireEnv = z.object({
 export type WildfireConfig = ReturnType<typeof loadConfig>;
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
-  const e = parseConfig(WildfireEnv, source);
+  const e = parseConfig(ZWildfireEnvSchema, source);
   // npm -w runs scripts inside the workspace folder; INIT_CWD is where the user typed the command.
   const dataDir = resolve(e.INIT_CWD ?? process.cwd(), e.DATA_DIR ?? 'data');
   return {

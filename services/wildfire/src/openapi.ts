@@ -53,7 +53,7 @@ export const WILDFIRE_ERROR_CODES = [
 
 const codeTable = WILDFIRE_ERROR_CODES.map((e) => `| ${e.status} | \`${e.code}\` | ${e.meaning} |`).join('\n');
 
-export const ErrorBodySchema = z
+export const ZErrorBodySchema = z
   .object({
     error: z.object({
       code: z.string().describe('Stable machine code; see the table in the description.'),
@@ -69,7 +69,7 @@ export const ErrorBodySchema = z
 
 /** A documented error response: `description` says when the endpoint answers it. */
 export function errorResponse(description: string) {
-  return { description, content: { 'application/json': { schema: ErrorBodySchema } } };
+  return { description, content: { 'application/json': { schema: ZErrorBodySchema } } };
 }
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' as const } });
@@ -103,7 +103,7 @@ export function createWildfireRegistry(): OpenAPIRegistry {
       'Account token (`pk_live_...` or `pk_test_...`) in `Authorization: Bearer <token>`. Tokens in the query string are refused. ' +
       'Each endpoint lists the scope it needs (`risk:read`, `reports:read`, `reports:write`, `ecosystem:read`).',
   });
-  registry.register('ErrorBody', ErrorBodySchema);
+  registry.register('ErrorBody', ZErrorBodySchema);
   return registry;
 }
 

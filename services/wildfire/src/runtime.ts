@@ -13,18 +13,18 @@ import {
   type Logger,
 } from '@firma-riesgo/service-kit';
 import { createWildfireApp } from './app';
-import { ingestEcosystemFile, type EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
+import { createIngestEcosystem, type EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
 import { createEcosystemRepository } from './ecosystem/repository';
 import { createEcosystemService, type EcosystemService } from './ecosystem/service';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
 import { WILDFIRE_QUEUE, wildfireJobs, type WildfireJobs } from './jobs/registry';
+import { createIngestMunicipalities, type MunicipalityIngestSummary } from './municipalities/ingest-municipalities';
 import { createMunicipalitiesRepository } from './municipalities/repository';
 import { createMunicipalitiesService, type MunicipalitiesService } from './municipalities/service';
 import { todayInSpain } from './calendar';
-import { ingestWeatherFile, type WeatherIngestSummary } from './readings/ingest-weather';
+import { createIngestWeather, type WeatherIngestSummary } from './readings/ingest-weather';
 import { createReadingsRepository } from './readings/repository';
-import type { MunicipalityIngestSummary } from './municipalities/service';
 import { createReadingsService, type ReadingsService } from './readings/service';
 import { createSyntheticData } from './synthetic/synthetic-data';
 import { createTokensRepository } from './tokens/repository';
@@ -91,8 +91,10 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     logger,
   });
 
+  // Each service and use case gets the repositories and collaborators it uses, and no others.
   const tokens = createTokensService(createTokensRepository(database.db), clock);
-  const municipalities = createMunicipalitiesService(createMunicipalitiesRepository(database));
+  const municipalitiesRepo = createMunicipalitiesRepository(database);
+  const municipalities = createMunicipalitiesService(municipalitiesRepo);
   try {
     const seeded = await municipalities.seedRegistryIfNeeded();
     if (seeded > 0) logger.info({ municipalities: seeded }, 'loaded the built-in municipality registry');
@@ -103,19 +105,14 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const readingsRepo = createReadingsRepository(database);
   const ecosystemRepo = createEcosystemRepository(database);
   const ingest = {
-    weather: (path: string) => ingestWeatherFile({ repo: readingsRepo, municipalities, today: () => todayInSpain(clock()) }, path),
-    municipalities: (path: string) => municipalities.ingestFile(path),
-    ecosystem: (path: string) => ingestEcosystemFile({ repo: ecosystemRepo, municipalities }, path),
+    weather: createIngestWeather({ repo: readingsRepo, municipalities, today: () => todayInSpain(clock()) }),
+    municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
+    ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
   };
   // One synthetic model for every feature, so its cache serves m1 and the fuel moisture index alike.
   const synthetic = createSyntheticData({ cacheSize: options.syntheticCacheSize });
-  const readings = createReadingsService({
-    repo: readingsRepo,
-    municipalities,
-    synthetic,
-    clock,
-  });
-  const ecosystem = createEcosystemService({ repo: ecosystemRepo, synthetic, clock });
+  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock });
+  const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
 
   const limits = createRateLimits({
     perMinute: config.rateLimits.perMinute,

@@ -6,3 +6,4 @@ export * from './escape-html';
 export * from './listen';
 export * from './content-disposition';
 export * from './security-headers';
+export * from './health-router';

@@ -28,6 +28,11 @@ export interface BulkColumn {
 
 export type BulkValue = string | number | null;
 
+/** Columns from `{ name: type }`, in the object's order. */
+export function bulkColumns(types: Record<string, BulkColumn['type']>): BulkColumn[] {
+  return Object.entries(types).map(([name, type]) => ({ name, type }));
+}
+
 const UNNEST_BATCH = 5_000;
 const COPY_CHUNK_ROWS = 1_000;
 

@@ -1,15 +1,10 @@
 import type pg from 'pg';
 
-/**
- * Runs `work` on one connection inside a transaction holding the advisory lock `name`,
- * so two ingestions (or two instances seeding) never interleave; the lock is released
- * with the transaction. Any throw rolls everything back.
- */
-export async function withLockedTransaction<T>(pool: pg.Pool, name: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/** Runs `work` on one connection inside a transaction; any throw rolls everything back. */
+export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
     const result = await work(client);
     await client.query('COMMIT');
     return result;
@@ -19,4 +14,16 @@ export async function withLockedTransaction<T>(pool: pg.Pool, name: string, work
   } finally {
     client.release();
   }
+}
+
+/**
+ * Runs `work` on one connection inside a transaction holding the advisory lock `name`,
+ * so two ingestions (or two instances seeding) never interleave; the lock is released
+ * with the transaction. Any throw rolls everything back.
+ */
+export function withLockedTransaction<T>(pool: pg.Pool, name: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
+    return work(client);
+  });
 }

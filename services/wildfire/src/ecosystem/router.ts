@@ -4,10 +4,10 @@ import { errorResponse, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../open
 import { rateLimit, type RouteAuth } from '../rate-limits/middleware';
 import { principalOf, requireToken } from '../tokens/authenticate';
 import { fuelModelInfo, vegetationTypeInfo } from './classes';
-import { EcosystemDetailSchema, EcosystemQuerySchema, EcosystemSchema, type EcosystemDetailResponse, type EcosystemResponse } from './schemas';
+import { ZEcosystemDetailSchema, ZEcosystemQuerySchema, ZEcosystemSchema, type TEcosystemDetail, type TEcosystem } from './schemas';
 import type { EcosystemProfile, EcosystemService } from './service';
 
-export function ecosystemBody(p: EcosystemProfile): EcosystemResponse {
+export function ecosystemBody(p: EcosystemProfile): TEcosystem {
   return {
     municipio_id: p.municipioId,
     vegetation_type: p.vegetationType,
@@ -19,7 +19,7 @@ export function ecosystemBody(p: EcosystemProfile): EcosystemResponse {
   };
 }
 
-export function ecosystemDetailBody(p: EcosystemProfile): EcosystemDetailResponse {
+export function ecosystemDetailBody(p: EcosystemProfile): TEcosystemDetail {
   const fmi = p.fuelMoisture;
   return {
     ...ecosystemBody(p),
@@ -62,12 +62,12 @@ export function ecosystemRouter(registry: OpenAPIRegistry, auth: RouteAuth, ecos
     tags: ['ecosystem'],
     security: [{ BearerToken: ['ecosystem:read'] }],
     before,
-    query: EcosystemQuerySchema,
+    query: ZEcosystemQuerySchema,
     responses: {
-      200: { description: 'The ecosystem of the municipality', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: EcosystemSchema } } },
+      200: { description: 'The ecosystem of the municipality', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ZEcosystemSchema } } },
       ...ERRORS,
     },
-    handler: async ({ query }, _req, res): Promise<EcosystemResponse> => ecosystemBody(await ecosystem.profile(principalOf(res.locals), query.municipio_id)),
+    handler: async ({ query }, _req, res): Promise<TEcosystem> => ecosystemBody(await ecosystem.profile(principalOf(res.locals), query.municipio_id)),
   });
   defineRoute(router, registry, {
     method: 'get',
@@ -79,16 +79,16 @@ export function ecosystemRouter(registry: OpenAPIRegistry, auth: RouteAuth, ecos
     tags: ['ecosystem'],
     security: [{ BearerToken: ['ecosystem:read'] }],
     before,
-    query: EcosystemQuerySchema,
+    query: ZEcosystemQuerySchema,
     responses: {
       200: {
         description: 'The ecosystem of the municipality with its metadata',
         headers: RATE_LIMIT_HEADERS,
-        content: { 'application/json': { schema: EcosystemDetailSchema } },
+        content: { 'application/json': { schema: ZEcosystemDetailSchema } },
       },
       ...ERRORS,
     },
-    handler: async ({ query }, _req, res): Promise<EcosystemDetailResponse> =>
+    handler: async ({ query }, _req, res): Promise<TEcosystemDetail> =>
       ecosystemDetailBody(await ecosystem.profile(principalOf(res.locals), query.municipio_id)),
   });
   return router;

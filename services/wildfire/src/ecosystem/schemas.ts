@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { MunicipioIdParamSchema } from '../municipalities/schemas';
+import { ZMunicipioIdParamSchema } from '../municipalities/schemas';
 import { FUEL_MODEL_MAX, FUEL_MODEL_MIN, FUEL_MODELS, MAX_FUEL_LOAD_T_HA, VEGETATION_TYPE_CODES, VEGETATION_TYPES } from './classes';
 
-export const EcosystemQuerySchema = z.object({ municipio_id: MunicipioIdParamSchema });
-export type EcosystemQuery = z.infer<typeof EcosystemQuerySchema>;
+export const ZEcosystemQuerySchema = z.object({ municipio_id: ZMunicipioIdParamSchema });
+export type TEcosystemQuery = z.infer<typeof ZEcosystemQuerySchema>;
 
 const vegetationList = VEGETATION_TYPES.map((v) => `\`${v.code}\` (${v.mfe}${v.burnable ? '' : '; non-burnable'})`).join(', ');
 const fuelModelList = FUEL_MODELS.map((m) => `${m.code} ${m.name}`).join('; ');
 
 /** `GET /api/v3/m10`: the ecosystem fields of DESIGN.md §4. */
-export const EcosystemSchema = z
+export const ZEcosystemSchema = z
   .object({
     municipio_id: z.string().describe('INE code of the municipality.'),
     vegetation_type: z
@@ -48,10 +48,10 @@ export const EcosystemSchema = z
       source: 'observed',
     },
   });
-export type EcosystemResponse = z.infer<typeof EcosystemSchema>;
+export type TEcosystem = z.infer<typeof ZEcosystemSchema>;
 
 /** `GET /ecosystem`: the m10 fields plus what they refer to. */
-export const EcosystemDetailSchema = EcosystemSchema.extend({
+export const ZEcosystemDetailSchema = ZEcosystemSchema.extend({
   municipality: z
     .object({ name: z.string(), province: z.string(), community: z.string().describe('Autonomous community or city.') })
     .describe('The municipality the data describes.'),
@@ -82,4 +82,4 @@ export const EcosystemDetailSchema = EcosystemSchema.extend({
     updated_at: '2025-07-16T06:00:00.000Z',
   },
 });
-export type EcosystemDetailResponse = z.infer<typeof EcosystemDetailSchema>;
+export type TEcosystemDetail = z.infer<typeof ZEcosystemDetailSchema>;

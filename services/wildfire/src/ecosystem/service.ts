@@ -1,17 +1,25 @@
 import { NotFoundError } from '@firma-riesgo/errors';
 import { todayInSpain } from '../calendar';
 import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
-import type { ReadingSource } from '../readings/service';
+import type { MunicipalitiesService, MunicipalityNames } from '../municipalities/service';
+import type { Reading } from '../readings/reading';
+import type { ReadingSource, ReadingsService } from '../readings/service';
 import type { SyntheticData } from '../synthetic/synthetic-data';
 import { sharplesFmi } from './fuel-moisture';
-import type { EcosystemRepository, LatestWeather, MunicipalityNames } from './repository';
+import type { EcosystemRepository } from './repository';
 import { syntheticEcosystem, type EcosystemValues } from './synthetic-ecosystem';
 
 export interface EcosystemServiceDeps {
-  repo: EcosystemRepository;
+  repo: Pick<EcosystemRepository, 'find'>;
+  municipalities: Pick<MunicipalitiesService, 'names'>;
+  /** The latest stored reading is where a live token's fuel moisture index comes from. */
+  readings: Pick<ReadingsService, 'latestStored'>;
   synthetic: SyntheticData;
   clock: () => Date;
 }
+
+/** The noon weather of a municipality's latest reading: what its fuel moisture index comes from. */
+export type LatestWeather = Pick<Reading, 'date' | 'temp' | 'rh'>;
 
 /** The fuel moisture index with the noon weather it was computed from. */
 export interface FuelMoisture extends LatestWeather {
@@ -45,7 +53,7 @@ export function createEcosystemService(deps: EcosystemServiceDeps) {
     async profile(caller: DataCaller, municipioId: string): Promise<EcosystemProfile> {
       requireMunicipalityAllowed(caller, municipioId);
       if (caller.type === 'test') {
-        const municipality = await repo.municipality(municipioId);
+        const municipality = await deps.municipalities.names(municipioId);
         if (!municipality) throw municipalityNotFound(municipioId);
         const today = todayInSpain(deps.clock());
         const { date, temp, rh } = deps.synthetic.readings(municipioId, today, today)[0]!;
@@ -58,14 +66,17 @@ export function createEcosystemService(deps: EcosystemServiceDeps) {
           source: 'synthetic',
         };
       }
-      const observed = await repo.observed(municipioId);
-      if (!observed) throw municipalityNotFound(municipioId);
-      const { municipality, ecosystem, weather } = observed;
+      const [municipality, ecosystem, latest] = await Promise.all([
+        deps.municipalities.names(municipioId),
+        repo.find(municipioId),
+        deps.readings.latestStored(municipioId),
+      ]);
+      if (!municipality) throw municipalityNotFound(municipioId);
       if (!ecosystem) {
         throw new NotFoundError(`No ecosystem data is stored for municipality ${municipioId} yet`, 'ECOSYSTEM_NOT_FOUND', { param: 'municipio_id' });
       }
       const { updatedAt, ...values } = ecosystem;
-      return { municipioId, municipality, ...values, fuelMoisture: fuelMoistureOf(weather), updatedAt, source: 'observed' };
+      return { municipioId, municipality, ...values, fuelMoisture: fuelMoistureOf(latest && { date: latest.date, temp: latest.temp, rh: latest.rh }), updatedAt, source: 'observed' };
     },
   };
 }

@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import { withLockedTransaction } from '../db/locked-transaction';
+import { withLockedTransaction, withTransaction } from '../db/locked-transaction';
 import type { Database } from '@firma-riesgo/service-kit';
 import type { schema } from '../db';
-import { bulkLoad, bulkModeFor } from '../db/bulk-load';
+import { bulkColumns, bulkModeFor } from '../db/bulk-load';
+import { bulkMerge, stageRows, type MergeCounts } from '../db/bulk-merge';
 import type { RegistryMunicipality } from './registry';
 import { municipalities, seedState } from './tables';
 
@@ -19,6 +20,11 @@ export interface MunicipalityEnrichment extends RegistryMunicipality {
 type WildfireDatabase = Pick<Database<typeof schema>, 'db' | 'pool' | 'kind'>;
 
 const SEED_LOCK = 'wildfire:municipality-registry';
+
+const ENRICHMENT_STAGING = bulkColumns({
+  ine_code: 'text', name: 'text', province_code: 'text', province: 'text', community_code: 'text', community: 'text',
+  lat: 'float8', lon: 'float8', altitude_m: 'float8', population: 'int4',
+});
 
 /** The only code that touches the municipalities and seed_state tables. */
 export function createMunicipalitiesRepository(database: WildfireDatabase) {
@@ -86,51 +92,26 @@ export function createMunicipalitiesRepository(database: WildfireDatabase) {
      * Writes nomenclator rows in one transaction: new codes are inserted, known ones
      * get the file's name, province, coordinates, altitude and population.
      */
-    async upsertEnrichment(rows: readonly MunicipalityEnrichment[]): Promise<{ inserted: number; updated: number }> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query(
-          `CREATE TEMP TABLE municipalities_staging (
-             ine_code text, name text, province_code text, province text, community_code text, community text,
-             lat float8, lon float8, altitude_m float8, population int4) ON COMMIT DROP`,
-        );
-        await bulkLoad(
+    async upsertEnrichment(rows: readonly MunicipalityEnrichment[]): Promise<MergeCounts> {
+      return withTransaction(pool, async (client) => {
+        await stageRows(
           client,
           bulkModeFor(database.kind),
           'municipalities_staging',
-          [
-            { name: 'ine_code', type: 'text' },
-            { name: 'name', type: 'text' },
-            { name: 'province_code', type: 'text' },
-            { name: 'province', type: 'text' },
-            { name: 'community_code', type: 'text' },
-            { name: 'community', type: 'text' },
-            { name: 'lat', type: 'float8' },
-            { name: 'lon', type: 'float8' },
-            { name: 'altitude_m', type: 'float8' },
-            { name: 'population', type: 'int4' },
-          ],
+          ENRICHMENT_STAGING,
           rows.map((r) => [r.ineCode, r.name, r.provinceCode, r.province, r.communityCode, r.community, r.lat, r.lon, r.altitudeM, r.population]),
         );
-        const result = await client.query<{ inserted: number; updated: number }>(
-          `WITH up AS (
-             INSERT INTO municipalities (ine_code, name, province_code, province, community_code, community, lat, lon, altitude_m, population, enriched_at)
-             SELECT ine_code, name, province_code, province, community_code, community, lat, lon, altitude_m, population, now() FROM municipalities_staging
-             ON CONFLICT (ine_code) DO UPDATE SET
-               name = excluded.name, province = excluded.province, lat = excluded.lat, lon = excluded.lon,
-               altitude_m = excluded.altitude_m, population = excluded.population, enriched_at = excluded.enriched_at
-             RETURNING (xmax = 0) AS inserted)
-           SELECT (count(*) FILTER (WHERE inserted))::int AS inserted, (count(*) FILTER (WHERE NOT inserted))::int AS updated FROM up`,
-        );
-        await client.query('COMMIT');
-        return result.rows[0]!;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+        // Known municipalities keep their province code and community; the file's names, place and population win.
+        return bulkMerge(client, {
+          table: 'municipalities',
+          staging: 'municipalities_staging',
+          key: ['ine_code'],
+          insertOnly: ['province_code', 'community_code', 'community'],
+          values: ['name', 'province', 'lat', 'lon', 'altitude_m', 'population'],
+          stamp: 'enriched_at',
+          skipUnchanged: false,
+        });
+      });
     },
   };
 }

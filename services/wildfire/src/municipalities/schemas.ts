@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The `municipio_id` query parameter of every data endpoint. */
-export const MunicipioIdParamSchema = z
+export const ZMunicipioIdParamSchema = z
   .string()
   .regex(/^\d{5}$/, 'expected a 5-digit INE municipality code such as 28079')
   .openapi({

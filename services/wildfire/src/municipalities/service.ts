@@ -1,16 +1,14 @@
-import { readFile } from 'node:fs/promises';
-import { parseNomenclator, type NomenclatorFormat } from './nomenclator-csv';
 import { REGISTRY_SEED_NAME, REGISTRY_VERSION, registryMunicipalities } from './registry';
 import type { MunicipalitiesRepository } from './repository';
 
-export interface MunicipalityIngestSummary {
-  format: NomenclatorFormat;
-  rows: number;
-  inserted: number;
-  updated: number;
+/** How the API names a municipality. */
+export interface MunicipalityNames {
+  name: string;
+  province: string;
+  community: string;
 }
 
-export function createMunicipalitiesService(repo: MunicipalitiesRepository) {
+export function createMunicipalitiesService(repo: Pick<MunicipalitiesRepository, 'seedVersion' | 'count' | 'seedRegistry' | 'exists' | 'find' | 'locations'>) {
   return {
     /**
      * Start-up step after the migrations: loads the built-in registry when the table is
@@ -26,11 +24,10 @@ export function createMunicipalitiesService(repo: MunicipalitiesRepository) {
     find: (ineCode: string) => repo.find(ineCode),
     locations: () => repo.locations(),
 
-    /** `wildfire ingest municipalities FILE`: every row is validated before anything is written. */
-    async ingestFile(path: string): Promise<MunicipalityIngestSummary> {
-      const { format, rows } = await parseNomenclator(await readFile(path));
-      const { inserted, updated } = await repo.upsertEnrichment(rows);
-      return { format, rows: rows.length, inserted, updated };
+    /** The municipality's names, or null when no municipality has the code. */
+    async names(ineCode: string): Promise<MunicipalityNames | null> {
+      const found = await repo.find(ineCode);
+      return found && { name: found.name, province: found.province, community: found.community };
     },
   };
 }

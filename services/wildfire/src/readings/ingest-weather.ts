@@ -16,11 +16,13 @@
  * the days were consecutive (cffdrs's behaviour); after a longer gap the series
  * restarts from the start values, as after a winter.
  */
+import type { MergeCounts } from '../db/bulk-merge';
 import { daysBetween, monthOf } from '../calendar';
 import { CsvInputError, fileLines } from '../csv-input';
 import { DEFAULT_START_CODES, step, type FwiCodes } from '../fwi';
 import { provinceOf } from '../municipalities/provinces';
 import { readingOf } from './reading';
+import type { MunicipalitiesService } from '../municipalities/service';
 import type { ReadingsRepository, SeriesDay, SeriesStart } from './repository';
 import { weatherRows } from './weather-csv';
 
@@ -28,7 +30,7 @@ export const MAX_CARRY_GAP_DAYS = 7;
 /** Municipalities computed per round trip; bounds memory whatever the file size. */
 const MUNICIPALITIES_PER_BATCH = 250;
 
-export interface WeatherIngestSummary {
+export interface WeatherIngestSummary extends MergeCounts {
   /** Rows of the file. */
   rows: number;
   municipalities: number;
@@ -36,16 +38,15 @@ export interface WeatherIngestSummary {
   last_date: string;
   /** Readings computed: the file's days plus stored days after them. */
   computed: number;
-  inserted: number;
-  updated: number;
   unchanged: number;
   /** Times a series restarted from the start values after a gap of more than MAX_CARRY_GAP_DAYS days. */
   restarts: number;
 }
 
-export interface WeatherIngestDeps {
-  repo: ReadingsRepository;
-  municipalities: { locations(): Promise<Map<string, { lat: number | null; provinceCode: string }>> };
+export interface IngestWeatherDeps {
+  repo: Pick<ReadingsRepository, 'withWeatherIngestion'>;
+  municipalities: Pick<MunicipalitiesService, 'locations'>;
+  /** Today in Spain: the file may hold no later day. */
   today: () => string;
 }
 
@@ -68,53 +69,54 @@ export function computeMunicipality(lat: number, days: readonly SeriesDay[], sta
   return { rows, restarts };
 }
 
-export async function ingestWeatherFile(deps: WeatherIngestDeps, path: string): Promise<WeatherIngestSummary> {
-  const locations = await deps.municipalities.locations();
-  const today = deps.today();
-  return deps.repo.withWeatherIngestion(async (ingestion) => {
-    const rows = await ingestion.stage(weatherRows(fileLines(path), { isKnown: (code) => locations.has(code), today }));
-    if (rows === 0) throw new CsvInputError('the file has a header but no weather rows', 2);
-    const duplicate = await ingestion.firstDuplicate();
-    if (duplicate) {
-      const [first, again] = duplicate.lines;
-      throw new CsvInputError(`line ${again}: municipality ${duplicate.municipio_id} on ${duplicate.date} already appears on line ${first}`, again!);
-    }
-    const staged = await ingestion.stagedMunicipalities();
-    await ingestion.createReadingsStaging();
-    let computed = 0;
-    let restarts = 0;
-    for (let i = 0; i < staged.length; i += MUNICIPALITIES_PER_BATCH) {
-      const batch = staged.slice(i, i + MUNICIPALITIES_PER_BATCH).map((m) => m.municipio_id);
-      const { days, starts } = await ingestion.series(batch);
-      const startOf = new Map(starts.map((s) => [s.municipio_id, s]));
-      const out: (string | number)[][] = [];
-      let from = 0;
-      while (from < days.length) {
-        const id = days[from]!.municipio_id;
-        let to = from;
-        while (to < days.length && days[to]!.municipio_id === id) to++;
-        const where = locations.get(id)!;
-        // Latitude picks the day-length tables; a municipality without coordinates takes its province capital's.
-        const lat = where.lat ?? provinceOf(id)!.lat;
-        const result = computeMunicipality(lat, days.slice(from, to), startOf.get(id));
-        for (const row of result.rows) out.push(row);
-        restarts += result.restarts;
-        from = to;
+export function createIngestWeather(deps: IngestWeatherDeps) {
+  return async function ingestWeather(path: string): Promise<WeatherIngestSummary> {
+    const locations = await deps.municipalities.locations();
+    const today = deps.today();
+    return deps.repo.withWeatherIngestion(async (ingestion) => {
+      const rows = await ingestion.stage(weatherRows(fileLines(path), { isKnown: (code) => locations.has(code), today }));
+      if (rows === 0) throw new CsvInputError('the file has a header but no weather rows', 2);
+      const duplicate = await ingestion.firstDuplicate();
+      if (duplicate) {
+        const [first, again] = duplicate.lines;
+        throw new CsvInputError(`line ${again}: municipality ${duplicate.municipio_id} on ${duplicate.date} already appears on line ${first}`, again!);
       }
-      computed += await ingestion.stageReadings(out);
-    }
-    const { inserted, updated } = await ingestion.merge();
-    return {
-      rows,
-      municipalities: staged.length,
-      first_date: staged.reduce((min, m) => (m.first < min ? m.first : min), staged[0]!.first),
-      last_date: staged.reduce((max, m) => (m.last > max ? m.last : max), staged[0]!.last),
-      computed,
-      inserted,
-      updated,
-      unchanged: computed - inserted - updated,
-      restarts,
-    };
-  });
+      const staged = await ingestion.stagedMunicipalities();
+      await ingestion.createReadingsStaging();
+      let computed = 0;
+      let restarts = 0;
+      for (let i = 0; i < staged.length; i += MUNICIPALITIES_PER_BATCH) {
+        const batch = staged.slice(i, i + MUNICIPALITIES_PER_BATCH).map((m) => m.municipio_id);
+        const { days, starts } = await ingestion.series(batch);
+        const startOf = new Map(starts.map((s) => [s.municipio_id, s]));
+        const out: (string | number)[][] = [];
+        let from = 0;
+        while (from < days.length) {
+          const id = days[from]!.municipio_id;
+          let to = from;
+          while (to < days.length && days[to]!.municipio_id === id) to++;
+          const where = locations.get(id)!;
+          // Latitude picks the day-length tables; a municipality without coordinates takes its province capital's.
+          const lat = where.lat ?? provinceOf(id)!.lat;
+          const result = computeMunicipality(lat, days.slice(from, to), startOf.get(id));
+          for (const row of result.rows) out.push(row);
+          restarts += result.restarts;
+          from = to;
+        }
+        computed += await ingestion.stageReadings(out);
+      }
+      const { inserted, updated } = await ingestion.merge();
+      return {
+        rows,
+        municipalities: staged.length,
+        first_date: staged.reduce((min, m) => (m.first < min ? m.first : min), staged[0]!.first),
+        last_date: staged.reduce((max, m) => (m.last > max ? m.last : max), staged[0]!.last),
+        computed,
+        inserted,
+        updated,
+        unchanged: computed - inserted - updated,
+        restarts,
+      };
+    });
+  };
 }
-

@@ -1,12 +1,14 @@
-import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lte } from 'drizzle-orm';
 import { withLockedTransaction } from '../db/locked-transaction';
 import type pg from 'pg';
 import type { Database } from '@firma-riesgo/service-kit';
 import type { schema } from '../db';
-import { bulkLoad, bulkModeFor, type BulkColumn, type BulkMode } from '../db/bulk-load';
+import { bulkColumns, bulkLoad, bulkModeFor, type BulkColumn, type BulkMode } from '../db/bulk-load';
+import { bulkMerge, stageRows, type MergeCounts } from '../db/bulk-merge';
 import type { FwiCodes } from '../fwi';
 import type { Reading } from './reading';
 import { readings } from './tables';
+import type { WeatherRow } from './weather-csv';
 
 type WildfireDatabase = Pick<Database<typeof schema>, 'db' | 'pool' | 'kind'>;
 
@@ -27,34 +29,6 @@ const readingColumns = {
   riskLabel: readings.riskLabel,
 };
 
-interface LatestRow {
-  known: boolean;
-  date: string | null;
-  temp: number;
-  rh: number;
-  ws: number;
-  prec: number;
-  ffmc: number;
-  dmc: number;
-  dc: number;
-  isi: number;
-  bui: number;
-  fwi: number;
-  dsr: number;
-  risk_score: number;
-  risk_label: Reading['riskLabel'];
-}
-
-export interface StagedWeather {
-  line: number;
-  municipioId: string;
-  date: string;
-  temp: number;
-  rh: number;
-  ws: number;
-  prec: number;
-}
-
 /** A day of weather to (re)compute: from the file, or already stored after the file's first day. */
 export interface SeriesDay {
   municipio_id: string;
@@ -71,17 +45,11 @@ export interface SeriesStart extends FwiCodes {
   date: string;
 }
 
-const WEATHER_STAGING: readonly BulkColumn[] = [
-  { name: 'line', type: 'int4' },
-  { name: 'municipio_id', type: 'text' },
-  { name: 'date', type: 'date' },
-  { name: 'temp', type: 'float8' },
-  { name: 'rh', type: 'float8' },
-  { name: 'ws', type: 'float8' },
-  { name: 'prec', type: 'float8' },
-];
+const WEATHER_STAGING = bulkColumns({ line: 'int4', municipio_id: 'text', date: 'date', temp: 'float8', rh: 'float8', ws: 'float8', prec: 'float8' });
 
 const READING_COLUMNS = ['municipio_id', 'date', 'temp', 'rh', 'ws', 'prec', 'ffmc', 'dmc', 'dc', 'isi', 'bui', 'fwi', 'dsr', 'risk_score', 'risk_label'] as const;
+const READING_KEY = ['municipio_id', 'date'] as const;
+const READING_VALUES = READING_COLUMNS.filter((c) => !(READING_KEY as readonly string[]).includes(c));
 const READINGS_STAGING: readonly BulkColumn[] = READING_COLUMNS.map((name) => ({
   name,
   type: name === 'municipio_id' || name === 'risk_label' ? 'text' : name === 'date' ? 'date' : 'float8',
@@ -97,14 +65,11 @@ export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
   // The municipalities of the file and, for each, its first day there.
   const FIRST_DAYS = 'SELECT municipio_id, min(date) AS first FROM weather_staging WHERE municipio_id = ANY($1) GROUP BY municipio_id';
   return {
-    async stage(rows: AsyncIterable<StagedWeather>): Promise<number> {
-      await client.query(
-        'CREATE TEMP TABLE weather_staging (line int4, municipio_id text, date date, temp float8, rh float8, ws float8, prec float8) ON COMMIT DROP',
-      );
+    async stage(rows: AsyncIterable<WeatherRow>): Promise<number> {
       async function* values() {
         for await (const r of rows) yield [r.line, r.municipioId, r.date, r.temp, r.rh, r.ws, r.prec];
       }
-      const count = await bulkLoad(client, mode, 'weather_staging', WEATHER_STAGING, values());
+      const count = await stageRows(client, mode, 'weather_staging', WEATHER_STAGING, values());
       await client.query('CREATE INDEX ON weather_staging (municipio_id, date)');
       await client.query('ANALYZE weather_staging');
       return count;
@@ -160,19 +125,8 @@ export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
     },
 
     /** Upserts the computed readings; rows identical to what is stored are left alone (and counted as unchanged). */
-    async merge(): Promise<{ inserted: number; updated: number }> {
-      const cols = READING_COLUMNS.join(', ');
-      const values = READING_COLUMNS.filter((c) => c !== 'municipio_id' && c !== 'date');
-      const { rows } = await client.query<{ inserted: number; updated: number }>(
-        `WITH up AS (
-           INSERT INTO readings (${cols}) SELECT ${cols} FROM readings_staging
-           ON CONFLICT (municipio_id, date) DO UPDATE SET ${values.map((c) => `${c} = excluded.${c}`).join(', ')}
-           WHERE (${values.map((c) => `readings.${c}`).join(', ')}) IS DISTINCT FROM (${values.map((c) => `excluded.${c}`).join(', ')})
-           RETURNING (xmax = 0) AS inserted)
-         SELECT (count(*) FILTER (WHERE inserted))::int AS inserted, (count(*) FILTER (WHERE NOT inserted))::int AS updated FROM up`,
-      );
-      return rows[0]!;
-    },
+    merge: (): Promise<MergeCounts> =>
+      bulkMerge(client, { table: 'readings', staging: 'readings_staging', key: READING_KEY, values: READING_VALUES, skipUnchanged: true }),
   };
 }
 
@@ -191,23 +145,10 @@ export function createReadingsRepository(database: WildfireDatabase) {
       return withLockedTransaction(pool, INGEST_LOCK, (client) => work(weatherIngestion(client, mode)));
     },
 
-    /**
-     * Whether the municipality exists and its latest reading, in one round trip: the
-     * hot path of `GET /api/v3/m1`.
-     */
-    async latest(municipioId: string): Promise<{ known: boolean; reading: Reading | null }> {
-      const result = await db.execute<Record<string, unknown>>(sql`
-        SELECT true AS known, r.date::text AS date, r.temp, r.rh, r.ws, r.prec, r.ffmc, r.dmc, r.dc, r.isi, r.bui, r.fwi, r.dsr, r.risk_score, r.risk_label
-        FROM municipalities m
-        LEFT JOIN LATERAL (
-          SELECT * FROM readings WHERE readings.municipio_id = m.ine_code ORDER BY readings.date DESC LIMIT 1
-        ) r ON true
-        WHERE m.ine_code = ${municipioId}`);
-      const row = result.rows[0] as LatestRow | undefined;
-      if (!row) return { known: false, reading: null };
-      if (row.date === null) return { known: true, reading: null };
-      const { known: _known, risk_score: riskScore, risk_label: riskLabel, ...rest } = row;
-      return { known: true, reading: { ...rest, date: row.date, riskScore, riskLabel } };
+    /** The municipality's latest stored reading, or null when none is stored. */
+    async latest(municipioId: string): Promise<Reading | null> {
+      const [row] = await db.select(readingColumns).from(readings).where(eq(readings.municipioId, municipioId)).orderBy(desc(readings.date)).limit(1);
+      return row ?? null;
     },
 
     /** Stored readings from `from` to `to` (both included), in date order. */

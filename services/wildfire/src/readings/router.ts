@@ -5,13 +5,13 @@ import { errorResponse, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../open
 import { rateLimit, type RouteAuth } from '../rate-limits/middleware';
 import { principalOf, requireToken } from '../tokens/authenticate';
 import type { Reading } from './reading';
-import { M1QuerySchema, M1ResponseSchema, type ReadingRangeResponse, type ReadingResponse } from './schemas';
+import { ZM1QuerySchema, ZM1ResponseSchema, type TReadingRange, type TReading } from './schemas';
 import type { ReadingSource, ReadingsService } from './service';
 
 const round = (x: number, decimals: number) => Number(x.toFixed(decimals));
 
 /** The API shape of a reading: FWI outputs to 4 decimals (as `wildfire fwi` prints them), the score to 6. */
-export function readingBody(municipioId: string, r: Reading, source: ReadingSource): ReadingResponse {
+export function readingBody(municipioId: string, r: Reading, source: ReadingSource): TReading {
   const d = (x: number) => round(x, OUTPUT_DECIMALS);
   return {
     municipio_id: municipioId,
@@ -45,12 +45,12 @@ export function readingsRouter(registry: OpenAPIRegistry, auth: RouteAuth, readi
     tags: ['risk'],
     security: [{ BearerToken: ['risk:read'] }],
     before: [requireToken(auth, { scopes: ['risk:read'] }), rateLimit(auth.limits, 'data')],
-    query: M1QuerySchema,
+    query: ZM1QuerySchema,
     responses: {
       200: {
         description: 'The latest reading (no dates), or the readings of the range',
         headers: RATE_LIMIT_HEADERS,
-        content: { 'application/json': { schema: M1ResponseSchema } },
+        content: { 'application/json': { schema: ZM1ResponseSchema } },
       },
       400: errorResponse('MISSING_REQUIRED_PARAM (municipio_id absent) or INVALID_PARAM_FORMAT (municipio_id not 5 digits, a date not YYYY-MM-DD or not a real day)'),
       401: errorResponse('MISSING_AUTH_HEADER or INVALID_API_KEY'),
@@ -61,7 +61,7 @@ export function readingsRouter(registry: OpenAPIRegistry, auth: RouteAuth, readi
       ),
       ...rateLimitedResponses('data'),
     },
-    handler: async ({ query }, _req, res): Promise<ReadingResponse | ReadingRangeResponse> => {
+    handler: async ({ query }, _req, res): Promise<TReading | TReadingRange> => {
       const caller = principalOf(res.locals);
       const id = query.municipio_id;
       if (query.date_from === undefined && query.date_to === undefined) {

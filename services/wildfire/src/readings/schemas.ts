@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseIsoDay } from '../config';
-import { MunicipioIdParamSchema } from '../municipalities/schemas';
+import { ZMunicipioIdParamSchema } from '../municipalities/schemas';
 import { EARLIEST_DATE, MAX_RANGE_DAYS } from './date-range';
 
 const dateParam = (description: string) =>
@@ -10,17 +10,17 @@ const dateParam = (description: string) =>
     .optional()
     .openapi({ description, format: 'date', example: '2025-07-01' });
 
-export const M1QuerySchema = z.object({
-  municipio_id: MunicipioIdParamSchema,
+export const ZM1QuerySchema = z.object({
+  municipio_id: ZMunicipioIdParamSchema,
   date_from: dateParam(
     `First day (YYYY-MM-DD, Spanish calendar), from ${EARLIEST_DATE} to today. Alone: up to today. Together with date_to: at most ${MAX_RANGE_DAYS} days, ` +
       'date_from not after date_to. Leave both out for the latest reading.',
   ),
   date_to: dateParam(`Last day (YYYY-MM-DD), not in the future. Alone: the ${MAX_RANGE_DAYS} days ending on it (not before ${EARLIEST_DATE}).`),
 });
-export type M1Query = z.infer<typeof M1QuerySchema>;
+export type TM1Query = z.infer<typeof ZM1QuerySchema>;
 
-export const ReadingSchema = z
+export const ZReadingSchema = z
   .object({
     municipio_id: z.string().describe('INE code of the municipality.'),
     date: z.string().describe('The day (YYYY-MM-DD) of the noon observation.'),
@@ -63,16 +63,16 @@ export const ReadingSchema = z
       source: 'observed',
     },
   });
-export type ReadingResponse = z.infer<typeof ReadingSchema>;
+export type TReading = z.infer<typeof ZReadingSchema>;
 
-export const ReadingRangeSchema = z
+export const ZReadingRangeSchema = z
   .object({
     municipio_id: z.string(),
     date_from: z.string().describe('First day of the range as resolved (date_from, or the default when only date_to was given).'),
     date_to: z.string().describe('Last day of the range as resolved (date_to, or today when only date_from was given).'),
-    data: z.array(ReadingSchema).describe('Readings in date order; a day with no stored reading is absent, and nothing stored gives an empty list.'),
+    data: z.array(ZReadingSchema).describe('Readings in date order; a day with no stored reading is absent, and nothing stored gives an empty list.'),
   })
   .openapi('ReadingRange');
-export type ReadingRangeResponse = z.infer<typeof ReadingRangeSchema>;
+export type TReadingRange = z.infer<typeof ZReadingRangeSchema>;
 
-export const M1ResponseSchema = z.union([ReadingSchema, ReadingRangeSchema]);
+export const ZM1ResponseSchema = z.union([ZReadingSchema, ZReadingRangeSchema]);

@@ -1,14 +1,15 @@
 import { NotFoundError } from '@firma-riesgo/errors';
 import { todayInSpain } from '../calendar';
 import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
+import type { MunicipalitiesService } from '../municipalities/service';
 import type { SyntheticData } from '../synthetic/synthetic-data';
 import { resolveDateRange, type DateRange } from './date-range';
 import type { Reading } from './reading';
 import type { ReadingsRepository } from './repository';
 
 export interface ReadingsServiceDeps {
-  repo: ReadingsRepository;
-  municipalities: { exists(ineCode: string): Promise<boolean> };
+  repo: Pick<ReadingsRepository, 'latest' | 'range'>;
+  municipalities: Pick<MunicipalitiesService, 'exists'>;
   synthetic: SyntheticData;
   clock: () => Date;
 }
@@ -35,7 +36,7 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
         const today = todayInSpain(deps.clock());
         return { reading: synthetic.readings(municipioId, today, today)[0]!, source: 'synthetic' };
       }
-      const { known, reading } = await repo.latest(municipioId);
+      const [known, reading] = await Promise.all([deps.municipalities.exists(municipioId), repo.latest(municipioId)]);
       if (!known) throw municipalityNotFound(municipioId);
       if (!reading) throw new NotFoundError(`No reading is stored for municipality ${municipioId} yet`, 'READING_NOT_FOUND', { param: 'municipio_id' });
       return { reading, source: 'observed' };
@@ -53,6 +54,9 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
       if (caller.type === 'test') return { range, readings: synthetic.readings(municipioId, range.from, range.to), source: 'synthetic' };
       return { range, readings: await repo.range(municipioId, range.from, range.to), source: 'observed' };
     },
+
+    /** For other features: the latest stored reading of a municipality, or null; no caller, no access rules. */
+    latestStored: (municipioId: string): Promise<Reading | null> => repo.latest(municipioId),
   };
 }
 

@@ -4,7 +4,7 @@ import { errorResponse } from '../openapi';
 import type { RouteAuth } from '../rate-limits/middleware';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limits/service';
 import { principalOf, requireToken } from './authenticate';
-import { MeSchema, type MeResponse } from './schemas';
+import { ZMeSchema, type TMe } from './schemas';
 
 export function tokensRouter(registry: OpenAPIRegistry, auth: RouteAuth): Router {
   const router = express.Router();
@@ -19,12 +19,12 @@ export function tokensRouter(registry: OpenAPIRegistry, auth: RouteAuth): Router
     security: [{ BearerToken: [] }],
     before: [requireToken(auth, { scopes: [] })],
     responses: {
-      200: { description: 'The token', content: { 'application/json': { schema: MeSchema } } },
+      200: { description: 'The token', content: { 'application/json': { schema: ZMeSchema } } },
       401: errorResponse('MISSING_AUTH_HEADER or INVALID_API_KEY'),
       403: errorResponse('IP_NOT_ALLOWED'),
       503: errorResponse('SERVICE_UNAVAILABLE: the rate-limit store (Redis) cannot be reached'),
     },
-    handler: async (_input, _req, res): Promise<MeResponse> => {
+    handler: async (_input, _req, res): Promise<TMe> => {
       const p = principalOf(res.locals);
       const [windows, usage] = await Promise.all([auth.limits.windows(p), auth.limits.usage(p)]);
       const window = (w: NonNullable<typeof windows>['data']) => ({ limit: w.limit, remaining: w.remaining, reset: w.resetAt, window_seconds: RATE_LIMIT_WINDOW_SECONDS });
@@ -34,7 +34,7 @@ export function tokensRouter(registry: OpenAPIRegistry, auth: RouteAuth): Router
           id: p.tokenId,
           prefix: p.prefix,
           type: p.type,
-          scopes: p.scopes as MeResponse['token']['scopes'],
+          scopes: p.scopes as TMe['token']['scopes'],
           municipios: p.municipios,
           ip_allowlist: p.ipAllowlist,
           expires_at: p.expiresAt?.toISOString() ?? null,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TOKEN_SCOPES } from './service';
 
-const RateLimitWindowSchema = z
+const ZRateLimitWindowSchema = z
   .object({
     limit: z.int().describe('Requests allowed per window.'),
     remaining: z.int().describe('Requests left in the current window.'),
@@ -10,7 +10,7 @@ const RateLimitWindowSchema = z
   })
   .openapi('RateLimitWindow');
 
-export const MeSchema = z
+export const ZMeSchema = z
   .object({
     account: z.string().describe('The account the token belongs to.'),
     token: z.object({
@@ -28,8 +28,8 @@ export const MeSchema = z
     }),
     rate_limits: z
       .object({
-        data: RateLimitWindowSchema.describe('m1, m3, m10, decisiones, framing and /ecosystem share this budget.'),
-        reports: RateLimitWindowSchema.describe('POST /api/v1/report.'),
+        data: ZRateLimitWindowSchema.describe('m1, m3, m10, decisiones, framing and /ecosystem share this budget.'),
+        reports: ZRateLimitWindowSchema.describe('POST /api/v1/report.'),
       })
       .nullable()
       .describe('The token’s current windows; asking does not count. null for test tokens, which are never counted.'),
@@ -44,4 +44,4 @@ export const MeSchema = z
       .describe('The account’s metered usage; null for test tokens, which never consume quota.'),
   })
   .openapi('Me');
-export type MeResponse = z.infer<typeof MeSchema>;
+export type TMe = z.infer<typeof ZMeSchema>;
