@@ -7,7 +7,7 @@ import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule'
  * Every environment variable esign reads, parsed once at start-up. The README's
  * configuration table lists the same names and defaults.
  */
-const EsignEnv = z.object({
+const ZEsignEnvSchema = z.object({
   ESIGN_PORT: env.port(8001),
   HOST: z.string().default('0.0.0.0'),
   ESIGN_DATABASE_URL: env.url(['postgres', 'postgresql']).optional(),
@@ -66,7 +66,7 @@ const EsignEnv = z.object({
 export type EsignConfig = ReturnType<typeof loadConfig>;
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
-  const e = parseConfig(EsignEnv, source);
+  const e = parseConfig(ZEsignEnvSchema, source);
   // npm -w runs scripts inside the workspace folder; INIT_CWD is where the user typed the command.
   const dataDir = resolve(e.INIT_CWD ?? process.cwd(), e.DATA_DIR ?? 'data');
   return {
