@@ -1,3 +1,4 @@
 // Test support, imported as `@firma-riesgo/service-kit/testing`; never used by production code.
 export * from './test-database';
 export * from './helpers';
+export * from './probes';

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Redis } from 'ioredis';
+import { startReceiver } from '../webhooks/__tests__/receiver';
 import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from './support';
 
 const SIGNEE_IP = '203.0.113.77';
@@ -11,7 +12,7 @@ describe('erasure and tenant isolation', () => {
 
   beforeAll(async () => {
     // The gateway is trusted, so X-Forwarded-For gives each signee a recognisable address.
-    env = await startTestEsign({ name: 'esign_erasure', env: { TRUSTED_PROXIES: '127.0.0.1/32,::1/128,::ffff:127.0.0.1/128' } });
+    env = await startTestEsign({ name: 'esign_erasure', env: { TRUSTED_PROXIES: '127.0.0.1/32,::1/128,::ffff:127.0.0.1/128', WEBHOOK_ALLOW_PRIVATE: 'true' } });
   });
 
   afterAll(async () => {
@@ -42,6 +43,10 @@ describe('erasure and tenant isolation', () => {
 
   it('erases a document: files gone, pending links cancelled, no personal data left in Postgres or Redis, hashes kept', async () => {
     const key = await env.keyFor('erasure');
+    // a webhook endpoint that receives every event, and quotes the payload back in its answer
+    const receiver = await startReceiver();
+    receiver.answer({ status: 200, body: 'received' });
+    await api().post('/firma/webhooks').set('authorization', key).send({ url: receiver.url }).expect(201);
     const { documentId, requests } = await documentWithRequests(key, 'Nómina confidencial', [
       { email: 'zoe.erase@example.test', name: 'Zoe Ruiz', sign: true },
       { email: 'yago.erase@example.test', name: 'Yago Pino', sign: false },
@@ -50,6 +55,7 @@ describe('erasure and tenant isolation', () => {
       const events = await env.rt.signing.repos.audit.listForDocument(documentId);
       return events.filter((e) => e.kind === 'email_sent').length >= 3 ? events : undefined;
     });
+    await receiver.waitFor((m) => m.json.type === 'document_signed' && m.json.data.document_id === documentId);
     const before = await api().get(`/firma/documentos/${documentId}`).set('authorization', key);
     const folder = join(env.dataDir, 'esign', 'files', 'documents', documentId);
     expect(existsSync(folder)).toBe(true);
@@ -72,6 +78,8 @@ describe('erasure and tenant isolation', () => {
     expect(listed.body.map((r: { status: string }) => r.status).sort()).toEqual(['cancelled', 'signed']);
     expect(listed.body.every((r: { signee_email: string }) => r.signee_email === '[suprimido]')).toBe(true);
 
+    // the erasure's own events went out too (their payloads hold no address)
+    await receiver.waitFor((m) => m.json.type === 'document_erased' && m.json.data.document_id === documentId);
     const personal = ['zoe.erase@example.test', 'yago.erase@example.test', SIGNEE_IP, 'Zoe Ruiz', 'Yago Pino', 'Nómina confidencial'];
     const { rows: tables } = await env.rt.database.pool.query("select tablename from pg_tables where schemaname = 'public'");
     for (const { tablename } of tables as { tablename: string }[]) {
@@ -103,6 +111,7 @@ describe('erasure and tenant isolation', () => {
 
     const again = await api().delete(`/firma/documentos/${documentId}`).set('authorization', key);
     expect(again.body).toEqual({ document_id: documentId, erased: true, requests_anonymised: 0, events_anonymised: 0 });
+    await receiver.close();
   });
 
   it("answers every tenant endpoint called with another tenant's key with 404, and signed-pdf with 403 unless superadmin", async () => {

@@ -1,9 +1,9 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createLogger } from '@firma-riesgo/service-kit';
+import { captureLogLines, startHealthProbe } from '@firma-riesgo/service-kit/testing';
 import { cutIdatPng, makePng, truncatedPng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
 import { encryptPdf, textPdf } from '../tools/__tests__/support';
 import { cyclicPageTree, flateBomb, truncated, zeroPages } from './hostile/pdf-fixtures';
@@ -150,23 +150,14 @@ const CASES: Case[] = [
 describe('the hostile-input corpus of esign', () => {
   let env: TestEsign;
   const tmp = mkdtempSync(join(tmpdir(), 'corpus-'));
-  const logLines: string[] = [];
+  const logs = captureLogLines();
+  const logLines = logs.lines;
   const ctx = {} as Ctx;
-  const health = { probes: 0, failures: [] as string[] };
-  let probing = true;
-  let prober: Promise<void> | undefined;
+  let prober: ReturnType<typeof startHealthProbe> | undefined;
+  let health = { probes: 0, failures: [] as string[] };
 
   beforeAll(async () => {
-    const logger = createLogger({
-      service: 'esign',
-      level: 'debug',
-      destination: new Writable({
-        write(chunk: Buffer, _enc, done) {
-          logLines.push(chunk.toString('utf8'));
-          done();
-        },
-      }),
-    });
+    const logger = createLogger({ service: 'esign', level: 'debug', destination: logs.destination });
     env = await startTestEsign({
       name: 'esign_hostile_corpus',
       logger,
@@ -187,23 +178,11 @@ describe('the hostile-input corpus of esign', () => {
     await api().post(`/firma/firmar/${token}/confirmar`).type('form').send({ otp_code: code, declaration_accepted: 'true' }).expect(200);
 
     // /health, probed the whole time the corpus runs
-    prober = (async () => {
-      while (probing) {
-        health.probes++;
-        try {
-          const res = await fetch(`${env.rt.url}/health`, { signal: AbortSignal.timeout(1000) });
-          if (res.status !== 200) health.failures.push(`status ${res.status}`);
-        } catch (err) {
-          health.failures.push(String((err as Error).name));
-        }
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    })();
+    prober = startHealthProbe(`${env.rt.url}/health`);
   });
 
   afterAll(async () => {
-    probing = false;
-    await prober;
+    await prober?.stop();
     await env?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
@@ -229,6 +208,7 @@ describe('the hostile-input corpus of esign', () => {
   });
 
   it('kept /health answering within 1 s throughout, left no temp file, and logged no email address or name', async () => {
+    health = await prober!.stop();
     expect(health.probes).toBeGreaterThan(0);
     expect(health.failures).toEqual([]);
     expect(readdirSync(tmp)).toEqual([]);

@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createLogger } from '@firma-riesgo/service-kit';
-import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { captureLogLines, createTestDatabase, startHealthProbe, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { TOKEN_SCOPES } from '../tokens/service';
 import { clearRedisPrefix, REDIS_URL, testConfig, uniquePrefix } from './support';
@@ -63,43 +62,22 @@ describe('the hostile-input corpus of wildfire', () => {
   let rt: WildfireRuntime;
   let token: string;
   const prefix = uniquePrefix();
-  const logLines: string[] = [];
-  const health = { probes: 0, failures: [] as string[] };
-  let probing = true;
-  let prober: Promise<void> | undefined;
+  const logs = captureLogLines();
+  const logLines = logs.lines;
+  let prober: ReturnType<typeof startHealthProbe> | undefined;
+  let health = { probes: 0, failures: [] as string[] };
 
   beforeAll(async () => {
     db = await createTestDatabase('wildfire_hostile_corpus');
-    const logger = createLogger({
-      service: 'wildfire',
-      level: 'debug',
-      destination: new Writable({
-        write(chunk: Buffer, _enc, done) {
-          logLines.push(chunk.toString('utf8'));
-          done();
-        },
-      }),
-    });
+    const logger = createLogger({ service: 'wildfire', level: 'debug', destination: logs.destination });
     rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, RATE_LIMIT_PREFIX: prefix, LOG_LEVEL: 'debug' }), 'api', { logger });
     // test tokens are exempt from the rate limits, so the corpus is never cut short by a 429
     token = (await rt.tokens.create({ account: 'ayto-corpus', type: 'test', scopes: [...TOKEN_SCOPES] })).token;
-    prober = (async () => {
-      while (probing) {
-        health.probes++;
-        try {
-          const res = await fetch(`${rt.url}/health`, { signal: AbortSignal.timeout(1000) });
-          if (res.status !== 200) health.failures.push(`status ${res.status}`);
-        } catch (err) {
-          health.failures.push(String((err as Error).name));
-        }
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    })();
+    prober = startHealthProbe(`${rt.url}/health`);
   });
 
   afterAll(async () => {
-    probing = false;
-    await prober;
+    await prober?.stop();
     await rt?.close();
     await db?.drop();
     await clearRedisPrefix(prefix);
@@ -117,6 +95,7 @@ describe('the hostile-input corpus of wildfire', () => {
   });
 
   it('kept /health answering within 1 s throughout, and logged no token', async () => {
+    health = await prober!.stop();
     expect(health.probes).toBeGreaterThan(0);
     expect(health.failures).toEqual([]);
     const log = logLines.join('');
