@@ -7,4 +7,4 @@ export * from './discovery';
 export * from './signing';
 export * from './tools';
 export * from './images';
-export type { PdfAcceptance } from './inspect/pdf-acceptance';
+export type { PageSize, PdfAcceptance } from './inspect/pdf-acceptance';

@@ -1,7 +1,10 @@
 import { EncryptedPDFError, ParseSpeeds, PDFDocument } from 'pdf-lib';
 
 /** Why an uploaded PDF cannot be signed, or its page count. */
-export type PdfAcceptance = { ok: true; pages: number } | { ok: false; reason: 'encrypted' | 'corrupt'; message: string };
+/** Each page's size as shown (points, its /Rotate applied): [width, height]. */
+export type PageSize = [number, number];
+
+export type PdfAcceptance = { ok: true; pages: number; pageSizes: PageSize[] } | { ok: false; reason: 'encrypted' | 'corrupt'; message: string };
 
 /**
  * Parses every object of an uploaded PDF strictly with pdf-lib and counts its pages.
@@ -24,5 +27,12 @@ export async function acceptPdf(bytes: Uint8Array): Promise<PdfAcceptance> {
     return { ok: false, reason: 'corrupt', message: `The PDF's page tree cannot be read: ${String((err as Error)?.message ?? err).split('\n')[0]}` };
   }
   if (pages < 1) return { ok: false, reason: 'corrupt', message: 'The PDF has no pages' };
-  return { ok: true, pages };
+  const pageSizes = doc.getPages().map((page): PageSize => {
+    const { width, height } = page.getSize();
+    const turned = Math.abs(page.getRotation().angle) % 180 === 90;
+    return turned ? [round(height), round(width)] : [round(width), round(height)];
+  });
+  return { ok: true, pages, pageSizes };
 }
+
+const round = (n: number) => Math.round(n * 100) / 100;

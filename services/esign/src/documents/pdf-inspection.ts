@@ -1,5 +1,5 @@
 import { AppError } from '@firma-riesgo/errors';
-import { PdfStructureError, readPdfTail, WorkerTimeoutError, type PdfWorkerPool } from '@firma-riesgo/pdf-core';
+import { PdfStructureError, readPdfTail, WorkerTimeoutError, type PageSize, type PdfWorkerPool } from '@firma-riesgo/pdf-core';
 
 export class UnacceptablePdfError extends Error {
   constructor(
@@ -20,7 +20,7 @@ export const PDF_INSPECTION_BUDGET_MS = 20_000;
  * tail are checked here (cheap scans); the full parse runs on a worker thread, so a
  * hostile file costs a terminated worker, never the request thread.
  */
-export async function inspectPdf(pool: Pick<PdfWorkerPool, 'run'>, bytes: Buffer): Promise<{ pages: number }> {
+export async function inspectPdf(pool: Pick<PdfWorkerPool, 'run'>, bytes: Buffer): Promise<{ pages: number; pageSizes: PageSize[] }> {
   if (bytes.length === 0) throw new UnacceptablePdfError('empty', 'The file is empty');
   if (!bytes.subarray(0, 1024).includes('%PDF-')) throw new UnacceptablePdfError('not_pdf', 'The file is not a PDF (no %PDF- header)');
   try {
@@ -39,5 +39,5 @@ export async function inspectPdf(pool: Pick<PdfWorkerPool, 'run'>, bytes: Buffer
     throw err;
   }
   if (!result.ok) throw new UnacceptablePdfError(result.reason, result.message);
-  return { pages: result.pages };
+  return { pages: result.pages, pageSizes: result.pageSizes };
 }

@@ -68,8 +68,9 @@ export function createDocumentsService(deps: DocumentsDeps) {
     async upload(principal: EsignPrincipal, file: { buffer: Buffer; originalname: string } | undefined, title?: string): Promise<DocumentRow> {
       if (!file) throw ValidationError.single('form', 'file', 'Field required', 'missing');
       let pages: number;
+      let pageSizes: [number, number][];
       try {
-        ({ pages } = await inspectPdf(deps.pool, file.buffer));
+        ({ pages, pageSizes } = await inspectPdf(deps.pool, file.buffer));
       } catch (err) {
         if (err instanceof UnacceptablePdfError) throw ValidationError.single('form', 'file', err.message, `pdf_${err.reason}`);
         throw err;
@@ -84,6 +85,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
           filename: safeFilename(file.originalname),
           title: title ?? null,
           pages,
+          pageSizes,
           sizeBytes: file.buffer.length,
           sha256,
           createdAt: clock(),

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from '../keys/tables';
 
 /**
@@ -15,6 +15,8 @@ export const documents = pgTable(
     filename: text('filename').notNull(),
     title: text('title'),
     pages: integer('pages').notNull(),
+    /** Each page's shown size in points ([width, height], /Rotate applied): the signing page sizes its images from it. Null for uploads before 0005. */
+    pageSizes: jsonb('page_sizes').$type<[number, number][]>(),
     sizeBytes: integer('size_bytes').notNull(),
     sha256: text('sha256').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -10,6 +10,7 @@ body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1
 header,main{max-width:52rem;margin:0 auto;padding:1rem 1.25rem}
 h1{font-size:1.6rem;margin:.25rem 0}h2{font-size:1.2rem;margin-top:1.75rem}
 iframe{width:100%;height:70vh;border:1px solid #767676}
+.pages{list-style:none;margin:0;padding:0}.pages img{display:block;width:100%;height:auto;border:1px solid #767676;margin:0 0 .75rem;background:#fff}
 a{color:#0645ad}
 button{font:inherit;padding:.6rem 1.1rem;border-radius:4px;border:2px solid #0b5394;background:#0b5394;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#0b5394}

@@ -92,4 +92,29 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       await context.close();
     }
   });
+
+  it('shows every page as an image on a phone (390×844, touch), with no horizontal scroll, and records the view as pages', async () => {
+    const { url, documentId } = await emailedLink('movil@example.test', 'Mara Móvil');
+    const context = await browser.newContext({ locale: 'es-ES', viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    try {
+      await page.goto(url);
+      const images = page.locator('ol.pages img');
+      await expect(images.count()).resolves.toBe(2); // samplePdf has two pages
+      await page.waitForFunction("(() => { const first = document.querySelector('ol.pages img'); return Boolean(first && first.complete && first.naturalWidth > 0); })()");
+      expect(await images.first().getAttribute('alt')).toBe('Página 1 de 2');
+      const widths = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+      // only the images were fetched, not the PDF: the view is recorded all the same
+      const viewed = await eventually(async () => (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'document_viewed'));
+      expect(viewed.details).toMatchObject({ via: 'pages' });
+      await page.evaluate(require('axe-core').source as string);
+      const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>(
+        "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })",
+      );
+      expect(result.violations.map((v) => `${v.id} (${v.impact})`)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -13,6 +13,8 @@ export const SIGNEE_TEXT = {
     step1: '1. Lea el documento',
     open: 'Abrir el documento (PDF) en una pestaña nueva',
     frameTitle: (title: string) => `Documento: ${title}`,
+    pageAlt: (n: number, total: number) => `Página ${n} de ${total}`,
+    morePages: (shown: number, total: number) => `Se muestran las primeras ${shown} de ${total} páginas; el documento completo está en el PDF.`,
     message: 'Mensaje del remitente',
     step2: '2. Declaración',
     declaration:
@@ -67,6 +69,8 @@ export const SIGNEE_TEXT = {
     step1: '1. Read the document',
     open: 'Open the document (PDF) in a new tab',
     frameTitle: (title: string) => `Document: ${title}`,
+    pageAlt: (n: number, total: number) => `Page ${n} of ${total}`,
+    morePages: (shown: number, total: number) => `The first ${shown} of ${total} pages are shown; the whole document is in the PDF.`,
     message: 'Message from the sender',
     step2: '2. Declaration',
     declaration:

@@ -8,6 +8,29 @@ import { SIGNATURE_PAD_SCRIPT } from './signature-pad-script';
 /** The signee's page bodies. Strings: page-strings.ts; frame and style: html/page-shell.ts. */
 
 
+/** Pages shown as images on the signing page; a longer document shows these and links the whole PDF. */
+export const MAX_PAGES_SHOWN = 100;
+const WIDTHS = [480, 960, 1440];
+
+/**
+ * The document as page images (every device shows them; phones have no inline PDF viewer):
+ * sized by `srcset` for the viewport, with width and height so nothing shifts while they
+ * load, lazy after the first two.
+ */
+function pageImages(ctx: SigningContext, base: string, t: (typeof SIGNEE_TEXT)[Locale]): string {
+  const total = ctx.document.pages;
+  const shown = Math.min(total, MAX_PAGES_SHOWN);
+  const images = Array.from({ length: shown }, (_, i) => {
+    const n = i + 1;
+    const size = ctx.document.pageSizes?.[i];
+    const dims = size ? ` width="960" height="${Math.round((960 * size[1]) / size[0])}"` : '';
+    const srcset = WIDTHS.map((w) => `${base}/paginas/${n}?ancho=${w} ${w}w`).join(', ');
+    return `<li><img src="${base}/paginas/${n}?ancho=960" srcset="${srcset}" sizes="(max-width: 52rem) 100vw, 50rem"${dims} loading="${n <= 2 ? 'eager' : 'lazy'}" decoding="async" alt="${escapeHtml(t.pageAlt(n, total))}"></li>`;
+  });
+  const more = total > shown ? `<p class="hint">${escapeHtml(t.morePages(shown, total))}</p>` : '';
+  return `<ol class="pages" aria-label="${escapeHtml(t.frameTitle(ctx.document.title ?? ctx.document.filename))}">${images.join('')}</ol>${more}`;
+}
+
 export function renderNotFound(locale: Locale, nonce: string): string {
   const t = SIGNEE_TEXT[locale];
   return renderMessagePage(locale, nonce, t.notFoundTitle, t.notFoundBody);
@@ -52,7 +75,7 @@ ${notice ? `<div class="notice" role="status">${escapeHtml(notice)}</div>` : ''}
 ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtml(t.message)}</h2><p>${escapeHtml(request.message)}</p></section>` : ''}
 <section aria-labelledby="doc-h">
   <h2 id="doc-h">${escapeHtml(t.step1)}</h2>
-  <iframe src="${base}/documento" title="${escapeHtml(t.frameTitle(title))}"></iframe>
+  ${pageImages(ctx, base, t)}
   <p><a href="${base}/documento" target="_blank" rel="noopener">${escapeHtml(t.open)}</a></p>
 </section>
 <form id="firmar" method="post" action="${base}/confirmar">

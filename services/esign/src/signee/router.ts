@@ -7,8 +7,8 @@ import { errorResponse } from '../openapi';
 import { clientOf } from '../audit/client';
 import type { Locale } from '../html/page-shell';
 import { renderNotFound, renderSigningPage } from './pages';
-import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
-import type { SigneeService } from './service';
+import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
+import type { PageImageWidth, SigneeService } from './service';
 
 const TAGS = ['signee'];
 const HTML = { 'text/html': { schema: z.string() } };
@@ -99,6 +99,27 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       const { bytes } = await signee.viewDocument(params.token, clientOf(req));
       pdfHeaders(res, 'inline', 'documento.pdf');
       res.status(200).send(bytes);
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/firma/firmar/{token}/paginas/{n}',
+    summary: 'One page of the document, as an image',
+    description:
+      'Page `n` (from 1) rendered as a PNG `ancho` pixels wide (480, 960 or 1440), for devices without an inline PDF viewer: the signing page shows these. Cached with the document and erased with it. Records `document_viewed` (`details.via: pages`, at most once a minute per request), which the code step accepts like a view of the PDF. Unknown pages 404; a closed link answers as `/documento` does.',
+    tags: TAGS,
+    params: ZPageImageParamsSchema,
+    query: ZPageImageQuerySchema,
+    responses: {
+      200: { description: 'The page', content: { 'image/png': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } } },
+      404: errorResponse('Unknown link or page'),
+      410: errorResponse('Expired, cancelled or erased'),
+    },
+    handler: async ({ params, query }, req, res) => {
+      const { png } = await signee.pageImage(params.token, params.n, query.ancho as PageImageWidth, clientOf(req));
+      res.set({ 'Content-Type': 'image/png', 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' });
+      res.status(200).send(png);
     },
   });
 

@@ -21,6 +21,11 @@ const ZFlag = z
 
 export const ZTokenParamsSchema = z.object({ token: z.string().min(20).max(128).regex(/^[A-Za-z0-9_-]+$/) });
 
+export const ZPageImageParamsSchema = ZTokenParamsSchema.extend({ n: z.coerce.number().int().min(1).max(100_000).describe('Page number, from 1') });
+export const ZPageImageQuerySchema = z.object({
+  ancho: z.enum(['480', '960', '1440']).default('960').transform(Number).describe('Width in pixels: 480, 960 (default) or 1440'),
+});
+
 export const ZSigningPageQuerySchema = z.object({
   locale: z.enum(['es', 'en']).optional().describe("Overrides the request's language"),
   aviso: z.string().max(40).optional().describe('Notice shown after a form post (fixed set of keys)'),

@@ -29,6 +29,15 @@ import { storageKeys, type FileStore } from '../storage/file-store';
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import { normaliseSignatureImage, parseSignatureImage } from './signature-image';
 
+/** Widths the signing page asks page images in (its srcset); nothing else is rendered. */
+export const PAGE_IMAGE_WIDTHS = [480, 960, 1440] as const;
+export type PageImageWidth = (typeof PAGE_IMAGE_WIDTHS)[number];
+/** One page image at most this many pixels (a 1440-wide A4 page is about 2.9 million). */
+const PAGE_IMAGE_MAX_PIXELS = 8_000_000;
+const A4_WIDTH_PT = 595.28;
+/** `document_viewed` is recorded at most once per this per request. */
+const VIEW_EVENT_EVERY_MS = 60_000;
+
 type SigneeTables = { requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository; outbox: MailRepository; webhookEvents: WebhookEventsRepository };
 
 /** The signee flow reads its request and document, and writes the request, its events and the code email. */
@@ -102,6 +111,36 @@ export function createSigneeService(deps: SigneeDeps) {
     });
   }
 
+  /** The request and document behind a link whose document may be shown: closed links answer as `/documento` does. */
+  async function viewable(token: string): Promise<{ request: SigningRequestRow; document: DocumentRow }> {
+    const { request, document } = await load(token);
+    const status = effectiveStatus(request, clock());
+    if (status === 'expired' || status === 'cancelled' || document.erasedAt) assertActive(request, clock());
+    return { request, document };
+  }
+
+  /**
+   * `document_viewed` (audit, and the webhook event), at most once a minute per request:
+   * the PDF or a page image, whichever the signee fetched (`details.via`). The code step
+   * accepts either.
+   */
+  async function recordView(request: SigningRequestRow, document: DocumentRow, client: ClientInfo, how: { via: 'pdf' | 'pages'; page?: number }): Promise<void> {
+    const now = clock();
+    const eventIds = await repos.transaction(async (tx) => {
+      if ((await tx.audit.countSince(request.id, 'document_viewed', new Date(now.getTime() - VIEW_EVENT_EVERY_MS))).n > 0) return [];
+      await tx.requests.markViewed(request.id, now);
+      await event(tx, 'document_viewed', request, document, client, { at: now, email: true, details: { via: how.via, ...(how.page ? { page: how.page } : {}) } });
+      return tx.webhookEvents.append({
+        tenantId: request.tenantId,
+        documentId: document.id,
+        type: 'document_viewed',
+        occurredAt: now,
+        data: { document_id: document.id, request_id: request.id, signee_email: request.signeeEmail, viewed_at: now.toISOString(), via: how.via },
+      });
+    });
+    await publishWebhookEvents(deps.jobs, eventIds);
+  }
+
   return {
     /** The signing page's data; records `link_opened` while the request can still be signed. */
     async openPage(token: string, client: ClientInfo): Promise<SigningContext> {
@@ -120,25 +159,37 @@ export function createSigneeService(deps: SigneeDeps) {
 
     /** The original bytes, exactly as uploaded; records `document_viewed`. */
     async viewDocument(token: string, client: ClientInfo): Promise<{ bytes: Buffer; document: DocumentRow }> {
-      const { request, document } = await load(token);
-      const status = effectiveStatus(request, clock());
-      if (status === 'expired' || status === 'cancelled' || document.erasedAt) assertActive(request, clock());
+      const { request, document } = await viewable(token);
       const bytes = await files.read(storageKeys.original(document.id));
       if (!bytes) throw new GoneError('The document is no longer available', 'DOCUMENT_ERASED');
-      const now = clock();
-      const eventIds = await repos.transaction(async (tx) => {
-        await tx.requests.markViewed(request.id, now);
-        await event(tx, 'document_viewed', request, document, client, { at: now, email: true });
-        return tx.webhookEvents.append({
-          tenantId: request.tenantId,
-          documentId: document.id,
-          type: 'document_viewed',
-          occurredAt: now,
-          data: { document_id: document.id, request_id: request.id, signee_email: request.signeeEmail, viewed_at: now.toISOString() },
-        });
-      });
-      await publishWebhookEvents(deps.jobs, eventIds);
+      await recordView(request, document, client, { via: 'pdf' });
       return { bytes, document };
+    },
+
+    /**
+     * Page `n` as a PNG `width` pixels wide, for the signing page (phones have no inline PDF
+     * viewer). Rendered on a worker thread, cached with the document's files (erased with
+     * them), and recorded as a view like the PDF (`details.via: pages`).
+     */
+    async pageImage(token: string, n: number, width: PageImageWidth, client: ClientInfo): Promise<{ png: Buffer; document: DocumentRow }> {
+      const { request, document } = await viewable(token);
+      if (n > document.pages) throw new NotFoundError(`The document has ${document.pages} page${document.pages === 1 ? '' : 's'}`, 'PAGE_NOT_FOUND');
+      const key = storageKeys.pageImage(document.id, n, width);
+      let png = await files.read(key);
+      if (!png) {
+        const original = await files.read(storageKeys.original(document.id));
+        if (!original) throw new GoneError('The document is no longer available', 'DOCUMENT_ERASED');
+        const pageWidthPt = document.pageSizes?.[n - 1]?.[0] ?? A4_WIDTH_PT;
+        const [rendered] = await deps.pool.run(
+          'pdf-to-images',
+          { pdf: original, dpi: (width * 72) / pageWidthPt, pages: [n], maxPixels: PAGE_IMAGE_MAX_PIXELS, maxTotalPixels: PAGE_IMAGE_MAX_PIXELS },
+          { client: `ip:${client.ip ?? 'unknown'}` },
+        );
+        png = Buffer.from(rendered!.png.buffer, rendered!.png.byteOffset, rendered!.png.byteLength);
+        await files.write(key, png);
+      }
+      await recordView(request, document, client, { via: 'pages', page: n });
+      return { png, document };
     },
 
     /** Sends a new code (the previous one stops working): needs the declaration and a prior view; 5 per hour. */

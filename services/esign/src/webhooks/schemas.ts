@@ -80,7 +80,13 @@ export const ZDeliveriesPageSchema = z
 const base = { document_id: z.uuid(), tenant: z.string() };
 export const EVENT_DATA_SCHEMAS = {
   request_created: z.object({ ...base, request_id: z.uuid(), signee_email: z.string(), expires_at: z.iso.datetime() }),
-  document_viewed: z.object({ ...base, request_id: z.uuid(), signee_email: z.string(), viewed_at: z.iso.datetime() }),
+  document_viewed: z.object({
+    ...base,
+    request_id: z.uuid(),
+    signee_email: z.string(),
+    viewed_at: z.iso.datetime(),
+    via: z.enum(['pdf', 'pages']).describe('The PDF was fetched, or the page images the signing page shows'),
+  }),
   document_signed: z.object({
     ...base,
     request_id: z.uuid(),
