@@ -17,6 +17,7 @@ import { signingRequestsRouter } from './signing-requests/router';
 import { toolsRouter } from './tools/router';
 import { verificationRouter } from './verification/router';
 import { webhooksRouter } from './webhooks/router';
+import { adminRouter } from './admin/router';
 
 export interface EsignAppDeps {
   config: EsignConfig;
@@ -60,8 +61,18 @@ export function createEsignApp(deps: EsignAppDeps): Express {
   );
   http.app.use(signingRequestsRouter(registry, { requests: signing.requests, authenticate: auth }));
   http.app.use(signeeRouter(registry, { signee: signing.signee }));
-  http.app.use(verificationRouter(registry, { verification: signing.verification }));
+  http.app.use(
+    verificationRouter(registry, {
+      verification: signing.verification,
+      maxUploadBytes: deps.config.maxUploadBytes,
+      // The tools' budget and mechanism, counted apart: checking a file does not use up a client's tool calls.
+      limiter: createRateLimiter({ points: deps.config.toolsRateLimit, durationSeconds: 60, keyPrefix: `${deps.config.rateLimitPrefix}:verify`, redis: deps.redis }),
+    }),
+  );
   http.app.use(webhooksRouter(registry, { webhooks: signing.webhooks, authenticate: auth }));
+  http.app.use(
+    adminRouter(registry, { admin: signing.admin, metering: signing.metering, authenticateSuperadmin: authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger }, { superadmin: true }) }),
+  );
   const toolsLimiter = createRateLimiter({
     points: deps.config.toolsRateLimit,
     durationSeconds: 60,
@@ -74,6 +85,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
       engines: deps.tools,
       maxUploadBytes: deps.config.maxUploadBytes,
       limiter: toolsLimiter,
+      countCall: signing.countToolCall,
     }),
   );
   http.app.use(

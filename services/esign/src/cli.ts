@@ -1,11 +1,13 @@
 // Operator CLI: `npx esign <command>`. Works beside a running embedded service
 // (it joins the service's database socket) and against Postgres.
+import { readFile } from 'node:fs/promises';
 import pino from 'pino';
 import { createCli, CliUsageError, createLogger, formatTable, runCliMain, type CliCommand } from '@firma-riesgo/service-kit';
 import { loadConfig } from './config';
 import { startEsign, type EsignRuntime } from './runtime';
 import { InvalidTenantNameError } from './keys/service';
 import type { KeyRecord } from './keys/repository';
+import { formatFileVerification } from './verification/cli-report';
 
 type Out = { log(line: string): void; error(line: string): void };
 
@@ -67,6 +69,25 @@ function commands(): CliCommand<EsignRuntime>[] {
         await rt.jobs.queue.enqueue('email.send', { emailId });
         out.log(`Queued test email ${emailId} to ${to} (${rt.jobs.mode === 'bullmq' ? 'a worker will send it' : 'sending now'})`);
         return 0;
+      },
+    },
+    {
+      name: 'verify',
+      synopsis: 'FILE.pdf [--json]',
+      description: 'Verify the PAdES signatures of a PDF, as POST /verificar does (same checks, same JSON). Exit 0 when valid, 1 when not.',
+      options: { json: { type: 'boolean' } },
+      positionals: { count: 1, name: 'FILE.pdf' },
+      async run({ values, positionals }, { open, out }) {
+        let bytes: Buffer;
+        try {
+          bytes = await readFile(positionals[0]!);
+        } catch (err) {
+          throw new CliUsageError(`cannot read ${positionals[0]}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        }
+        const rt = await open();
+        const report = await rt.signing.verification.verifyFile(bytes);
+        out.log(values.json ? JSON.stringify(report, null, 2) : formatFileVerification(report));
+        return report.valid ? 0 : 1;
       },
     },
   ];

@@ -50,6 +50,17 @@ const ZEsignEnvSchema = z.object({
       return key;
     }),
   ESIGN_WEBHOOK_CONCURRENCY: env.int(10, 1),
+  METERING_TIMEZONE: z
+    .string()
+    .default('UTC')
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as UTC or Europe/Madrid'),
   NODE_ENV: z.string().optional(),
   TRUSTED_PROXIES: env.list(),
   ESIGN_DEMO_KEY: env.bool(true),
@@ -85,6 +96,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     jsonLimit: e.ESIGN_JSON_LIMIT,
     signing: { p12Path: e.SIGNING_P12_PATH, p12Password: e.SIGNING_P12_PASSWORD, tsaUrl: e.TSA_URL },
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    /** The time zone whose calendar days the usage counters are kept in. */
+    meteringTimeZone: e.METERING_TIMEZONE,
     webhooks: {
       /** Outbound guard: private targets only when allowed; plain http only outside production or when allowed. */
       policy: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowHttp: e.WEBHOOK_ALLOW_HTTP || e.NODE_ENV !== 'production' },

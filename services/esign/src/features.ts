@@ -24,6 +24,12 @@ import type { WebhookDeliveryJobs } from './webhooks/jobs';
 import { createWebhooksRepository } from './webhooks/repository';
 import { createSecretBox } from './webhooks/secrets';
 import { createWebhooksService, type WebhooksService } from './webhooks/service';
+import { createAdminLogRepository } from './admin/repository';
+import { meterDay } from './metering/day';
+import { ANONYMOUS_TENANT, createMeterRepository } from './metering/repository';
+import { createMeteringService, type MeteringService } from './metering/service';
+import { createAdminService, type AdminService } from './admin/service';
+import type { KeysService } from './keys/service';
 
 /** The signing side of esign: documents, requests, the signee flow and the seals, wired explicitly. */
 export interface SigningFeatures {
@@ -39,6 +45,11 @@ export interface SigningFeatures {
   /** The mail job reports each delivered email here (the `email_sent` audit event). */
   emailSent: (email: SentEmail) => Promise<void>;
   webhooks: WebhooksService;
+  /** The superadmin views and tenant erasure. */
+  admin: AdminService;
+  metering: MeteringService;
+  /** Metering of a PDF tool call, for a tenant or anonymous (null). */
+  countToolCall: (tenantId: string | null) => Promise<void>;
   /** Fan-out and HTTP delivery of webhook events (the `webhook.*` job handlers). */
   webhookDelivery: WebhookDelivery;
 }
@@ -58,6 +69,8 @@ export function createSigningFeatures(deps: {
   pool: Pick<PdfWorkerPool, 'run'>;
   /** The keys feature's tenant names (the signing page, the audit certificate and webhook payloads print them). */
   tenantName: (tenantId: string) => Promise<string>;
+  /** Tenant lookups across tenants, for administration. */
+  tenants: Pick<KeysService, 'tenantNames' | 'tenantByName'>;
   /** Late-bound like `jobs`: the `esign-webhooks` queue that carries HTTP deliveries. */
   webhookQueue: Pick<JobQueue<WebhookDeliveryJobs>, 'enqueue'>;
   /** Names the service in the user-agent of webhook deliveries. */
@@ -66,11 +79,20 @@ export function createSigningFeatures(deps: {
 }): SigningFeatures {
   const { config, logger, jobs, db, clock } = deps;
   const files = createFileStore(join(config.dataDir, 'esign', 'files'));
+  const meterDayOf = (at: Date) => meterDay(at, config.meteringTimeZone);
+  const meterRepo = createMeterRepository(db);
   const documents = createDocumentsRepository(db);
   const requests = createSigningRequestsRepository(db);
   const audit = createAuditRepository(db);
   const signatures = createSignaturesService({
-    repos: createUnitOfWork(db, { requests: createSigningRequestsRepository, documents: createDocumentsRepository, audit: createAuditRepository, webhookEvents: createWebhookEventsRepository }),
+    repos: createUnitOfWork(db, {
+      requests: createSigningRequestsRepository,
+      documents: createDocumentsRepository,
+      audit: createAuditRepository,
+      webhookEvents: createWebhookEventsRepository,
+      meter: createMeterRepository,
+    }),
+    meterDay: (at) => meterDay(at, config.meteringTimeZone),
     files,
     identity: deps.identity,
     tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined,
@@ -86,11 +108,15 @@ export function createSigningFeatures(deps: {
     audit: createAuditRepository,
     outbox: createMailRepository,
     webhookEvents: createWebhookEventsRepository,
+    meter: createMeterRepository,
   };
+
   const secrets = createSecretBox(config.webhooks.secretKey);
   const webhookRepos = { webhooks: createWebhooksRepository(db), events: createWebhookEventsRepository(db), deliveries: createWebhookDeliveriesRepository(db) };
   const webhookDelivery = createWebhookDelivery({
     ...webhookRepos,
+    meter: meterRepo,
+    meterDay: meterDayOf,
     queue: deps.webhookQueue,
     secrets,
     tenantName: deps.tenantName,
@@ -101,12 +127,21 @@ export function createSigningFeatures(deps: {
     logger: logger.child({ component: 'webhooks' }),
     clock,
   });
+  const documentsService = createDocumentsService({
+    repos: createUnitOfWork(db, { ...withOutbox, webhookDeliveries: createWebhookDeliveriesRepository }),
+    files,
+    logger,
+    pool: deps.pool,
+    jobs,
+    meterDay: meterDayOf,
+    clock,
+  });
   return {
     repos: { documents, requests, audit },
     files,
     identity: deps.identity,
-    documents: createDocumentsService({ repos: createUnitOfWork(db, { ...withOutbox, webhookDeliveries: createWebhookDeliveriesRepository }), files, logger, pool: deps.pool, jobs, clock }),
-    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, clock }),
+    documents: documentsService,
+    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, meterDay: meterDayOf, clock }),
     signee: createSigneeService({
       repos: createUnitOfWork(db, withOutbox),
       tenantName: deps.tenantName,
@@ -115,12 +150,29 @@ export function createSigningFeatures(deps: {
       signatures,
       pool: deps.pool,
       signatureLevel: config.signing.tsaUrl ? 'B-T' : 'B-B',
+      meterDay: meterDayOf,
       clock,
     }),
     signatures,
-    verification: createVerificationService({ repos: { documents, requests }, clock }),
-    emailSent: createRecordEmailSent({ repos: { documents, audit }, clock }),
+    verification: createVerificationService({ repos: { documents, requests }, clock, files: { pool: deps.pool, ownCertificateDer: deps.identity.certificateDer } }),
+    emailSent: createRecordEmailSent({
+      repos: createUnitOfWork(db, { documents: createDocumentsRepository, audit: createAuditRepository, meter: createMeterRepository }),
+      meterDay: meterDayOf,
+      clock,
+    }),
     webhooks: createWebhooksService({ ...webhookRepos, delivery: webhookDelivery, secrets, policy: config.webhooks.policy, clock }),
     webhookDelivery,
+    countToolCall: async (tenantId) => meterRepo.add(tenantId ?? ANONYMOUS_TENANT, meterDayOf(clock()), 'tool_calls'),
+    metering: createMeteringService({ meter: meterRepo, keys: deps.tenants, timeZone: config.meteringTimeZone, clock }),
+    admin: createAdminService({
+      documents,
+      requests,
+      audit,
+      deliveries: webhookRepos.deliveries,
+      log: createAdminLogRepository(db),
+      keys: deps.tenants,
+      erasure: documentsService,
+      clock,
+    }),
   };
 }

@@ -91,6 +91,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
     logger,
     tenantName: (id) => keys.tenantName(id),
+    tenants: keys,
     webhookQueue: { enqueue: (name, payload, opts) => webhookJobs.queue.enqueue(name, payload, opts) },
     version,
     clock,

@@ -5,3 +5,4 @@ export * from './cades';
 export * from './incremental-update';
 export * from './pades';
 export * from './inspect';
+export * from './verify';

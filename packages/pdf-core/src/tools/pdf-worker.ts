@@ -5,6 +5,7 @@ import { ValidationError } from '@firma-riesgo/errors';
 import type * as Mupdf from 'mupdf/dist/mupdf';
 import { normalisePng } from '../images/normalise-png';
 import { acceptPdf } from '../inspect/pdf-acceptance';
+import { verifyPdfSignatures } from '../signing/verify';
 import { imagesToPdf, probeEncryption, renderPages } from './mupdf-ops';
 import { redactPdf } from './mupdf-redact';
 import { numberPages, setMetadata, watermarkPdf } from './pdf-lib-ops';
@@ -43,6 +44,7 @@ const handlers: Handlers = {
   'probe-encryption': async (args) => probeEncryption(await mupdf(), args.pdf),
   'normalise-png': async (args) => normalisePng(await mupdf(), args),
   'accept-pdf': (args) => acceptPdf(args.pdf),
+  'verify-signatures': ({ pdf, ...options }) => verifyPdfSignatures(pdf, options),
 };
 
 /** ArrayBuffers of the result, moved to the pool instead of copied. */

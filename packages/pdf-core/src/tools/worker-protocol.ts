@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '@firma-riesgo/errors';
 import type { PdfAcceptance } from '../inspect/pdf-acceptance';
+import type { PdfVerification, VerifyPdfOptions } from '../signing/verify';
 
 /** Messages between the pool (worker-pool.ts) and a worker (pdf-worker.ts). */
 export interface WorkerRequest {
@@ -109,4 +110,5 @@ export interface WorkerOps {
   'probe-encryption': { args: { pdf: Uint8Array }; result: EncryptionProbe };
   'normalise-png': { args: NormalisePngArgs; result: Uint8Array };
   'accept-pdf': { args: { pdf: Uint8Array }; result: PdfAcceptance };
+  'verify-signatures': { args: { pdf: Uint8Array } & VerifyPdfOptions; result: PdfVerification };
 }

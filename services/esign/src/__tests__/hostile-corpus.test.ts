@@ -50,6 +50,9 @@ const tool = (api: Api, name: string, fields: Record<string, string>, file?: { d
   for (const [k, v] of Object.entries(fields)) req.field(k, v);
   return file ? req.attach(file.field ?? 'file', file.data, file.name) : req;
 };
+const verifyUpload = (api: Api, file: Buffer) => api().post('/verificar').set('accept', 'application/json').attach('file', file, { filename: 'firmado.pdf', contentType: 'application/pdf' });
+/** A PDF made only of the given signature dictionaries (objects 1..n). */
+const sigObjects = (dicts: string[]) => Buffer.from(`%PDF-1.7\n${dicts.map((d, i) => `${i + 1} 0 obj\n${d}\nendobj\n`).join('')}trailer\n<< /Size ${dicts.length + 1} >>\n%%EOF\n`, 'latin1');
 const json = (api: Api, ctx: Ctx, body: unknown) => api().post('/firma/solicitudes').set('authorization', ctx.key).send(body as object);
 
 const BROKEN_MULTIPART: [string, string, string][] = [
@@ -145,6 +148,24 @@ const CASES: Case[] = [
   { name: 'tool metadata: NUL in the title', send: (api, ctx) => tool(api, 'metadata', { title: 'a\u0000b' }, { data: ctx.pdf, name: 'm.pdf' }), expect: [422] },
   { name: 'tool watermark: XSS text', send: (api, ctx) => tool(api, 'watermark', { text: XSS }, { data: ctx.pdf, name: 'w.pdf' }), expect: [200, 422] },
   { name: 'tool: no form at all', send: (api) => api().post('/firma/tools/info'), expect: [400, 415, 422] },
+  // POST /verificar: any uploaded PDF, no key; a report or a 422, never a 5xx
+  { name: 'verify: no file', send: (api) => api().post('/verificar').set('accept', 'application/json').field('x', 'y'), expect: [422] },
+  { name: 'verify: not a PDF', send: (api) => verifyUpload(api, Buffer.from('hello, not a pdf')), expect: [422] },
+  { name: 'verify: truncated PDF', send: (api, ctx) => verifyUpload(api, truncated(ctx.pdf)), expect: [200], check: (res) => expect(res.body.valid).toBe(false) },
+  { name: 'verify: encrypted PDF', send: async (api, ctx) => verifyUpload(api, await encryptPdf(ctx.pdf, 'u', 'o')), expect: [200, 422] },
+  {
+    name: 'verify: garbage CMS, ByteRange outside the file, no ByteRange',
+    send: (api) => verifyUpload(api, sigObjects(['<< /Type /Sig /ByteRange [0 10 999999999 5] /Contents <30ffff> >>', '<< /Type /Sig /Contents <3003020101> >>'])),
+    expect: [200],
+    check: (res) => expect(res.body).toMatchObject({ valid: false, signatures: [{ integrity: false }, { integrity: false }] }),
+  },
+  {
+    name: 'verify: thousands of signature fields',
+    send: (api) => verifyUpload(api, sigObjects(Array.from({ length: 5000 }, (_, i) => `<< /Type /Sig /ByteRange [0 1 2 ${i}] /Contents <30> >>`))),
+    expect: [200],
+    check: (res) => expect(res.body.valid).toBe(false),
+  },
+  { name: 'verify: over ESIGN_MAX_UPLOAD_MB', send: (api, ctx) => verifyUpload(api, Buffer.concat([ctx.pdf, Buffer.alloc(3 * 1024 * 1024)])), expect: [413] },
 ];
 
 describe('the hostile-input corpus of esign', () => {

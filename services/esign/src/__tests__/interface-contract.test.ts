@@ -406,19 +406,86 @@ describe('§4.4 webhooks', () => {
 });
 
 describe('§4.5 administration (superadmin)', () => {
-  for (const op of [
-    'GET /admin/metering (from_date, to_date) → 200 JSON array',
-    'GET /admin/metering/{tenant} → 200 JSON',
-    'GET /admin/metering/{tenant}/daily (from_date, to_date required) → 200 JSON array, chronological',
-    'GET /admin/tenants → 200 JSON array',
-    'GET /admin/documents (tenant, status, limit 1..500 default 50, offset) → 200 with X-Total-Count',
-    'GET /admin/documents/{document_id}/audit → 200 JSON',
-    'GET /admin/stats → 200 JSON',
-    'DELETE /admin/tenants/{tenant}/data → 200 JSON with the number of deleted documents',
-    'GET /admin/ → 200 text/html dashboard',
-  ]) {
-    it.todo(`§4.5 ${op} (issue 12)`);
-  }
+  const state: { admin?: string; documentId?: string } = {};
+  beforeAll(async () => {
+    state.admin = await env.keyFor('contract-operator', 'superadmin');
+    state.documentId = (await json(await call('POST', '/firma/documentos', { headers: { authorization: key }, body: multipart({ file: pdfPart(await textPdf(1)) }) }))).document_id;
+  });
+  const asAdmin = (method: string, path: string) => () => call(method, path, { headers: { authorization: state.admin! } });
+
+  rows([
+    {
+      section: '§4.5',
+      operation: 'GET /admin/tenants: every tenant owning at least one document',
+      call: asAdmin('GET', '/admin/tenants'),
+      status: 200,
+      type: 'application/json',
+      check: async (res) => expect((await json(res)).map((t: { tenant: string }) => t.tenant)).toContain('acme'),
+    },
+    {
+      section: '§4.5/§8',
+      operation: 'GET /admin/documents (tenant, status, limit, offset) with X-Total-Count',
+      call: asAdmin('GET', '/admin/documents?tenant=acme&status=all&limit=1&offset=0'),
+      status: 200,
+      type: 'application/json',
+      check: async (res) => {
+        expect(Number(res.headers.get('x-total-count'))).toBeGreaterThanOrEqual(1);
+        expect(await json(res)).toHaveLength(1);
+      },
+    },
+    ...(['limit=0', 'limit=501', 'offset=-1', 'status=draft'] as const).map(
+      (query): Row => ({ section: '§8', operation: `GET /admin/documents?${query} is out of range`, call: asAdmin('GET', `/admin/documents?${query}`), status: 422, type: 'application/json' }),
+    ),
+    {
+      section: '§4.5',
+      operation: 'GET /admin/documents/{document_id}/audit',
+      call: () => asAdmin('GET', `/admin/documents/${state.documentId}/audit`)(),
+      status: 200,
+      type: 'application/json',
+    },
+    { section: '§4.5', operation: 'GET /admin/stats', call: asAdmin('GET', '/admin/stats'), status: 200, type: 'application/json' },
+    {
+      section: '§4.5',
+      operation: 'DELETE /admin/tenants/{tenant}/data answers the number of deleted documents',
+      call: async () => {
+        const k = await env.keyFor('contract-erasable');
+        await call('POST', '/firma/documentos', { headers: { authorization: k }, body: multipart({ file: pdfPart(await textPdf(1)) }) });
+        return asAdmin('DELETE', '/admin/tenants/contract-erasable/data')();
+      },
+      status: 200,
+      type: 'application/json',
+      check: async (res) => expect(await json(res)).toEqual({ tenant: 'contract-erasable', deleted_documents: 1 }),
+    },
+    {
+      section: '§5.3',
+      operation: 'an administration operation with a tenant key',
+      call: () => call('GET', '/admin/stats', { headers: { authorization: key } }),
+      status: 403,
+      type: 'application/json',
+    },
+  ]);
+  const day = new Date().toISOString().slice(0, 10);
+  rows([
+    {
+      section: '§4.5',
+      operation: 'GET /admin/metering (from_date, to_date optional) is a JSON array of per-tenant statistics',
+      call: asAdmin('GET', `/admin/metering?from_date=${day}&to_date=${day}`),
+      status: 200,
+      type: 'application/json',
+      check: async (res) => expect((await json(res)).find((t: { tenant: string }) => t.tenant === 'acme')).toMatchObject({ documents_uploaded: expect.any(Number) }),
+    },
+    { section: '§4.5', operation: 'GET /admin/metering/{tenant}', call: asAdmin('GET', '/admin/metering/acme'), status: 200, type: 'application/json' },
+    {
+      section: '§4.5',
+      operation: 'GET /admin/metering/{tenant}/daily (both dates required) is chronological',
+      call: asAdmin('GET', `/admin/metering/acme/daily?from_date=${day}&to_date=${day}`),
+      status: 200,
+      type: 'application/json',
+      check: async (res) => expect((await json(res)).map((d: { date: string }) => d.date)).toEqual([day]),
+    },
+    { section: '§4.5', operation: 'GET /admin/metering/{tenant}/daily without to_date', call: asAdmin('GET', `/admin/metering/acme/daily?from_date=${day}`), status: 422, type: 'application/json' },
+  ]);
+  it.todo('§4.5 GET /admin/ → 200 text/html dashboard (issue 12)');
 });
 
 describe('§4.6 public and monitoring', () => {
@@ -428,8 +495,35 @@ describe('§4.6 public and monitoring', () => {
     state.documentId = (await json(up)).document_id;
   });
 
-  it.todo('§4.6 GET /verificar → the HTML search form; with document_id → redirect to /verificar/{document_id} (issue 14)');
   rows([
+    {
+      section: '§4.6',
+      operation: 'GET /verificar without document_id: the HTML search form',
+      call: () => call('GET', '/verificar'),
+      status: 200,
+      type: 'text/html',
+      check: async (res) => {
+        const html = await res.text();
+        expect(html).toMatch(/<input[^>]* name="document_id"/);
+        expect(html).toMatch(/<input type="file"[^>]* name="file"/);
+      },
+    },
+    {
+      section: '§4.6',
+      operation: 'GET /verificar with document_id: a redirect to /verificar/{document_id}',
+      call: () => call('GET', `/verificar?document_id=${state.documentId}`),
+      status: 303,
+      type: null,
+      check: async (res) => expect(res.headers.get('location')).toBe(`/verificar/${state.documentId}`),
+    },
+    {
+      section: '§4.6',
+      operation: 'GET /verificar with a malformed document_id: the form again with a message',
+      call: () => call('GET', '/verificar?document_id=not%20an%20id'),
+      status: 422,
+      type: 'text/html',
+      check: async (res) => expect(await res.text()).toMatch(/role="alert"[\s\S]*name="document_id"/),
+    },
     { section: '§4.6', operation: 'GET /verificar/{document_id}', call: () => call('GET', `/verificar/${state.documentId}`), status: 200, type: 'text/html' },
     {
       section: '§4.6',
@@ -507,8 +601,19 @@ describe('§7 errors', () => {
       type: 'application/json',
     },
   ]);
-  it.todo('§7 404 GET /admin/documents/{document_id}/audit: the document does not exist (issue 12)');
-  it.todo('§7 409 DELETE /admin/tenants/{tenant}/data: a signing request of the tenant is still pending (issue 12)');
+  it('§7 404 GET /admin/documents/{document_id}/audit: the document does not exist', async () => {
+    const admin = await env.keyFor('contract-operator-2', 'superadmin');
+    expect((await call('GET', '/admin/documents/00000000-0000-4000-8000-000000000000/audit', { headers: { authorization: admin } })).status).toBe(404);
+  });
+
+  it('§7 409 DELETE /admin/tenants/{tenant}/data: a signing request of the tenant is still pending', async () => {
+    const admin = await env.keyFor('contract-operator-3', 'superadmin');
+    const k = await env.keyFor('contract-pending');
+    const doc = await json(await call('POST', '/firma/documentos', { headers: { authorization: k }, body: multipart({ file: pdfPart(await textPdf(1)) }) }));
+    await call('POST', '/firma/solicitudes', { headers: { authorization: k, 'content-type': 'application/json' }, body: JSON.stringify({ document_id: doc.document_id, signee_email: 'pending.contract@example.test' }) });
+    const res = await call('DELETE', '/admin/tenants/contract-pending/data', { headers: { authorization: admin } });
+    expect(res.status).toBe(409);
+  });
 });
 
 describe('§8 limits', () => {
@@ -519,7 +624,6 @@ describe('§8 limits', () => {
       expect((await json(res)).detail[0].loc).toEqual(['query', 'page']);
     }
   });
-  it.todo('§8 limit 1..500 (default 50) and offset >= 0 of GET /admin/documents (issue 12)');
 });
 
 describe('§9 versioning', () => {
@@ -545,12 +649,21 @@ describe('§9 versioning', () => {
       ['get', '/firma/documentos/{document_id}/signed-pdf', '200'],
       ['delete', '/firma/documentos/{document_id}', '200'],
       ['get', '/firma/mis-documentos', '200'],
+      ['get', '/verificar', '200'],
       ['get', '/verificar/{document_id}', '200'],
       ['get', '/health', '200'],
       ['post', '/firma/webhooks', '201'],
       ['get', '/firma/webhooks', '200'],
       ['delete', '/firma/webhooks/{webhook_id}', '204'],
       ['post', '/firma/webhooks/{webhook_id}/test', '200'],
+      ['get', '/admin/tenants', '200'],
+      ['get', '/admin/documents', '200'],
+      ['get', '/admin/documents/{document_id}/audit', '200'],
+      ['get', '/admin/stats', '200'],
+      ['delete', '/admin/tenants/{tenant}/data', '200'],
+      ['get', '/admin/metering', '200'],
+      ['get', '/admin/metering/{tenant}', '200'],
+      ['get', '/admin/metering/{tenant}/daily', '200'],
       ...['info', 'office-to-pdf', 'compress', 'to-pdfa', 'ocr', 'watermark', 'page-numbers', 'flatten', 'split', 'extract-pages', 'rotate', 'redact', 'metadata', 'protect', 'unprotect', 'images-to-pdf', 'pdf-to-images'].map(
         (t): [string, string, string] => ['post', `/firma/tools/${t}`, '200'],
       ),

@@ -64,6 +64,17 @@ export function createAuditRepository(db: EsignDb) {
         .returning({ id: auditEvents.id });
       return rows.length;
     },
+
+    /** Wrong codes and verified codes in all: the OTP failure rate (administration). */
+    async otpOutcomes(): Promise<{ failed: number; verified: number }> {
+      const [row] = await db
+        .select({
+          failed: sql<number>`(count(*) filter (where ${auditEvents.kind} = 'otp_failed'))::int`,
+          verified: sql<number>`(count(*) filter (where ${auditEvents.kind} = 'otp_verified'))::int`,
+        })
+        .from(auditEvents);
+      return { failed: row?.failed ?? 0, verified: row?.verified ?? 0 };
+    },
   };
 }
 

@@ -5,3 +5,5 @@ export * from '../documents/tables';
 export * from '../signing-requests/tables';
 export * from '../audit/tables';
 export * from '../webhooks/tables';
+export * from '../admin/tables';
+export * from '../metering/tables';

@@ -57,6 +57,47 @@ export function createDocumentsRepository(db: EsignDb) {
       return { rows, total: total?.n ?? 0 };
     },
 
+    /** Across tenants (administration): newest first, optionally one tenant's and one status. */
+    async adminPage(options: { tenantId?: string; status?: DocumentStatus; limit: number; offset: number; now: Date }): Promise<{ rows: DocumentRow[]; total: number }> {
+      const where = and(options.tenantId ? eq(documents.tenantId, options.tenantId) : undefined, options.status ? sql`${statusSql(options.now)} = ${options.status}` : undefined);
+      const [rows, [total]] = await Promise.all([
+        db.select(columns(options.now)).from(documents).where(where).orderBy(desc(documents.createdAt), desc(documents.id)).limit(options.limit).offset(options.offset),
+        db.select({ n: count() }).from(documents).where(where),
+      ]);
+      return { rows, total: total?.n ?? 0 };
+    },
+
+    /** Per tenant owning documents: how many, by status at `now`, bytes stored, first and last upload. */
+    async tenantSummaries(now: Date): Promise<{ tenantId: string; documents: number; pending: number; signed: number; erased: number; storageBytes: number; firstAt: Date; lastAt: Date }[]> {
+      const status = statusSql(now);
+      const rows = await db
+        .select({
+          tenantId: documents.tenantId,
+          documents: sql<number>`count(*)::int`,
+          pending: sql<number>`(count(*) filter (where ${status} = 'pending'))::int`,
+          signed: sql<number>`(count(*) filter (where ${status} = 'signed'))::int`,
+          erased: sql<number>`(count(*) filter (where ${documents.erasedAt} is not null))::int`,
+          storageBytes: sql<number>`coalesce(sum(${documents.sizeBytes}) filter (where ${documents.erasedAt} is null), 0)::bigint`,
+          firstAt: sql<Date>`min(${documents.createdAt})`,
+          lastAt: sql<Date>`max(${documents.createdAt})`,
+        })
+        .from(documents)
+        .groupBy(documents.tenantId);
+      return rows.map((r) => ({ ...r, storageBytes: Number(r.storageBytes), firstAt: new Date(r.firstAt), lastAt: new Date(r.lastAt) }));
+    },
+
+    /** The document whose final PDF has this SHA-256 (public verification of an uploaded file). */
+    async findByFinalSha256(sha256: string, now: Date): Promise<DocumentRow | null> {
+      const [row] = await db.select(columns(now)).from(documents).where(eq(documents.finalSha256, sha256)).limit(1);
+      return row ?? null;
+    },
+
+    /** The ids of a tenant's documents not erased yet. */
+    async liveIdsOfTenant(tenantId: string): Promise<string[]> {
+      const rows = await db.select({ id: documents.id }).from(documents).where(and(eq(documents.tenantId, tenantId), isNull(documents.erasedAt)));
+      return rows.map((r) => r.id);
+    },
+
     /**
      * Unfinalised, unerased documents whose finalisation is not claimed, or whose claim
      * went stale before `claimStaleBefore`: the candidates the recovery sweep checks for

@@ -7,6 +7,7 @@ import type { UnitOfWork } from '../db/unit-of-work';
 import type { MailRepository } from '../mail/repository';
 import { expireDueRequests } from '../signing-requests/expire-due';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
+import type { MeterRepository } from '../metering/repository';
 import type { WebhookDeliveriesRepository } from '../webhooks/deliveries-repository';
 import type { WebhookEventsRepository } from '../webhooks/events-repository';
 import { publishWebhookEvents } from '../webhooks/publish';
@@ -32,6 +33,7 @@ export type DocumentsRepos = UnitOfWork<{
   outbox: MailRepository;
   webhookEvents: WebhookEventsRepository;
   webhookDeliveries: WebhookDeliveriesRepository;
+  meter: MeterRepository;
 }>;
 
 export interface DocumentsDeps {
@@ -42,6 +44,8 @@ export interface DocumentsDeps {
   pool: Pick<PdfWorkerPool, 'run'>;
   /** Webhook events go out through `webhook.dispatch` after commit. */
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  /** The usage day (METERING_TIMEZONE) of an instant. */
+  meterDay: (at: Date) => string;
   clock?: () => Date;
 }
 
@@ -57,6 +61,51 @@ export function createDocumentsService(deps: DocumentsDeps) {
   }
 
   const expireDue = async (documentId: string) => publishWebhookEvents(deps.jobs, await expireDueRequests(repos, documentId, clock()));
+
+  /**
+   * Erasure: cancels pending requests, anonymises requests and events, deletes the
+   * document's emails, then its files. Repeating it is harmless (and retries the files).
+   */
+  async function eraseDocument(doc: DocumentRow, actor: string) {
+    const documentId = doc.id;
+    const now = clock();
+    const counts = await repos.transaction(async (tx) => {
+      const locked = await tx.documents.lock(documentId, now);
+      if (!locked || locked.erasedAt) return { requests: 0, events: 0, eventIds: [] as string[] };
+      const cancelled = await tx.requests.cancelPending(documentId, now);
+      const requests = await tx.requests.anonymiseDocument(documentId);
+      const events = await tx.audit.anonymiseDocument(documentId);
+      await tx.outbox.deleteForDocument(documentId);
+      // Webhook payloads and what receivers answered about this document lose the signee too;
+      // deliveries still pending are sent with the anonymised payload.
+      await tx.webhookEvents.anonymiseDocument(documentId);
+      await tx.webhookDeliveries.scrubDocument(documentId);
+      await tx.documents.markErased(documentId, now);
+      await tx.meter.add(doc.tenantId, deps.meterDay(now), 'documents_erased');
+      await tx.meter.add(doc.tenantId, deps.meterDay(now), 'storage_delta', -doc.sizeBytes);
+      // The tenant's own call: its address is not the signees' data, but nothing about
+      // the erased document may point at a person, so none is kept.
+      await tx.audit.append(
+        ...cancelled.map((r) => ({ documentId, requestId: r.id, tenantId: doc.tenantId, kind: 'request_cancelled' as const, occurredAt: now, documentSha256: doc.sha256, details: { reason: 'document_erased' } })),
+        { documentId, tenantId: doc.tenantId, kind: 'erased', occurredAt: now, documentSha256: doc.sha256, details: { requests_anonymised: requests, events_anonymised: events } },
+      );
+      const eventIds = await tx.webhookEvents.append(
+        ...cancelled.map((r) => ({
+          tenantId: doc.tenantId,
+          documentId,
+          type: 'request_cancelled' as const,
+          occurredAt: now,
+          data: { document_id: documentId, request_id: r.id, cancelled_at: now.toISOString(), reason: 'document_erased' },
+        })),
+        { tenantId: doc.tenantId, documentId, type: 'document_erased', occurredAt: now, data: { document_id: documentId, erased_at: now.toISOString() } },
+      );
+      return { requests, events, eventIds };
+    });
+    await publishWebhookEvents(deps.jobs, counts.eventIds);
+    await files.removeTree(storageKeys.documentDir(documentId));
+    deps.logger.info({ documentId, actor, ...counts }, 'document erased');
+    return { document_id: documentId, erased: true as const, requests_anonymised: counts.requests, events_anonymised: counts.events };
+  }
 
   return {
     owned,
@@ -79,16 +128,22 @@ export function createDocumentsService(deps: DocumentsDeps) {
       const sha256 = createHash('sha256').update(file.buffer).digest('hex');
       await files.write(storageKeys.original(id), file.buffer);
       try {
-        return await repos.documents.insert({
-          id,
-          tenantId: principal.tenantId,
-          filename: safeFilename(file.originalname),
-          title: title ?? null,
-          pages,
-          pageSizes,
-          sizeBytes: file.buffer.length,
-          sha256,
-          createdAt: clock(),
+        const createdAt = clock();
+        return await repos.transaction(async (tx) => {
+          const row = await tx.documents.insert({
+            id,
+            tenantId: principal.tenantId,
+            filename: safeFilename(file.originalname),
+            title: title ?? null,
+            pages,
+            pageSizes,
+            sizeBytes: file.buffer.length,
+            sha256,
+            createdAt,
+          });
+          await tx.meter.add(principal.tenantId, deps.meterDay(createdAt), 'documents_uploaded');
+          await tx.meter.add(principal.tenantId, deps.meterDay(createdAt), 'storage_delta', file.buffer.length);
+          return row;
         });
       } catch (err) {
         await files.removeTree(storageKeys.documentDir(id)).catch(() => undefined);
@@ -141,42 +196,23 @@ export function createDocumentsService(deps: DocumentsDeps) {
      * document's emails, then its files. Repeating it is harmless (and retries the files).
      */
     async erase(principal: EsignPrincipal, documentId: string) {
-      const doc = await owned(principal, documentId);
-      const now = clock();
-      const counts = await repos.transaction(async (tx) => {
-        const locked = await tx.documents.lock(documentId, now);
-        if (!locked || locked.erasedAt) return { requests: 0, events: 0, eventIds: [] as string[] };
-        const cancelled = await tx.requests.cancelPending(documentId, now);
-        const requests = await tx.requests.anonymiseDocument(documentId);
-        const events = await tx.audit.anonymiseDocument(documentId);
-        await tx.outbox.deleteForDocument(documentId);
-        // Webhook payloads and what receivers answered about this document lose the signee too;
-        // deliveries still pending are sent with the anonymised payload.
-        await tx.webhookEvents.anonymiseDocument(documentId);
-        await tx.webhookDeliveries.scrubDocument(documentId);
-        await tx.documents.markErased(documentId, now);
-        // The tenant's own call: its address is not the signees' data, but nothing about
-        // the erased document may point at a person, so none is kept.
-        await tx.audit.append(
-          ...cancelled.map((r) => ({ documentId, requestId: r.id, tenantId: doc.tenantId, kind: 'request_cancelled' as const, occurredAt: now, documentSha256: doc.sha256, details: { reason: 'document_erased' } })),
-          { documentId, tenantId: doc.tenantId, kind: 'erased', occurredAt: now, documentSha256: doc.sha256, details: { requests_anonymised: requests, events_anonymised: events } },
-        );
-        const eventIds = await tx.webhookEvents.append(
-          ...cancelled.map((r) => ({
-            tenantId: doc.tenantId,
-            documentId,
-            type: 'request_cancelled' as const,
-            occurredAt: now,
-            data: { document_id: documentId, request_id: r.id, cancelled_at: now.toISOString(), reason: 'document_erased' },
-          })),
-          { tenantId: doc.tenantId, documentId, type: 'document_erased', occurredAt: now, data: { document_id: documentId, erased_at: now.toISOString() } },
-        );
-        return { requests, events, eventIds };
-      });
-      await publishWebhookEvents(deps.jobs, counts.eventIds);
-      await files.removeTree(storageKeys.documentDir(documentId));
-      deps.logger.info({ documentId, tenant: principal.tenant, ...counts }, 'document erased');
-      return { document_id: documentId, erased: true as const, requests_anonymised: counts.requests, events_anonymised: counts.events };
+      return eraseDocument(await owned(principal, documentId), `tenant:${principal.tenant}`);
+    },
+
+    /**
+     * Tenant erasure (administration): erases every document of the tenant not erased yet,
+     * one by one, each as `DELETE /firma/documentos/{id}` does. Running it again after a
+     * crash finishes the job. Answers how many it erased now.
+     */
+    async eraseAllOfTenant(tenantId: string, actor: string): Promise<number> {
+      let erased = 0;
+      for (const id of await repos.documents.liveIdsOfTenant(tenantId)) {
+        const doc = await repos.documents.find(id, clock());
+        if (!doc || doc.erasedAt) continue;
+        await eraseDocument(doc, actor);
+        erased++;
+      }
+      return erased;
     },
   };
 }

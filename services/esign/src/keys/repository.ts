@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { inArray, and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import { apiKeys, tenants } from './tables';
 
@@ -82,6 +82,17 @@ export function createKeysRepository(db: EsignDb) {
     async tenantName(tenantId: string): Promise<string | null> {
       const [row] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
       return row?.name ?? null;
+    },
+
+    async tenantByName(name: string): Promise<{ id: string; name: string; createdAt: Date } | null> {
+      const [row] = await db.select().from(tenants).where(eq(tenants.name, name)).limit(1);
+      return row ?? null;
+    },
+
+    async tenantNames(ids: string[]): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db.select({ id: tenants.id, name: tenants.name }).from(tenants).where(inArray(tenants.id, ids));
+      return new Map(rows.map((r) => [r.id, r.name]));
     },
 
     async countKeys(): Promise<number> {

@@ -15,6 +15,10 @@ export function createKeysService(repo: KeysRepository, clock: () => Date = () =
       return (await repo.tenantName(tenantId)) ?? '';
     },
 
+    /** Tenant ids to names, for listings across tenants (administration). */
+    tenantNames: (ids: string[]) => repo.tenantNames(ids),
+    tenantByName: (name: string) => repo.tenantByName(name),
+
     async create(input: { tenant: string; role?: KeyRole; label?: string }): Promise<{ key: string; record: KeyRecord }> {
       if (!TENANT_NAME.test(input.tenant)) {
         throw new InvalidTenantNameError(

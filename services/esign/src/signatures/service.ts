@@ -9,6 +9,7 @@ import type { EsignJobs } from '../jobs/registry';
 import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
+import type { MeterRepository } from '../metering/repository';
 import type { WebhookEventsRepository } from '../webhooks/events-repository';
 import { publishWebhookEvents } from '../webhooks/publish';
 import { appendAuditCertificate } from './audit-certificate';
@@ -16,7 +17,13 @@ import { sealRequestJob } from './jobs';
 import { drawStamps, type StampData } from './stamp';
 
 /** Sealing reads requests and documents, records seals and the final PDF, and writes their events. */
-export type SignaturesRepos = UnitOfWork<{ requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository; webhookEvents: WebhookEventsRepository }>;
+export type SignaturesRepos = UnitOfWork<{
+  requests: SigningRequestsRepository;
+  documents: DocumentsRepository;
+  audit: AuditRepository;
+  webhookEvents: WebhookEventsRepository;
+  meter: MeterRepository;
+}>;
 
 export interface SignaturesDeps {
   repos: SignaturesRepos;
@@ -29,6 +36,8 @@ export interface SignaturesDeps {
   /** The tenant's display name, from the keys feature (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;
   logger: Logger;
+  /** The usage day (METERING_TIMEZONE) of an instant. */
+  meterDay: (at: Date) => string;
   clock?: () => Date;
 }
 
@@ -203,6 +212,7 @@ export function createSignaturesService(deps: SignaturesDeps) {
           await files.write(storageKeys.final(doc.id), sealed.pdf);
           const won = await tx.documents.markFinalised(doc.id, { sha256: sealed.sha256, level: sealed.level, tsaTime: sealed.tsaTime, at: now });
           if (won) {
+            await tx.meter.add(doc.tenantId, deps.meterDay(now), 'documents_completed');
             await tx.audit.append({
               documentId: doc.id,
               tenantId: doc.tenantId,

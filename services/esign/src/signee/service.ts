@@ -15,6 +15,7 @@ import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentRow, DocumentsRepository } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
 import type { MailRepository } from '../mail/repository';
+import type { MeterRepository } from '../metering/repository';
 import type { WebhookEventsRepository } from '../webhooks/events-repository';
 import { publishWebhookEvents } from '../webhooks/publish';
 import type { SignaturesService } from '../signatures/service';
@@ -38,7 +39,14 @@ const A4_WIDTH_PT = 595.28;
 /** `document_viewed` is recorded at most once per this per request. */
 const VIEW_EVENT_EVERY_MS = 60_000;
 
-type SigneeTables = { requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository; outbox: MailRepository; webhookEvents: WebhookEventsRepository };
+type SigneeTables = {
+  requests: SigningRequestsRepository;
+  documents: DocumentsRepository;
+  audit: AuditRepository;
+  outbox: MailRepository;
+  webhookEvents: WebhookEventsRepository;
+  meter: MeterRepository;
+};
 
 /** The signee flow reads its request and document, and writes the request, its events and the code email. */
 export type SigneeRepos = UnitOfWork<SigneeTables>;
@@ -52,6 +60,8 @@ export interface SigneeDeps {
   signatures: Pick<SignaturesService, 'sealOrRetryLater'>;
   /** Worker threads that decode the untrusted signature image off the request thread. */
   pool: Pick<PdfWorkerPool, 'run'>;
+  /** The usage day (METERING_TIMEZONE) of an instant. */
+  meterDay: (at: Date) => string;
   /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
   signatureLevel: 'B-B' | 'B-T';
   clock?: () => Date;
@@ -213,6 +223,7 @@ export function createSigneeService(deps: SigneeDeps) {
         await tx.requests.update(request.id, { otpHash: otpHash(request.id, code).toString('hex'), otpExpiresAt: new Date(now.getTime() + OTP_TTL_SECONDS * 1000) });
         const email = otpEmail({ locale: request.locale, code, documentTitle: document.title ?? document.filename, minutes: OTP_TTL_SECONDS / 60 });
         const id = await tx.outbox.insert({ to: request.signeeEmail, ...email, documentId: document.id, requestId: request.id, kind: 'otp' });
+        await tx.meter.add(request.tenantId, deps.meterDay(now), 'otps_sent');
         await event(tx, 'otp_sent', request, document, client, { at: now, email: true, details: { declaration_accepted: true } });
         return id;
       });
@@ -263,6 +274,7 @@ export function createSigneeService(deps: SigneeDeps) {
             hasSignatureImage: Boolean(imageKey),
           });
           await event(tx, 'otp_verified', request, document, client, { at: now, email: true });
+          await tx.meter.add(request.tenantId, deps.meterDay(now), 'signatures_completed');
           await event(tx, 'signed', request, document, client, { at: now, email: true, details: { declaration_accepted: true, handwritten_image: Boolean(imageKey) } });
           const eventIds = await tx.webhookEvents.append({
             tenantId: request.tenantId,

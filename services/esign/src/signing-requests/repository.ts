@@ -137,6 +137,60 @@ export function createSigningRequestsRepository(db: EsignDb) {
       return rows.map((r) => r.documentId);
     },
 
+    /** The request whose sealed copy has this SHA-256 (public verification of an uploaded file). */
+    async findBySignedSha256(sha256: string): Promise<SigningRequestRow | null> {
+      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.signedSha256, sha256)).limit(1);
+      return row ?? null;
+    },
+
+    /** Per tenant: requests, signatures, the last signature (administration). */
+    async tenantSummaries(): Promise<{ tenantId: string; requests: number; signatures: number; lastSignedAt: Date | null; lastCreatedAt: Date }[]> {
+      const rows = await db
+        .select({
+          tenantId: signingRequests.tenantId,
+          requests: sql<number>`count(*)::int`,
+          signatures: sql<number>`(count(*) filter (where ${signingRequests.status} = 'signed'))::int`,
+          lastSignedAt: sql<Date | null>`max(${signingRequests.signedAt})`,
+          lastCreatedAt: sql<Date>`max(${signingRequests.createdAt})`,
+        })
+        .from(signingRequests)
+        .groupBy(signingRequests.tenantId);
+      return rows.map((r) => ({ ...r, lastSignedAt: r.lastSignedAt ? new Date(r.lastSignedAt) : null, lastCreatedAt: new Date(r.lastCreatedAt) }));
+    },
+
+    /** The tenant's requests still signable at `now` (tenant erasure waits for them). */
+    async pendingOfTenant(tenantId: string, now: Date): Promise<string[]> {
+      const rows = await db
+        .select({ id: signingRequests.id })
+        .from(signingRequests)
+        .where(and(eq(signingRequests.tenantId, tenantId), eq(signingRequests.status, 'pending'), sql`${signingRequests.expiresAt} > ${now.toISOString()}::timestamptz`));
+      return rows.map((r) => r.id);
+    },
+
+    /** Global request figures at `now` (administration). */
+    async stats(now: Date): Promise<{ byStatus: Record<string, number>; signedSince: { d1: number; d7: number; d30: number }; medianSecondsToSign: number | null }> {
+      const at = now.toISOString();
+      const [byStatus, [figures]] = await Promise.all([
+        db
+          .select({ status: sql<string>`case when ${signingRequests.status} = 'pending' and ${signingRequests.expiresAt} <= ${at}::timestamptz then 'expired' else ${signingRequests.status} end`, n: sql<number>`count(*)::int` })
+          .from(signingRequests)
+          .groupBy(sql`1`),
+        db
+          .select({
+            d1: sql<number>`(count(*) filter (where ${signingRequests.signedAt} > ${at}::timestamptz - interval '1 day'))::int`,
+            d7: sql<number>`(count(*) filter (where ${signingRequests.signedAt} > ${at}::timestamptz - interval '7 days'))::int`,
+            d30: sql<number>`(count(*) filter (where ${signingRequests.signedAt} > ${at}::timestamptz - interval '30 days'))::int`,
+            median: sql<number | null>`percentile_cont(0.5) within group (order by extract(epoch from ${signingRequests.signedAt} - ${signingRequests.createdAt})) filter (where ${signingRequests.signedAt} is not null)`,
+          })
+          .from(signingRequests),
+      ]);
+      return {
+        byStatus: Object.fromEntries(byStatus.map((r) => [r.status, r.n])),
+        signedSince: { d1: figures?.d1 ?? 0, d7: figures?.d7 ?? 0, d30: figures?.d30 ?? 0 },
+        medianSecondsToSign: figures?.median == null ? null : Math.round(Number(figures.median)),
+      };
+    },
+
     async pendingSealIds(): Promise<string[]> {
       const rows = await db
         .select({ id: signingRequests.id })

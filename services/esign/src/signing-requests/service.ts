@@ -8,6 +8,7 @@ import type { DocumentsRepository } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
 import type { EsignPrincipal } from '../keys/authenticate';
 import type { MailRepository } from '../mail/repository';
+import type { MeterRepository } from '../metering/repository';
 import type { WebhookEventsRepository } from '../webhooks/events-repository';
 import { publishWebhookEvents } from '../webhooks/publish';
 import { signingLinkEmail } from './emails';
@@ -27,12 +28,15 @@ export type SigningRequestsRepos = UnitOfWork<{
   audit: AuditRepository;
   outbox: MailRepository;
   webhookEvents: WebhookEventsRepository;
+  meter: MeterRepository;
 }>;
 
 export interface SigningRequestsDeps {
   repos: SigningRequestsRepos;
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   publicUrl: string;
+  /** The usage day (METERING_TIMEZONE) of an instant. */
+  meterDay: (at: Date) => string;
   clock?: () => Date;
 }
 
@@ -86,6 +90,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
           expiresAt,
         });
         const emailId = await tx.outbox.insert({ to: body.signee_email, ...email, documentId: doc.id, requestId: request.id, kind: 'signing_link' });
+        await tx.meter.add(principal.tenantId, deps.meterDay(now), 'requests_created');
         await tx.audit.append({
           documentId: doc.id,
           requestId: request.id,

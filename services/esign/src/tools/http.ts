@@ -17,6 +17,8 @@ export interface ToolsDeps {
   maxUploadBytes: number;
   /** Calls per client (key, or IP without one) per minute: ESIGN_TOOLS_RATE_LIMIT. */
   limiter: RateLimiter;
+  /** Counts an admitted call for the key's tenant, or `anonymous` (null). */
+  countCall?: (tenantId: string | null) => Promise<void>;
 }
 
 export interface ToolContext extends ToolsDeps {
@@ -100,7 +102,7 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
     body: spec.body,
     bodyContentType: 'multipart/form-data',
     responses: { 200: { description: 'Result', content, headers: RATE_HEADERS }, ...ERROR_RESPONSES },
-    before: [authenticate(ctx.auth, { optional: true }), toolRateLimit(ctx.limiter), bodyLimit(spec.maxBodyBytes), multipartUpload({ files, maxFileBytes }), markFiles(files.map((f) => f.name))],
+    before: [authenticate(ctx.auth, { optional: true }), toolRateLimit(ctx.limiter, ctx.countCall), bodyLimit(spec.maxBodyBytes), multipartUpload({ files, maxFileBytes }), markFiles(files.map((f) => f.name))],
     // Every engine run and worker job of the call is done for this client: its share of the
     // pool and of each engine is capped, and its work stops if it disconnects.
     handler: async ({ body }, req, res) =>

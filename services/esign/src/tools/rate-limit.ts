@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { RateLimiterUnavailableError, type RateLimiter } from '@firma-riesgo/auth';
 import { RateLimitedError, UnavailableError } from '@firma-riesgo/errors';
+import { optionalPrincipalOf } from '../keys/authenticate';
 import { toolClient } from './client';
 
 /**
@@ -10,7 +11,7 @@ import { toolClient } from './client';
  * budget; in memory when embedded. Over the limit: 429 RATE_LIMIT_EXCEEDED with
  * Retry-After. The store unreachable: 503, never an uncounted call.
  */
-export function toolRateLimit(limiter: RateLimiter): RequestHandler {
+export function toolRateLimit(limiter: RateLimiter, count?: (tenantId: string | null) => Promise<void>): RequestHandler {
   return async (req, res, next) => {
     const client = toolClient(req, res);
     let decision;
@@ -26,6 +27,8 @@ export function toolRateLimit(limiter: RateLimiter): RequestHandler {
     if (!decision.allowed) {
       throw new RateLimitedError(`At most ${decision.limit} tool calls a minute per client; retry in ${decision.retryAfterSeconds} s`, decision.retryAfterSeconds);
     }
+    // Metering: the call, for its key's tenant or `anonymous`.
+    await count?.(optionalPrincipalOf(res.locals)?.tenantId ?? null);
     next();
   };
 }

@@ -3,18 +3,33 @@ import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '@firma-riesgo/errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import type { RateLimiter } from '@firma-riesgo/auth';
 import { errorResponse } from '../openapi';
 import type { Locale } from '../html/page-shell';
+import { multipartUpload, uploadedFiles } from '../uploads/upload';
+import { renderFileReport, renderSearchPage } from './file-pages';
 import { renderErasedVerificationPage, renderVerificationNotFound, renderVerificationPage } from './page';
-import { ZErasedVerificationSchema, ZVerificationParamsSchema, ZVerificationQuerySchema, ZVerificationSchema } from './schemas';
+import { FILE_TEXT } from './page-strings';
+import { verificationClient, verificationRateLimit } from './rate-limit';
+import {
+  ZErasedVerificationSchema,
+  ZFileVerificationBodySchema,
+  ZFileVerificationSchema,
+  ZVerificationParamsSchema,
+  ZVerificationQuerySchema,
+  ZVerificationSchema,
+  ZVerificationSearchQuerySchema,
+} from './schemas';
 import type { VerificationService } from './service';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const HTML = { 'text/html': { schema: z.string() } };
 
 /** Public and linked from printed certificates: not indexed, not cached, not framed, nothing leaks by referrer. */
-function pageHeaders(res: Response, nonce: string): void {
+function pageHeaders(res: Response, nonce: string, formAction: 'none' | 'self' = 'none'): void {
   res.set({
-    'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action '${formAction}'; frame-ancestors 'none'`,
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',
     'X-Robots-Tag': 'noindex',
@@ -34,8 +49,76 @@ function wantsJson(req: Request): boolean {
   return req.accepts(['html', 'json']) === 'json';
 }
 
-export function verificationRouter(registry: OpenAPIRegistry, deps: { verification: VerificationService }): Router {
+export function verificationRouter(
+  registry: OpenAPIRegistry,
+  deps: {
+    verification: VerificationService;
+    /** ESIGN_MAX_UPLOAD_MB: the largest file POST /verificar accepts. */
+    maxUploadBytes: number;
+    /** Uploaded-file verifications per client IP per minute. */
+    limiter: RateLimiter;
+  },
+): Router {
   const router = express.Router();
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/verificar',
+    summary: 'Public verification: the search form',
+    description:
+      'No authentication. Without `document_id`: an accessible HTML form to search by document id or to upload a signed PDF (POST /verificar). With `document_id`: 303 to `/verificar/{document_id}`; a malformed id answers 422 with the form again and a message.',
+    tags: ['verification'],
+    query: ZVerificationSearchQuerySchema,
+    responses: {
+      200: { description: 'The search form', content: HTML },
+      303: { description: 'Redirect to `/verificar/{document_id}`', headers: { Location: { description: 'The verification page', schema: { type: 'string' } } } },
+      422: { description: 'A malformed id: the form again, with a message', content: HTML },
+    },
+    handler: async ({ query }, req, res) => {
+      const locale = localeOf(req, query.lang);
+      const nonce = randomBytes(16).toString('base64');
+      pageHeaders(res, nonce, 'self');
+      if (query.document_id === undefined) {
+        res.status(200).type('html').send(renderSearchPage(locale, nonce));
+        return undefined;
+      }
+      const id = query.document_id.trim().toLowerCase();
+      if (!UUID.test(id)) {
+        res.status(422).type('html').send(renderSearchPage(locale, nonce, { error: FILE_TEXT[locale].malformed, documentId: query.document_id.slice(0, 200) }));
+        return undefined;
+      }
+      res.redirect(303, `/verificar/${id}${query.lang ? `?lang=${query.lang}` : ''}`);
+      return undefined;
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/verificar',
+    summary: 'Verify the signatures of any uploaded PDF',
+    description:
+      'No authentication; limited per client IP. The PAdES signatures of the uploaded file (multipart field `file`, at most ESIGN_MAX_UPLOAD_MB) are checked on a worker thread within a time budget; the file is never stored. JSON with `Accept: application/json`, an HTML report otherwise. Not a PDF, or a file that cannot be checked in time: 422.',
+    tags: ['verification'],
+    query: ZVerificationQuerySchema,
+    body: ZFileVerificationBodySchema,
+    bodyContentType: 'multipart/form-data',
+    responses: {
+      200: { description: 'The verification report', content: { 'application/json': { schema: ZFileVerificationSchema }, ...HTML } },
+      413: errorResponse('The file is larger than ESIGN_MAX_UPLOAD_MB'),
+      422: errorResponse('No file, not a PDF, or not verifiable within the time budget'),
+      429: errorResponse('Too many verifications from this client; wait `Retry-After` seconds'),
+    },
+    before: [verificationRateLimit(deps.limiter), multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes }), markFile],
+    handler: async ({ query }, req, res) => {
+      const file = uploadedFiles(req, 'file')[0]!;
+      const report = await deps.verification.verifyFile(file.buffer, verificationClient(req));
+      if (wantsJson(req)) return report;
+      const nonce = randomBytes(16).toString('base64');
+      pageHeaders(res, nonce);
+      res.status(200).type('html').send(renderFileReport(report, localeOf(req, query.lang), nonce));
+      return undefined;
+    },
+  });
 
   defineRoute(router, registry, {
     method: 'get',
@@ -91,3 +174,12 @@ export function verificationRouter(registry: OpenAPIRegistry, deps: { verificati
 
   return router;
 }
+
+/** Lets the zod schema require the file like any other field (422 "Field required" at form.file). */
+const markFile: express.RequestHandler = (req, _res, next) => {
+  req.body ??= {};
+  const body = req.body as Record<string, unknown>;
+  if (uploadedFiles(req, 'file').length > 0) body.file = '(uploaded file)';
+  else delete body.file;
+  next();
+};

@@ -49,3 +49,57 @@ export const ZErasedVerificationSchema = z
     erased_at: z.iso.datetime(),
   })
   .openapi('ErasedVerification');
+
+/** `GET /verificar`: the search form, or with `document_id` a redirect to its page. */
+export const ZVerificationSearchQuerySchema = z.object({
+  // A repeated parameter counts by its first value: a malformed query shows the form, never a JSON error.
+  document_id: z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.string().optional()).describe('The document id printed on the audit certificate'),
+  lang: z.enum(['es', 'en']).optional().describe('Language of the HTML page (Spanish by default, or from Accept-Language)'),
+});
+
+export const ZFileVerificationBodySchema = z.object({ file: z.string().openapi({ type: 'string', format: 'binary' }).describe('The signed PDF to check; never stored') });
+
+export const ZCertificateFactsSchema = z
+  .object({
+    subject: z.string(),
+    issuer: z.string(),
+    serial: z.string().describe('Hexadecimal'),
+    not_before: z.iso.datetime(),
+    not_after: z.iso.datetime(),
+    self_signed: z.boolean(),
+    issued_by_this_service: z.boolean().describe('The certificate is the one this service seals with'),
+  })
+  .openapi('CertificateFacts');
+
+export const ZSignatureCheckSchema = z
+  .object({
+    field: z.string().nullable().describe('The signature field name'),
+    signer: z.string().nullable().describe('/Name of the signature, else the certificate common name'),
+    signing_time: z.iso.datetime().nullable().describe('The /M time the signer claims'),
+    timestamp_time: z.iso.datetime().nullable().describe('genTime of the RFC 3161 signature timestamp'),
+    level: ZLevel.nullable(),
+    integrity: z.boolean().describe('The digest over the byte ranges matches the signed messageDigest'),
+    signature_valid: z.boolean().describe('The CMS signature verifies with the signer certificate'),
+    covers_document: z.boolean().describe('The byte ranges cover the file up to the end of that revision, with one gap holding the /Contents'),
+    ess_certificate_matches: z.boolean().describe('The ESS signing-certificate-v2 hash equals the signer certificate'),
+    timestamp_valid: z.boolean().nullable().describe('The token imprint matches the signature value and the token signature verifies; null without a timestamp'),
+    certificate: ZCertificateFactsSchema.nullable(),
+    problems: z.array(z.string()).describe('A reason for every false'),
+  })
+  .openapi('SignatureCheck');
+
+export const ZFileVerificationSchema = z
+  .object({
+    file_sha256: z.string(),
+    valid: z.boolean().describe('At least one signature, every signature passes, and nothing was modified after the last one'),
+    modified_after_last_signature: z.boolean(),
+    signatures: z.array(ZSignatureCheckSchema).describe('One per signature field, in file order'),
+    problems: z.array(z.string()).describe('Problems of the file as a whole'),
+    known_document: z
+      .object({ document_id: z.uuid(), status: ZDocumentStatus, final_sha256_matches: z.boolean() })
+      .nullable()
+      .describe('When the SHA-256 equals one of our stored signed or final PDFs'),
+  })
+  .openapi('FileVerification');
+export type TFileVerification = z.infer<typeof ZFileVerificationSchema>;
+export type TKnownDocument = NonNullable<TFileVerification['known_document']>;

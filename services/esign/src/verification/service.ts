@@ -1,9 +1,10 @@
-import { NotFoundError } from '@firma-riesgo/errors';
+import { NotFoundError, UnavailableError } from '@firma-riesgo/errors';
 import type { DocumentsRepository } from '../documents/repository';
 import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
 import { effectiveStatus } from '../signing-requests/rules';
-import type { TVerification } from './schemas';
+import type { TFileVerification, TKnownDocument, TVerification } from './schemas';
+import { createVerifyFile, type VerifyFileDeps } from './verify-file';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,10 +17,31 @@ export type VerificationResult =
  * the id may read it, so it is built field by field from what is safe to show: statuses,
  * times, hashes, levels and masked addresses; never names, IPs, titles or file names.
  */
-export function createVerificationService(deps: { repos: { documents: DocumentsRepository; requests: SigningRequestsRepository }; clock?: () => Date }) {
+export function createVerificationService(deps: {
+  repos: { documents: DocumentsRepository; requests: SigningRequestsRepository };
+  clock?: () => Date;
+  /** What checking an uploaded PDF needs (POST /verificar): the worker pool and our certificate. */
+  files?: VerifyFileDeps;
+}) {
   const { repos } = deps;
   const clock = deps.clock ?? (() => new Date());
+  /** An uploaded file that is byte for byte one of our final PDFs or signees' sealed copies. */
+  async function findKnownPdf(sha256: string): Promise<TKnownDocument | null> {
+    const now = clock();
+    const final = await repos.documents.findByFinalSha256(sha256, now);
+    if (final) return { document_id: final.id, status: final.status, final_sha256_matches: true };
+    const request = await repos.requests.findBySignedSha256(sha256);
+    const doc = request ? await repos.documents.find(request.documentId, now) : null;
+    return doc ? { document_id: doc.id, status: doc.status, final_sha256_matches: false } : null;
+  }
+  const verifyUploaded = deps.files ? createVerifyFile({ findKnownPdf, ...deps.files }) : null;
   return {
+    /** The signatures of any uploaded PDF; `client` is whose share of the worker pool it uses. */
+    async verifyFile(bytes: Buffer, client?: string): Promise<TFileVerification> {
+      if (!verifyUploaded) throw new UnavailableError('File verification is not configured', 'SERVICE_UNAVAILABLE');
+      return verifyUploaded(bytes, client);
+    },
+
     async verify(documentId: string): Promise<VerificationResult> {
       const now = clock();
       // Postgres would reject a malformed uuid with an error; it is simply not a document.

@@ -96,6 +96,12 @@ export function createWebhookDeliveriesRepository(db: EsignDb) {
       return { rows: rows.map((r) => ({ ...r, attemptRows: attempts.filter((a) => a.deliveryId === r.id) })), total: total?.n ?? 0 };
     },
 
+    /** Deliveries by status (administration: the webhook success rate). */
+    async countsByStatus(): Promise<Record<string, number>> {
+      const rows = await db.select({ status: webhookDeliveries.status, n: sql<number>`count(*)::int` }).from(webhookDeliveries).groupBy(webhookDeliveries.status);
+      return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+    },
+
     /** Erasure: what receivers answered about the document's events may quote personal data. */
     async scrubDocument(documentId: string): Promise<void> {
       await db

@@ -3,6 +3,7 @@ import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { EventData, WebhookEventsRepository } from './events-repository';
 import type { DeliveryRow, WebhookDeliveriesRepository } from './deliveries-repository';
 import { postWebhook, type AttemptOutcome } from './http-delivery';
+import type { MeterRepository } from '../metering/repository';
 import type { WebhookDeliveryJobs } from './jobs';
 import type { WebhookRow, WebhooksRepository } from './repository';
 import { nextDelayMs, retryAfterMs } from './schedule';
@@ -28,6 +29,9 @@ export interface WebhookDeliveryDeps {
   timeoutMs: number;
   userAgent: string;
   logger: Logger;
+  /** Each attempt counts as a webhook delivery for billing. */
+  meter: Pick<MeterRepository, 'add'>;
+  meterDay: (at: Date) => string;
   clock?: () => Date;
 }
 
@@ -147,6 +151,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
       const keepBody = !(delivery.documentId && (await deps.events.documentErased(delivery.documentId)));
       const attempt = { attemptedAt: now, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs, responseBody: keepBody ? outcome.responseBody : null };
       const made = delivery.attempts + 1;
+      await deps.meter.add(delivery.tenantId, deps.meterDay(now), 'webhook_deliveries');
       if (outcome.ok) {
         await deps.deliveries.recordAttempt(delivery, attempt, { status: 'succeeded', nextAttemptAt: null });
         await deps.webhooks.markHealthy(webhook.id);

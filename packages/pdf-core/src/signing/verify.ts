@@ -1,0 +1,270 @@
+import { createHash } from 'node:crypto';
+import { checkSigner, checkTimestamp, CmsFormatError, parseSignedData, type CertificateFacts } from './verify-cms';
+
+export type { CertificateFacts } from './verify-cms';
+
+/**
+ * Verifies the PAdES signatures of any PDF, the mirror of `sealPdf`: per signature
+ * dictionary its byte ranges, the CMS (messageDigest, the signature, ESS
+ * signing-certificate-v2) and its RFC 3161 token. Reads the file as bytes, never through a
+ * PDF parser: signature dictionaries are plain objects (their /Contents must sit in the
+ * file for the byte ranges to leave it out), and a hostile file then costs a linear scan.
+ * Synchronous and CPU-bound: callers run it on a worker thread (`verify-pdf` op).
+ */
+
+export interface SignatureVerification {
+  /** The signature field's /T, or null when no field points at this signature. */
+  field: string | null;
+  /** The /Name of the signature dictionary, else the certificate's common name. */
+  signer: string | null;
+  /** /M of the signature dictionary (ISO), as the signer claims it. */
+  signingTime: string | null;
+  /** genTime of the RFC 3161 signature timestamp, or null (B-B). */
+  timestampTime: string | null;
+  level: 'B-B' | 'B-T' | null;
+  byteRange: number[] | null;
+  integrity: boolean;
+  signatureValid: boolean;
+  /** From the first byte to the end of a revision (%%EOF), with one gap: exactly this /Contents. */
+  coversDocument: boolean;
+  essCertificateMatches: boolean;
+  /** null without a timestamp. */
+  timestampValid: boolean | null;
+  certificate: CertificateFacts | null;
+  /** Plain-English reasons for every check that failed. */
+  problems: string[];
+  passed: boolean;
+}
+
+export interface PdfVerification {
+  fileSha256: string;
+  signatures: SignatureVerification[];
+  /** Bytes (an incremental update) after the last signature's byte range. */
+  modifiedAfterLastSignature: boolean;
+  /** At least one signature, every one passed, nothing after the last one. */
+  valid: boolean;
+  /** Problems of the file as a whole (not of one signature). */
+  problems: string[];
+}
+
+export interface VerifyPdfOptions {
+  /** Signature dictionaries read at most; a file with more is reported, not verified past it. */
+  maxSignatures?: number;
+  /** Largest /Contents (bytes of CMS) read; beyond it the signature is reported unreadable. */
+  maxContentsBytes?: number;
+}
+
+export const DEFAULT_MAX_SIGNATURES = 50;
+export const DEFAULT_MAX_CONTENTS_BYTES = 512 * 1024;
+
+export function verifyPdfSignatures(input: Uint8Array, options: VerifyPdfOptions = {}): PdfVerification {
+  const pdf = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const maxSignatures = options.maxSignatures ?? DEFAULT_MAX_SIGNATURES;
+  const text = pdf.toString('latin1');
+  const problems: string[] = [];
+  if (/\/Encrypt\s/.test(text.slice(Math.max(0, text.length - 4096)))) problems.push('the file is encrypted; its signatures are checked as stored');
+
+  const dicts = findSignatureDictionaries(text, maxSignatures + 1);
+  if (dicts.length > maxSignatures) problems.push(`the file has more than ${maxSignatures} signatures; only the first ${maxSignatures} were checked`);
+  const fields = fieldNamesByReference(text);
+  const signatures = dicts.slice(0, maxSignatures).map((dict) => verifyOne(pdf, text, dict, fields, options.maxContentsBytes ?? DEFAULT_MAX_CONTENTS_BYTES));
+
+  const ends = signatures.map((s) => (s.byteRange && s.byteRange.length === 4 ? s.byteRange[2]! + s.byteRange[3]! : -1));
+  const lastEnd = Math.max(-1, ...ends);
+  const modifiedAfterLastSignature = signatures.length > 0 && lastEnd < endOfContent(pdf);
+  if (signatures.length === 0) problems.push('the file has no signatures');
+  if (modifiedAfterLastSignature) problems.push('the file was changed after its last signature (bytes or an incremental update follow it)');
+  const valid = signatures.length > 0 && dicts.length <= maxSignatures && signatures.every((s) => s.passed) && !modifiedAfterLastSignature;
+  return { fileSha256: createHash('sha256').update(pdf).digest('hex'), signatures, modifiedAfterLastSignature, valid, problems };
+}
+
+interface SignatureDictionary {
+  objectNumber: number;
+  generation: number;
+  /** Offset of the `<<` after `N G obj`, and of `endobj`. */
+  start: number;
+  end: number;
+}
+
+/** Objects that are signature dictionaries: /Type /Sig or a /ByteRange, in file order. */
+function findSignatureDictionaries(text: string, limit: number): SignatureDictionary[] {
+  const found = new Map<number, SignatureDictionary>();
+  const marker = /\/ByteRange\b|\/Type\s*\/Sig(?![A-Za-z0-9])/g;
+  let seen = 0;
+  for (let m = marker.exec(text); m && found.size < limit && seen < 100 * limit; m = marker.exec(text), seen++) {
+    const dict = enclosingObject(text, m.index);
+    if (!dict || found.has(dict.start)) continue;
+    found.set(dict.start, dict);
+    // Skip the rest of this object: its /Contents may be megabytes of hex.
+    marker.lastIndex = Math.max(marker.lastIndex, dict.end);
+  }
+  return [...found.values()].sort((a, b) => a.start - b.start);
+}
+
+function enclosingObject(text: string, at: number): SignatureDictionary | null {
+  const header = text.lastIndexOf(' obj', at);
+  if (header === -1) return null;
+  const before = /(\d+)\s+(\d+)\s*$/.exec(text.slice(Math.max(0, header - 24), header));
+  if (!before) return null;
+  const previousEnd = text.lastIndexOf('endobj', at);
+  if (previousEnd > header) return null;
+  const end = text.indexOf('endobj', at);
+  if (end === -1) return null;
+  return { objectNumber: Number(before[1]), generation: Number(before[2]), start: header + 4, end };
+}
+
+/** `N G` of each object some field names as its value (/V N G R), to the field's /T. */
+function fieldNamesByReference(text: string): Map<string, string> {
+  const names = new Map<string, string>();
+  const pattern = /\/V\s+(\d+)\s+(\d+)\s+R\b/g;
+  for (let m = pattern.exec(text); m && names.size < 10_000; m = pattern.exec(text)) {
+    const field = enclosingObject(text, m.index);
+    if (!field || field.end - field.start > 64 * 1024) continue;
+    const name = pdfString(text.slice(field.start, field.end), 'T');
+    if (name !== null) names.set(`${m[1]} ${m[2]}`, name);
+  }
+  return names;
+}
+
+function verifyOne(pdf: Buffer, text: string, dict: SignatureDictionary, fields: Map<string, string>, maxContentsBytes: number): SignatureVerification {
+  const problems: string[] = [];
+  const body = text.slice(dict.start, dict.end);
+  const result: SignatureVerification = {
+    field: fields.get(`${dict.objectNumber} ${dict.generation}`) ?? null,
+    signer: pdfString(body, 'Name'),
+    signingTime: pdfDate(pdfString(body, 'M')),
+    timestampTime: null,
+    level: null,
+    byteRange: null,
+    integrity: false,
+    signatureValid: false,
+    coversDocument: false,
+    essCertificateMatches: false,
+    timestampValid: null,
+    certificate: null,
+    problems,
+    passed: false,
+  };
+  const finish = () => {
+    result.passed = result.integrity && result.signatureValid && result.coversDocument && result.essCertificateMatches && result.timestampValid !== false;
+    return result;
+  };
+
+  const rangeMatch = /\/ByteRange\s*\[([^\]]{0,200})\]/.exec(body);
+  const contentsMatch = /\/Contents\s*</.exec(body);
+  if (!rangeMatch) problems.push('the signature has no /ByteRange: it does not say which bytes it covers');
+  if (!contentsMatch) problems.push('the signature has no /Contents');
+  if (!rangeMatch || !contentsMatch) return finish();
+
+  const range = rangeMatch[1]!.trim().split(/\s+/).map(Number);
+  result.byteRange = range.every((n) => Number.isSafeInteger(n)) ? range : null;
+  const contentsStart = dict.start + contentsMatch.index + contentsMatch[0].length - 1;
+  const contentsEnd = pdf.indexOf(0x3e, contentsStart) + 1; // after '>'
+  const rangeProblem = checkByteRange(range, pdf.length, contentsStart, contentsEnd);
+  if (rangeProblem) {
+    problems.push(rangeProblem);
+    return finish();
+  }
+  const [a, b, c, d] = range as [number, number, number, number];
+  result.coversDocument = a === 0 && endsRevision(pdf, c + d);
+  if (!result.coversDocument) problems.push('the byte ranges do not run from the start of the file to the end of a revision');
+
+  const hexLength = contentsEnd - contentsStart - 2;
+  if (hexLength / 2 > maxContentsBytes) {
+    problems.push(`the signature /Contents is larger than ${maxContentsBytes} bytes`);
+    return finish();
+  }
+  const hex = pdf.subarray(contentsStart + 1, contentsEnd - 1).toString('latin1').replace(/\s+/g, '');
+  if (!/^[0-9A-Fa-f]*$/.test(hex)) {
+    problems.push('the signature /Contents is not a hex string');
+    return finish();
+  }
+  let signed;
+  try {
+    signed = parseSignedData(trimDer(Buffer.from(hex, 'hex')));
+  } catch (err) {
+    problems.push(err instanceof CmsFormatError ? err.message : 'the CMS cannot be read');
+    return finish();
+  }
+  const content = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
+  const check = checkSigner(signed, content);
+  problems.push(...check.problems);
+  result.integrity = check.integrity;
+  result.signatureValid = check.signatureValid;
+  result.certificate = check.certificate;
+  result.signer ??= check.certificate?.commonName ?? null;
+  result.essCertificateMatches = check.essCertificateMatches === true;
+  if (check.essCertificateMatches === null) problems.push('the signature has no ESS signing-certificate attribute (PAdES requires one)');
+  const stamp = checkTimestamp(check.signerInfo);
+  result.level = stamp ? 'B-T' : 'B-B';
+  if (stamp) {
+    result.timestampTime = stamp.time;
+    result.timestampValid = stamp.valid;
+    problems.push(...stamp.problems);
+  }
+  return finish();
+}
+
+function checkByteRange(range: number[], size: number, contentsStart: number, contentsEnd: number): string | null {
+  if (range.length !== 4 || !range.every((n) => Number.isSafeInteger(n) && n >= 0)) return 'the /ByteRange is not four non-negative integers';
+  const [a, b, c, d] = range as [number, number, number, number];
+  if (a + b > size || c + d > size) return 'the /ByteRange points outside the file (truncated?)';
+  if (a + b > c) return 'the /ByteRange ranges overlap';
+  if (a + b !== contentsStart || c !== contentsEnd) return 'the gap in the /ByteRange is not exactly the signature /Contents';
+  return null;
+}
+
+/** Whether `offset` is the end of a revision: `%%EOF` and at most an end-of-line before it. */
+function endsRevision(pdf: Buffer, offset: number): boolean {
+  const tail = pdf.subarray(Math.max(0, offset - 8), offset).toString('latin1');
+  return /%%EOF\s{0,2}$/.test(tail);
+}
+
+/** The file's length without trailing whitespace (a trailing newline is no change). */
+function endOfContent(pdf: Buffer): number {
+  let end = pdf.length;
+  while (end > 0 && [0x0a, 0x0d, 0x20, 0x00, 0x09].includes(pdf[end - 1]!)) end--;
+  return end;
+}
+
+/** The DER value, without the /Contents zero padding (its length comes from the DER header). */
+function trimDer(der: Buffer): Buffer {
+  if (der[0] !== 0x30 || der.length < 2) throw new CmsFormatError('the signature /Contents is not a DER SEQUENCE');
+  const first = der[1]!;
+  if (first < 0x80) return der.subarray(0, 2 + first);
+  const octets = first & 0x7f;
+  if (octets === 0 || octets > 4) throw new CmsFormatError('the signature /Contents has an unsupported DER length');
+  let length = 0;
+  for (let i = 0; i < octets; i++) length = length * 256 + der[2 + i]!;
+  if (2 + octets + length > der.length) throw new CmsFormatError('the signature /Contents is shorter than its DER length says');
+  return der.subarray(0, 2 + octets + length);
+}
+
+/** A literal or hex string value of `/key` in a dictionary's text, decoded (PDFDocEncoding or UTF-16BE). */
+function pdfString(body: string, key: string): string | null {
+  const m = new RegExp(`/${key}\\s*(\\((?:\\\\[\\s\\S]|[^\\\\)]){0,2000}\\)|<[0-9A-Fa-f\\s]{0,4000}>)`).exec(body);
+  if (!m) return null;
+  const raw = m[1]!;
+  let bytes: Buffer;
+  if (raw.startsWith('<')) bytes = Buffer.from(raw.slice(1, -1).replace(/\s+/g, ''), 'hex');
+  else {
+    const unescaped = raw
+      .slice(1, -1)
+      .replace(/\\([0-7]{1,3}|[\s\S])/g, (_, e: string) =>
+        /^[0-7]/.test(e) ? String.fromCharCode(parseInt(e, 8) & 0xff) : ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', '\n': '', '\r': '' } as Record<string, string>)[e] ?? e,
+      );
+    bytes = Buffer.from(unescaped, 'latin1');
+  }
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return Buffer.from(bytes.subarray(2, 2 + ((bytes.length - 2) & ~1))).swap16().toString('utf16le');
+  return bytes.toString('latin1');
+}
+
+/** `D:YYYYMMDDHHmmSS+HH'mm'` to ISO, or null. */
+function pdfDate(value: string | null): string | null {
+  const m = value && /^D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(Z|[+-]\d{2}'?\d{2}'?)?/.exec(value);
+  if (!m) return null;
+  const [, y, mo = '01', d = '01', h = '00', mi = '00', s = '00', zone] = m;
+  const offset = !zone || zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.replace(/'/g, '').slice(3, 5)}`;
+  const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}${offset}`);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}

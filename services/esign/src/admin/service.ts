@@ -1,0 +1,132 @@
+import { ConflictError, NotFoundError } from '@firma-riesgo/errors';
+import type { AuditRepository } from '../audit/repository';
+import { documentRecord, type DocumentsService } from '../documents/service';
+import type { DocumentsRepository, DocumentStatus } from '../documents/repository';
+import type { KeysService } from '../keys/service';
+import { statusRecord } from '../signing-requests/records';
+import type { SigningRequestsRepository } from '../signing-requests/repository';
+import type { WebhookDeliveriesRepository } from '../webhooks/deliveries-repository';
+import type { AdminLogRepository } from './repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface AdminDeps {
+  documents: DocumentsRepository;
+  requests: SigningRequestsRepository;
+  audit: AuditRepository;
+  deliveries: WebhookDeliveriesRepository;
+  log: AdminLogRepository;
+  keys: Pick<KeysService, 'tenantNames' | 'tenantByName'>;
+  /** Tenant erasure erases each document as the documents feature does. */
+  erasure: Pick<DocumentsService, 'eraseAllOfTenant'>;
+  clock?: () => Date;
+}
+
+const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
+
+/** The superadmin's views across tenants (interface §4.5), read through the owning features' repositories. */
+export function createAdminService(deps: AdminDeps) {
+  const clock = deps.clock ?? (() => new Date());
+
+  return {
+    async tenants() {
+      const now = clock();
+      const [docs, reqs] = await Promise.all([deps.documents.tenantSummaries(now), deps.requests.tenantSummaries()]);
+      const names = await deps.keys.tenantNames(docs.map((d) => d.tenantId));
+      const byTenant = new Map(reqs.map((r) => [r.tenantId, r]));
+      return docs
+        .map((d) => {
+          const r = byTenant.get(d.tenantId);
+          const last = Math.max(d.lastAt.getTime(), r?.lastCreatedAt.getTime() ?? 0, r?.lastSignedAt?.getTime() ?? 0);
+          return {
+            tenant: names.get(d.tenantId) ?? d.tenantId,
+            documents: d.documents,
+            documents_pending: d.pending,
+            documents_signed: d.signed,
+            requests: r?.requests ?? 0,
+            signatures: r?.signatures ?? 0,
+            storage_bytes: d.storageBytes,
+            created_at: d.firstAt.toISOString(),
+            last_activity_at: new Date(last).toISOString(),
+          };
+        })
+        .sort((a, b) => a.tenant.localeCompare(b.tenant));
+    },
+
+    async documents(query: { tenant?: string; status: 'all' | 'signed' | 'pending'; limit: number; offset: number }) {
+      let tenantId: string | undefined;
+      if (query.tenant !== undefined) {
+        const tenant = await deps.keys.tenantByName(query.tenant);
+        if (!tenant) return { items: [], total: 0 };
+        tenantId = tenant.id;
+      }
+      const status: DocumentStatus | undefined = query.status === 'all' ? undefined : query.status;
+      const { rows, total } = await deps.documents.adminPage({ tenantId, status, limit: query.limit, offset: query.offset, now: clock() });
+      const names = await deps.keys.tenantNames([...new Set(rows.map((r) => r.tenantId))]);
+      return { items: rows.map((r) => documentRecord(r, names.get(r.tenantId) ?? '')), total };
+    },
+
+    async audit(documentId: string) {
+      const now = clock();
+      const doc = UUID.test(documentId) ? await deps.documents.find(documentId, now) : null;
+      if (!doc) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
+      const [requests, events, names] = await Promise.all([deps.requests.listForDocument(doc.id), deps.audit.listForDocument(doc.id), deps.keys.tenantNames([doc.tenantId])]);
+      const event = (e: (typeof events)[number]) => ({
+        kind: e.kind,
+        occurred_at: e.occurredAt.toISOString(),
+        ip: e.ip,
+        user_agent: e.userAgent,
+        email: e.email,
+        document_sha256: e.documentSha256,
+        details: e.details ?? null,
+      });
+      return {
+        document: documentRecord(doc, names.get(doc.tenantId) ?? ''),
+        requests: requests.map((r) => ({ ...statusRecord(r, now), events: events.filter((e) => e.requestId === r.id).map(event) })),
+        document_events: events.filter((e) => !e.requestId).map((e) => ({ kind: e.kind, occurred_at: e.occurredAt.toISOString(), details: e.details ?? null })),
+      };
+    },
+
+    async stats() {
+      const now = clock();
+      const [docs, requests, otp, deliveries] = await Promise.all([deps.documents.tenantSummaries(now), deps.requests.stats(now), deps.audit.otpOutcomes(), deps.deliveries.countsByStatus()]);
+      const sum = (f: (d: (typeof docs)[number]) => number) => docs.reduce((a, d) => a + f(d), 0);
+      const totalDocs = sum((d) => d.documents);
+      const pending = sum((d) => d.pending);
+      const signed = sum((d) => d.signed);
+      const erased = sum((d) => d.erased);
+      const succeeded = deliveries.succeeded ?? 0;
+      const exhausted = deliveries.exhausted ?? 0;
+      return {
+        tenants: docs.length,
+        documents: { all: totalDocs, pending, signed, erased, other: totalDocs - pending - signed - erased },
+        requests: requests.byStatus,
+        signatures: requests.byStatus.signed ?? 0,
+        signatures_last: { '24h': requests.signedSince.d1, '7d': requests.signedSince.d7, '30d': requests.signedSince.d30 },
+        median_seconds_to_sign: requests.medianSecondsToSign,
+        otp_failure_rate: rate(otp.failed, otp.failed + otp.verified),
+        webhook_success_rate: rate(succeeded, succeeded + exhausted),
+        storage_bytes: sum((d) => d.storageBytes),
+      };
+    },
+
+    /**
+     * Erases every document of the tenant (interface §3, §4.5): 409 while any of its
+     * requests can still be signed (the ids are in the error), else 200 with how many were
+     * erased. Resumable: run again after a crash, it finishes the job. Logged in admin_log.
+     */
+    async eraseTenant(tenantName: string, actorKeyId: string) {
+      const tenant = await deps.keys.tenantByName(tenantName);
+      if (!tenant) throw new NotFoundError('No such tenant', 'TENANT_NOT_FOUND');
+      const pending = await deps.requests.pendingOfTenant(tenant.id, clock());
+      if (pending.length > 0) {
+        throw new ConflictError(`${pending.length} signing request${pending.length === 1 ? ' is' : 's are'} still pending for this tenant: ${pending.join(', ')}`, 'TENANT_HAS_PENDING_REQUESTS');
+      }
+      const deleted = await deps.erasure.eraseAllOfTenant(tenant.id, `superadmin:${actorKeyId}`);
+      await deps.log.append({ at: clock(), keyId: actorKeyId, action: 'tenant_erased', tenant: tenant.name, count: deleted });
+      return { tenant: tenant.name, deleted_documents: deleted };
+    },
+  };
+}
+
+export type AdminService = ReturnType<typeof createAdminService>;

@@ -1,0 +1,48 @@
+import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import type { EsignDb } from '../db';
+import { meterDaily, type MeterCounter } from './tables';
+
+export type MeterKey = MeterCounter | 'storage_delta';
+
+/** Where calls without a key are counted (PDF tools). */
+export const ANONYMOUS_TENANT = 'anonymous';
+
+/** The only code that touches meter_daily. */
+export function createMeterRepository(db: EsignDb) {
+  return {
+    /** Adds `by` to the tenant's counter for `day` (in the caller's transaction, when it has one). */
+    async add(tenant: string, day: string, counter: MeterKey, by = 1): Promise<void> {
+      if (by === 0) return;
+      await db
+        .insert(meterDaily)
+        .values({ tenant, day, counter, value: by })
+        .onConflictDoUpdate({ target: [meterDaily.tenant, meterDaily.day, meterDaily.counter], set: { value: sql`${meterDaily.value} + ${by}` } });
+    },
+
+    /** Every row between the days (inclusive), optionally one tenant's. */
+    rows(options: { tenant?: string; from?: string; to?: string }): Promise<{ tenant: string; day: string; counter: string; value: number }[]> {
+      return db
+        .select()
+        .from(meterDaily)
+        .where(
+          and(
+            options.tenant ? eq(meterDaily.tenant, options.tenant) : undefined,
+            options.from ? gte(meterDaily.day, options.from) : undefined,
+            options.to ? lte(meterDaily.day, options.to) : undefined,
+          ),
+        )
+        .orderBy(asc(meterDaily.tenant), asc(meterDaily.day));
+    },
+
+    /** The storage change of the tenant up to (and including) `day`: the bytes stored at its end. */
+    async storageAt(tenant: string, day: string): Promise<number> {
+      const [row] = await db
+        .select({ total: sql<string | null>`sum(${meterDaily.value})` })
+        .from(meterDaily)
+        .where(and(eq(meterDaily.tenant, tenant), eq(meterDaily.counter, 'storage_delta'), lte(meterDaily.day, day)));
+      return Number(row?.total ?? 0);
+    },
+  };
+}
+
+export type MeterRepository = ReturnType<typeof createMeterRepository>;

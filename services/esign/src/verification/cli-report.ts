@@ -1,0 +1,30 @@
+import type { TFileVerification } from './schemas';
+
+const mark = (v: boolean | null) => (v === null ? 'n/a' : v ? 'yes' : 'NO');
+
+/** `esign verify FILE.pdf`: the API's verdicts as plain text, the verdict first. */
+export function formatFileVerification(report: TFileVerification): string {
+  const lines = [
+    report.valid ? 'VALID: every signature passes and nothing changed after the last one.' : 'NOT VALID: the document cannot be confirmed.',
+    `File SHA-256: ${report.file_sha256}`,
+  ];
+  if (report.known_document) lines.push(`Known document ${report.known_document.document_id} (${report.known_document.status})`);
+  if (report.modified_after_last_signature) lines.push('Modified after the last signature.');
+  for (const p of report.problems) lines.push(`- ${p}`);
+  report.signatures.forEach((s, i) => {
+    lines.push(
+      '',
+      `Signature ${i + 1}${s.field ? ` (field ${s.field})` : ''}: ${s.signer ?? 'unknown signer'}`,
+      `  level ${s.level ?? '-'}, signing time ${s.signing_time ?? '-'}, timestamp ${s.timestamp_time ?? '-'}`,
+      `  integrity ${mark(s.integrity)}, signature ${mark(s.signature_valid)}, covers document ${mark(s.covers_document)}, ESS certificate ${mark(s.ess_certificate_matches)}, timestamp ${mark(s.timestamp_valid)}`,
+    );
+    if (s.certificate) {
+      lines.push(
+        `  certificate ${s.certificate.subject}, issuer ${s.certificate.issuer}, serial ${s.certificate.serial}`,
+        `  valid ${s.certificate.not_before} to ${s.certificate.not_after}${s.certificate.self_signed ? ', self-signed' : ''}${s.certificate.issued_by_this_service ? ', issued by this service' : ''}`,
+      );
+    }
+    for (const p of s.problems) lines.push(`  - ${p}`);
+  });
+  return lines.join('\n');
+}

@@ -1,0 +1,46 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateSelfSignedPkcs12, loadPkcs12, sealPdf } from '@firma-riesgo/pdf-core';
+import { runCli } from '../cli';
+import { samplePdf, shortTempDir } from '../__tests__/support';
+
+describe('npx esign verify FILE.pdf', () => {
+  const dataDir = shortTempDir();
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+  const signed = join(dataDir, 'firmado.pdf');
+  const unsigned = join(dataDir, 'sin-firma.pdf');
+
+  beforeAll(async () => {
+    const identity = await loadPkcs12(generateSelfSignedPkcs12({ commonName: 'Firmante CLI' }), undefined);
+    writeFileSync(signed, (await sealPdf(await samplePdf(), { identity, signingTime: new Date('2026-03-01T10:00:00Z'), reason: 'x', fieldName: 'firma-cli' })).pdf);
+    writeFileSync(unsigned, await samplePdf());
+  });
+
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  function cli(args: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    return runCli(args, { log: (l) => out.push(l), error: (l) => err.push(l) }, env).then((code) => ({ code, out: out.join('\n'), err: err.join('\n') }));
+  }
+
+  it('prints the verdict first and each signature, exiting 0 for a valid file', async () => {
+    const res = await cli(['verify', signed]);
+    expect(res.code).toBe(0);
+    expect(res.out.split('\n')[0]).toMatch(/^VALID/);
+    expect(res.out).toContain('Signature 1 (field firma-cli): Firmante CLI');
+    expect(res.out).toContain('integrity yes, signature yes, covers document yes, ESS certificate yes, timestamp n/a');
+  });
+
+  it('prints the API record with --json and exits 1 for a file without signatures', async () => {
+    const res = await cli(['verify', unsigned, '--json']);
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.out)).toMatchObject({ valid: false, signatures: [], modified_after_last_signature: false, known_document: null });
+  });
+
+  it('is a usage error for a file that cannot be read', async () => {
+    const res = await cli(['verify', join(dataDir, 'missing.pdf')]);
+    expect(res.code).toBe(2);
+    expect(res.err).toContain('ENOENT');
+  });
+});

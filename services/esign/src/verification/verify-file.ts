@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { UnavailableError, ValidationError } from '@firma-riesgo/errors';
+import { WorkerTimeoutError, type PdfVerification, type PdfWorkerPool, type SignatureVerification } from '@firma-riesgo/pdf-core';
+import type { TFileVerification, TKnownDocument } from './schemas';
+
+/** Time a worker may spend on one uploaded file; a hostile file past it is a 422, the worker terminated. */
+export const FILE_VERIFICATION_BUDGET_MS = 20_000;
+export const MAX_VERIFIED_SIGNATURES = 50;
+
+export interface VerifyFileDeps {
+  pool: Pick<PdfWorkerPool, 'run'>;
+  /** DER of the certificate this service seals with (`issued_by_this_service`). */
+  ownCertificateDer: Buffer;
+  /** Our stored signed or final PDF with this SHA-256, if any. */
+  findKnownPdf?: (sha256: string) => Promise<TKnownDocument | null>;
+}
+
+/**
+ * Verifies an uploaded PDF's signatures on a worker thread (never on the request thread)
+ * and answers the public record. The bytes live only for the request: nothing is stored.
+ */
+export function createVerifyFile(deps: VerifyFileDeps) {
+  const ownSha256 = createHash('sha256').update(deps.ownCertificateDer).digest('hex');
+  return async function verifyFile(bytes: Buffer, client?: string): Promise<TFileVerification> {
+    if (bytes.length === 0) throw ValidationError.single('form', 'file', 'The file is empty', 'file_empty');
+    if (!bytes.subarray(0, 1024).includes('%PDF-')) throw ValidationError.single('form', 'file', 'The file is not a PDF (no %PDF- header)', 'not_pdf');
+    let report: PdfVerification;
+    try {
+      report = await deps.pool.run('verify-signatures', { pdf: new Uint8Array(bytes), maxSignatures: MAX_VERIFIED_SIGNATURES }, { timeoutMs: FILE_VERIFICATION_BUDGET_MS, client });
+    } catch (err) {
+      if (err instanceof WorkerTimeoutError) throw ValidationError.single('form', 'file', 'The PDF could not be verified within the time allowed', 'verification_timeout');
+      if (err instanceof UnavailableError) throw err;
+      // The worker died on the file (heap limit): the file's fault, not a server error.
+      throw ValidationError.single('form', 'file', 'The PDF could not be read for verification', 'unreadable_pdf');
+    }
+    const known = (await deps.findKnownPdf?.(report.fileSha256)) ?? null;
+    return {
+      file_sha256: report.fileSha256,
+      valid: report.valid,
+      modified_after_last_signature: report.modifiedAfterLastSignature,
+      signatures: report.signatures.map((s) => signatureRecord(s, ownSha256)),
+      problems: report.problems,
+      known_document: known,
+    };
+  };
+}
+
+function signatureRecord(s: SignatureVerification, ownSha256: string): TFileVerification['signatures'][number] {
+  return {
+    field: s.field,
+    signer: s.signer,
+    signing_time: s.signingTime,
+    timestamp_time: s.timestampTime,
+    level: s.level,
+    integrity: s.integrity,
+    signature_valid: s.signatureValid,
+    covers_document: s.coversDocument,
+    ess_certificate_matches: s.essCertificateMatches,
+    timestamp_valid: s.timestampValid,
+    certificate: s.certificate && {
+      subject: s.certificate.subject,
+      issuer: s.certificate.issuer,
+      serial: s.certificate.serial,
+      not_before: s.certificate.notBefore,
+      not_after: s.certificate.notAfter,
+      self_signed: s.certificate.selfSigned,
+      issued_by_this_service: s.certificate.sha256 === ownSha256,
+    },
+    problems: s.problems,
+  };
+}
+
+export type VerifyFile = ReturnType<typeof createVerifyFile>;
