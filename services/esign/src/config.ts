@@ -50,6 +50,11 @@ const ZEsignEnvSchema = z.object({
       return key;
     }),
   ESIGN_WEBHOOK_CONCURRENCY: env.int(10, 1),
+  ESIGN_SESSION_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)')
+    .optional()
+    .transform((v) => (v === undefined ? undefined : Buffer.from(v))),
   METERING_TIMEZONE: z
     .string()
     .default('UTC')
@@ -96,6 +101,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     jsonLimit: e.ESIGN_JSON_LIMIT,
     signing: { p12Path: e.SIGNING_P12_PATH, p12Password: e.SIGNING_P12_PASSWORD, tsaUrl: e.TSA_URL },
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    /** Signs the dashboard's session cookies; unset: a random secret per process (sessions end on restart). */
+    sessionSecret: e.ESIGN_SESSION_SECRET,
     /** The time zone whose calendar days the usage counters are kept in. */
     meteringTimeZone: e.METERING_TIMEZONE,
     webhooks: {

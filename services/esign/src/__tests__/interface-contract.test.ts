@@ -485,7 +485,7 @@ describe('§4.5 administration (superadmin)', () => {
     },
     { section: '§4.5', operation: 'GET /admin/metering/{tenant}/daily without to_date', call: asAdmin('GET', `/admin/metering/acme/daily?from_date=${day}`), status: 422, type: 'application/json' },
   ]);
-  it.todo('§4.5 GET /admin/ → 200 text/html dashboard (issue 12)');
+  rows([{ section: '§4.5', operation: 'GET /admin/ (authorization header)', call: asAdmin('GET', '/admin/'), status: 200, type: 'text/html' }]);
 });
 
 describe('§4.6 public and monitoring', () => {
@@ -664,6 +664,7 @@ describe('§9 versioning', () => {
       ['get', '/admin/metering', '200'],
       ['get', '/admin/metering/{tenant}', '200'],
       ['get', '/admin/metering/{tenant}/daily', '200'],
+      ['get', '/admin/', '200'],
       ...['info', 'office-to-pdf', 'compress', 'to-pdfa', 'ocr', 'watermark', 'page-numbers', 'flatten', 'split', 'extract-pages', 'rotate', 'redact', 'metadata', 'protect', 'unprotect', 'images-to-pdf', 'pdf-to-images'].map(
         (t): [string, string, string] => ['post', `/firma/tools/${t}`, '200'],
       ),

@@ -6,6 +6,10 @@ import type { KeysService } from '../keys/service';
 import { statusRecord } from '../signing-requests/records';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
 import type { WebhookDeliveriesRepository } from '../webhooks/deliveries-repository';
+import type { MeterRepository } from '../metering/repository';
+import type { WebhooksRepository } from '../webhooks/repository';
+import { daysBetween, meterDay } from '../metering/day';
+import type { DashboardData } from './dashboard-page';
 import type { AdminLogRepository } from './repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,6 +20,9 @@ export interface AdminDeps {
   audit: AuditRepository;
   deliveries: WebhookDeliveriesRepository;
   log: AdminLogRepository;
+  webhooks: Pick<WebhooksRepository, 'failing'>;
+  meter: Pick<MeterRepository, 'rows'>;
+  meteringTimeZone: string;
   keys: Pick<KeysService, 'tenantNames' | 'tenantByName'>;
   /** Tenant erasure erases each document as the documents feature does. */
   erasure: Pick<DocumentsService, 'eraseAllOfTenant'>;
@@ -28,7 +35,7 @@ const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((
 export function createAdminService(deps: AdminDeps) {
   const clock = deps.clock ?? (() => new Date());
 
-  return {
+  const service = {
     async tenants() {
       const now = clock();
       const [docs, reqs] = await Promise.all([deps.documents.tenantSummaries(now), deps.requests.tenantSummaries()]);
@@ -110,6 +117,39 @@ export function createAdminService(deps: AdminDeps) {
       };
     },
 
+    /** What the dashboard shows (everything but the CSRF token). */
+    async dashboard(): Promise<Omit<DashboardData, 'csrf'>> {
+      const now = clock();
+      const to = meterDay(now, deps.meteringTimeZone);
+      const from = meterDay(new Date(now.getTime() - 29 * 86_400_000), deps.meteringTimeZone);
+      const [stats, tenants, pending, failing, meterRows] = await Promise.all([
+        service.stats(),
+        service.tenants(),
+        deps.documents.adminPage({ status: 'pending', limit: 10, offset: 0, now, oldestFirst: true }),
+        deps.webhooks.failing(20),
+        deps.meter.rows({ from, to }),
+      ]);
+      const names = await deps.keys.tenantNames([...new Set([...pending.rows.map((r) => r.tenantId), ...failing.map((w) => w.tenantId)])]);
+      const daily = daysBetween(from, to).map((date) => {
+        const of = (counter: string) => meterRows.filter((r) => r.day === date && r.counter === counter).reduce((a, r) => a + r.value, 0);
+        return { date, signatures: of('signatures_completed'), uploads: of('documents_uploaded') };
+      });
+      return {
+        stats,
+        daily,
+        tenants,
+        pendingLongest: pending.rows.map((r) => ({ document_id: r.id, tenant: names.get(r.tenantId) ?? '', created_at: r.createdAt.toISOString() })),
+        failingWebhooks: failing.map((w) => ({
+          webhook_id: w.id,
+          tenant: names.get(w.tenantId) ?? '',
+          url: w.url,
+          active: w.active,
+          reason: w.disabledReason,
+          failing_since: w.failingSince?.toISOString() ?? null,
+        })),
+      };
+    },
+
     /**
      * Erases every document of the tenant (interface §3, §4.5): 409 while any of its
      * requests can still be signed (the ids are in the error), else 200 with how many were
@@ -127,6 +167,7 @@ export function createAdminService(deps: AdminDeps) {
       return { tenant: tenant.name, deleted_documents: deleted };
     },
   };
+  return service;
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;

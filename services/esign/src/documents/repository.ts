@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import { requestFactsSql } from '../signing-requests/status-sql';
 import { FINALISE_CLAIM_STALE_MS, ownerKey, type ClaimOwner } from './finalise-claim';
@@ -58,10 +58,11 @@ export function createDocumentsRepository(db: EsignDb) {
     },
 
     /** Across tenants (administration): newest first, optionally one tenant's and one status. */
-    async adminPage(options: { tenantId?: string; status?: DocumentStatus; limit: number; offset: number; now: Date }): Promise<{ rows: DocumentRow[]; total: number }> {
+    async adminPage(options: { tenantId?: string; status?: DocumentStatus; limit: number; offset: number; now: Date; oldestFirst?: boolean }): Promise<{ rows: DocumentRow[]; total: number }> {
       const where = and(options.tenantId ? eq(documents.tenantId, options.tenantId) : undefined, options.status ? sql`${statusSql(options.now)} = ${options.status}` : undefined);
+      const order = options.oldestFirst ? [asc(documents.createdAt), asc(documents.id)] : [desc(documents.createdAt), desc(documents.id)];
       const [rows, [total]] = await Promise.all([
-        db.select(columns(options.now)).from(documents).where(where).orderBy(desc(documents.createdAt), desc(documents.id)).limit(options.limit).offset(options.offset),
+        db.select(columns(options.now)).from(documents).where(where).orderBy(...order).limit(options.limit).offset(options.offset),
         db.select({ n: count() }).from(documents).where(where),
       ]);
       return { rows, total: total?.n ?? 0 };

@@ -44,6 +44,12 @@ export function createKeysService(repo: KeysRepository, clock: () => Date = () =
 
     list: (tenant?: string) => repo.list(tenant),
 
+    /** The active key with this id (a session that names its key is checked against it at every request). */
+    async activeById(id: string): Promise<KeyRecord | null> {
+      if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+      return (await repo.findActive(id)).find((k) => k.id === id) ?? null;
+    },
+
     /** Revokes one key by id or listed prefix; an ambiguous prefix revokes nothing. */
     async revoke(idOrPrefix: string): Promise<KeyRecord[]> {
       const matches = await repo.findActive(idOrPrefix);

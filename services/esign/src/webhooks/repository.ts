@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import type { WebhookEventType } from './event-types';
 import { webhookDisablements, webhooks } from './tables';
@@ -28,6 +28,16 @@ export function createWebhooksRepository(db: EsignDb) {
         .select()
         .from(webhooks)
         .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.active, true), sql`(${webhooks.events} is null or ${type} = any(${webhooks.events}))`));
+    },
+
+    /** Endpoints failing now, or disabled by the service (administration). */
+    failing(limit: number): Promise<WebhookRow[]> {
+      return db
+        .select()
+        .from(webhooks)
+        .where(or(isNotNull(webhooks.failingSince), and(eq(webhooks.active, false), isNotNull(webhooks.disabledReason))))
+        .orderBy(asc(webhooks.failingSince))
+        .limit(limit);
     },
 
     async update(id: string, patch: Partial<typeof webhooks.$inferInsert>): Promise<WebhookRow | null> {

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { z } from 'zod';
+import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { parseAuthorizationHeader } from '@firma-riesgo/auth';
+import { errorResponse, validationErrorResponse } from '../openapi';
+import type { KeysService } from '../keys/service';
+import { renderDashboard, renderLogin } from './dashboard-page';
+import type { AdminService } from './service';
+import { cookieValue, SESSION_COOKIE, SESSION_TTL_MS, type Sessions } from './session';
+
+const HTML = { 'text/html': { schema: z.string() } };
+
+function pageHeaders(res: Response, nonce: string): void {
+  res.set({
+    'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'X-Robots-Tag': 'noindex',
+  });
+}
+
+const wantsHtml = (req: Request) => req.accepts(['application/json', 'text/html']) === 'text/html';
+
+/**
+ * The dashboard `GET /admin/` (interface §4.5: a superadmin `authorization` header), and, as an
+ * extension for browsers, a sign-in that exchanges a superadmin key for a 30-minute session
+ * cookie (HttpOnly, SameSite=Strict, Secure behind https), with a CSRF token on its forms.
+ */
+export function dashboardRouter(
+  registry: OpenAPIRegistry,
+  deps: { admin: AdminService; keys: Pick<KeysService, 'authenticate' | 'activeById'>; sessions: Sessions; authenticateSuperadmin: RequestHandler },
+): Router {
+  const router = express.Router();
+  const forms = express.urlencoded({ extended: false, limit: '4kb' });
+
+  /** The header when one is sent (422/401/403 as every /admin route); else the session cookie; else, for a browser, the sign-in page. */
+  const dashboardAuth: RequestHandler = async (req, res, next) => {
+    if (req.get('authorization') !== undefined) return deps.authenticateSuperadmin(req, res, next);
+    const keyId = deps.sessions.read(cookieValue(req.get('cookie'), SESSION_COOKIE));
+    const key = keyId ? await deps.keys.activeById(keyId) : null;
+    if (key?.role === 'superadmin') {
+      res.locals.principal = `superadmin-session:${key.id}`;
+      return next();
+    }
+    if (wantsHtml(req)) return res.redirect(303, '/admin/login');
+    return deps.authenticateSuperadmin(req, res, next);
+  };
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/admin/',
+    summary: 'The administration dashboard (HTML)',
+    description:
+      'Global figures, a 30-day chart of uploads and signatures (inline SVG), the tenants with links to their metering and documents, the documents pending longest and the failing webhooks. Server-rendered, no script, no external asset, strict CSP. With a superadmin `authorization` header (as the interface states), or a session from `/admin/login`; a browser without either is sent there.',
+    tags: ['administration'],
+    security: [{ ApiKey: [] }],
+    before: [dashboardAuth],
+    responses: { 200: { description: 'The dashboard', content: HTML }, 303: { description: 'A browser without a session: to /admin/login' }, 401: errorResponse('Unknown or revoked key'), 403: errorResponse('A tenant key'), 422: validationErrorResponse('No authorization header') },
+    handler: async (_input, req, res) => {
+      const nonce = randomBytes(16).toString('base64');
+      pageHeaders(res, nonce);
+      const cookie = cookieValue(req.get('cookie'), SESSION_COOKIE);
+      res.status(200).type('html').send(renderDashboard({ ...(await deps.admin.dashboard()), csrf: cookie ? deps.sessions.csrfToken(cookie) : '' }, nonce));
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/admin/login',
+    summary: 'Sign-in page of the dashboard',
+    tags: ['administration'],
+    responses: { 200: { description: 'The form', content: HTML } },
+    handler: async (_input, _req, res) => {
+      const nonce = randomBytes(16).toString('base64');
+      pageHeaders(res, nonce);
+      res.status(200).type('html').send(renderLogin(nonce));
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/admin/login',
+    summary: 'Exchange a superadmin key for a session',
+    description: 'Form field `key`. A superadmin key sets the session cookie and answers 303 to `/admin/`; anything else shows the form again (401). The key is never stored in the cookie.',
+    tags: ['administration'],
+    body: z.object({ key: z.string().max(200).optional() }),
+    bodyContentType: 'application/x-www-form-urlencoded',
+    before: [forms],
+    responses: { 303: { description: 'Signed in' }, 401: { description: 'Not a superadmin key', content: HTML } },
+    handler: async ({ body }, req, res) => {
+      const presented = body.key ? parseAuthorizationHeader(body.key) : null;
+      const key = presented ? await deps.keys.authenticate(presented) : null;
+      if (!key || key.role !== 'superadmin') {
+        const nonce = randomBytes(16).toString('base64');
+        pageHeaders(res, nonce);
+        res.status(401).type('html').send(renderLogin(nonce, 'That is not an active superadmin key.'));
+        return;
+      }
+      res.cookie(SESSION_COOKIE, deps.sessions.issue(key.id), { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/admin', maxAge: SESSION_TTL_MS });
+      res.redirect(303, '/admin/');
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/admin/logout',
+    summary: 'Sign out of the dashboard',
+    description: 'Needs the form\'s CSRF token (`csrf`); clears the session cookie and answers 303 to the sign-in page.',
+    tags: ['administration'],
+    body: z.object({ csrf: z.string().max(200).optional() }),
+    bodyContentType: 'application/x-www-form-urlencoded',
+    before: [forms],
+    responses: { 303: { description: 'Signed out' }, 403: errorResponse('Missing or wrong CSRF token') },
+    handler: async ({ body }, req, res) => {
+      const cookie = cookieValue(req.get('cookie'), SESSION_COOKIE);
+      if (!deps.sessions.checkCsrf(cookie, body.csrf)) {
+        res.status(403).json({ detail: 'Missing or wrong CSRF token', code: 'CSRF_FAILED', request_id: req.requestId ?? '' });
+        return;
+      }
+      res.clearCookie(SESSION_COOKIE, { path: '/admin' });
+      res.redirect(303, '/admin/login');
+    },
+  });
+
+  return router;
+}

@@ -1,0 +1,82 @@
+import request from 'supertest';
+import { chromium, type Browser } from 'playwright-core';
+import { samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** GET /admin/: the interface's header access, and the browser sign-in with a session cookie and CSRF. */
+describe('the administration dashboard', () => {
+  let env: TestEsign;
+  let admin: string;
+  let tenantKey: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    env = await startTestEsign({ name: 'esign_dashboard' });
+    admin = await env.keyFor('operator', 'superadmin');
+    tenantKey = await env.keyFor('dash-tenant');
+    await request(env.rt.server!).post('/firma/documentos').set('authorization', tenantKey).attach('file', await samplePdf(), { filename: 'd.pdf', contentType: 'application/pdf' }).expect(200);
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await env?.close();
+  });
+
+  const api = () => request(env.rt.server!);
+
+  it('answers the dashboard to a superadmin header, and the interface errors to API clients without one', async () => {
+    const page = await api().get('/admin/').set('authorization', admin);
+    expect(page.status).toBe(200);
+    expect(page.type).toBe('text/html');
+    expect(page.text).toContain('dash-tenant');
+    expect(page.text).toContain('<svg');
+    expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'nonce-/);
+    expect(page.text).not.toMatch(/<script/);
+    expect((await api().get('/admin/')).status).toBe(422);
+    expect((await api().get('/admin/').set('authorization', tenantKey)).status).toBe(403);
+    const browserWithoutSession = await api().get('/admin/').set('accept', 'text/html');
+    expect(browserWithoutSession.status).toBe(303);
+    expect(browserWithoutSession.headers.location).toBe('/admin/login');
+  });
+
+  it('signs a superadmin in with a cookie (HttpOnly, SameSite=Strict), refuses a tenant key, and signs out only with the CSRF token', async () => {
+    expect((await api().post('/admin/login').type('form').send({ key: tenantKey })).status).toBe(401);
+    const login = await api().post('/admin/login').type('form').send({ key: admin });
+    expect(login.status).toBe(303);
+    const cookie = login.headers['set-cookie']![0]!;
+    expect(cookie).toMatch(/^esign_admin=/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).not.toContain(admin.slice(4, 20));
+    const session = cookie.split(';')[0]!;
+    const page = await api().get('/admin/').set('cookie', session).set('accept', 'text/html');
+    expect(page.status).toBe(200);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+    expect((await api().post('/admin/logout').set('cookie', session).type('form').send({ csrf: 'forged' })).status).toBe(403);
+    const out = await api().post('/admin/logout').set('cookie', session).type('form').send({ csrf });
+    expect(out.status).toBe(303);
+    expect(out.headers['set-cookie']![0]).toMatch(/esign_admin=;/);
+  });
+
+  it('works in Chromium: sign in, see the figures, and pass axe (WCAG A/AA)', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${env.rt.url}/admin/`);
+      await page.waitForURL(/\/admin\/login$/);
+      await page.getByLabel('Superadmin key').fill(admin);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'esign administration' }).waitFor();
+      await expect(page.getByRole('table', { name: 'Tenants' }).textContent()).resolves.toContain('dash-tenant');
+      await page.evaluate(require('axe-core').source as string);
+      const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>(
+        "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })",
+      );
+      expect(result.violations.map((v) => `${v.id} (${v.impact})`)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
