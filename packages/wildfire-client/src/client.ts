@@ -1,6 +1,22 @@
 import { WildfireApiError, WildfireNetworkError } from './errors';
 import { MAX_ATTEMPTS, retryAfterMs, retryDelayMs } from './retry';
-import type { Ecosystem, EcosystemDetail, Health, M1RangeQuery, Me, MunicipalityQuery, RateLimitState, Reading, ReadingRange } from './types';
+import type {
+  DecisionHistory,
+  DecisionsQuery,
+  Ecosystem,
+  EcosystemDetail,
+  Framing,
+  FramingQuery,
+  Health,
+  M1RangeQuery,
+  M3DecisionSupport,
+  M3Query,
+  Me,
+  MunicipalityQuery,
+  RateLimitState,
+  Reading,
+  ReadingRange,
+} from './types';
 
 /** Base URL used when none is given: the wildfire service's default local address. */
 export const DEFAULT_BASE_URL = 'http://localhost:8002';
@@ -13,8 +29,11 @@ export const WILDFIRE_ENDPOINTS = {
   health: { method: 'GET', path: '/health', query: [], auth: false },
   me: { method: 'GET', path: '/api/v1/me', query: [], auth: true },
   m1: { method: 'GET', path: '/api/v3/m1', query: ['municipio_id', 'date_from', 'date_to'], auth: true },
+  m3: { method: 'GET', path: '/api/v3/m3', query: ['municipio_id', 'date'], auth: true },
+  decisiones: { method: 'GET', path: '/api/v3/decisiones', query: ['municipio_id', 'date_from', 'date_to', 'limit', 'offset'], auth: true },
   m10: { method: 'GET', path: '/api/v3/m10', query: ['municipio_id'], auth: true },
   ecosystem: { method: 'GET', path: '/ecosystem', query: ['municipio_id'], auth: true },
+  framing: { method: 'GET', path: '/api/v1/framing', query: ['municipio_id', 'date', 'audience', 'lang'], auth: true },
 } as const;
 export type WildfireEndpoint = keyof typeof WILDFIRE_ENDPOINTS;
 
@@ -78,6 +97,22 @@ export class WildfireClient {
   m1(query: M1RangeQuery): Promise<Reading | ReadingRange>;
   m1(query: M1RangeQuery): Promise<Reading | ReadingRange> {
     return this.call('m1', { municipio_id: query.municipio_id, date_from: query.date_from, date_to: query.date_to });
+  }
+
+  /** `GET /api/v3/m3` (risk:read): decision support for a day (default the latest with data). */
+  m3(query: M3Query): Promise<M3DecisionSupport> {
+    return this.call('m3', { municipio_id: query.municipio_id, date: query.date });
+  }
+
+  /** `GET /api/v3/decisiones` (risk:read): the municipality's, province's, community's and national decisions, newest first. */
+  decisiones(query: DecisionsQuery): Promise<DecisionHistory> {
+    const page = (n: number | undefined) => (n === undefined ? undefined : String(n));
+    return this.call('decisiones', { municipio_id: query.municipio_id, date_from: query.date_from, date_to: query.date_to, limit: page(query.limit), offset: page(query.offset) });
+  }
+
+  /** `GET /api/v1/framing` (reports:read): the day told for an audience, from templates. */
+  framing(query: FramingQuery): Promise<Framing> {
+    return this.call('framing', { municipio_id: query.municipio_id, date: query.date, audience: query.audience, lang: query.lang });
   }
 
   /** `GET /api/v3/m10` (ecosystem:read): vegetation, fuel model and load, fuel moisture, forest cover. */

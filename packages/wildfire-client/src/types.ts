@@ -105,3 +105,138 @@ export interface RateLimitState {
   /** Epoch seconds. */
   reset: number;
 }
+
+export type DangerClass = 'very_low' | 'low' | 'moderate' | 'high' | 'very_high' | 'extreme';
+export type AemetLevel = 'bajo' | 'moderado' | 'alto' | 'muy alto' | 'extremo';
+export type TrendDirection = 'rising' | 'steady' | 'falling';
+
+export interface MunicipalityNames {
+  name: string;
+  province: string;
+  community: string;
+}
+
+export interface SourceRef {
+  id: string;
+  name: string;
+  url: string;
+}
+
+export interface Measure {
+  code: string;
+  title: string;
+  description: string;
+  applies_to: DangerClass[];
+  /** "Ley 43/2003 de Montes, art. 48.6" for the bans; null for prevention advice. */
+  legal_basis: string | null;
+  source: string;
+}
+
+export interface PreventiveAction {
+  code: string;
+  category: 'readiness' | 'machinery' | 'communication' | 'access';
+  audience: 'ayuntamiento' | 'emergencias' | 'ciudadania' | 'sector_forestal_agricola';
+  text: string;
+  source: string;
+}
+
+export interface M3Query extends MunicipalityQuery {
+  /** YYYY-MM-DD; default the latest day with data. */
+  date?: string;
+}
+
+/** `GET /api/v3/m3`. */
+export interface M3DecisionSupport {
+  municipio_id: string;
+  municipality: MunicipalityNames;
+  date: string;
+  fwi: number;
+  risk_score: number;
+  risk_label: 'LOW' | 'MEDIUM' | 'HIGH';
+  components: { ffmc: number; dmc: number; dc: number; isi: number; bui: number; dsr: number };
+  weather: { temp: number; rh: number; ws: number; prec: number };
+  source: 'observed' | 'synthetic';
+  danger_class: DangerClass;
+  aemet_level: AemetLevel;
+  percentile: number | null;
+  percentile_basis: { years: number; days: number; first_date: string | null; last_date: string | null; window_days: number };
+  trend: { days: { date: string; fwi: number }[]; change: number | null; direction: TrendDirection | null; threshold: number };
+  measures: Measure[];
+  actions: PreventiveAction[];
+  sources: SourceRef[];
+}
+
+export interface DecisionsQuery extends MunicipalityQuery {
+  date_from?: string;
+  date_to?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface Decision {
+  decision_id: string;
+  type: 'prohibition' | 'season' | 'alert' | 'closure' | 'authorization' | 'other';
+  title: string;
+  scope: { level: 'municipality' | 'province' | 'community' | 'national'; code: string; name: string };
+  date_from: string;
+  date_to: string | null;
+  measures: string[];
+  legal_basis: string | null;
+  source_url: string | null;
+  origin: 'ingested' | 'automatic';
+  danger_class: DangerClass | null;
+  created_at: string;
+}
+
+/** `GET /api/v3/decisiones`. */
+export interface DecisionHistory {
+  municipio_id: string;
+  total: number;
+  limit: number;
+  offset: number;
+  data: Decision[];
+}
+
+export type FramingAudience = 'ciudadania' | 'ayuntamiento' | 'prensa' | 'emergencias';
+export type FramingLang = 'es' | 'ca' | 'gl' | 'eu' | 'en';
+
+export interface FramingQuery extends M3Query {
+  audience?: FramingAudience;
+  lang?: FramingLang;
+}
+
+interface FwiComparison {
+  date: string;
+  fwi: number;
+  difference: number;
+}
+
+/** `GET /api/v1/framing`. */
+export interface Framing {
+  municipio_id: string;
+  municipality: MunicipalityNames;
+  date: string;
+  audience: FramingAudience;
+  /** es when the language asked for has no templates yet. */
+  lang: FramingLang;
+  requested_lang: FramingLang;
+  danger_class: DangerClass;
+  fwi: number;
+  headline: string;
+  summary: string;
+  key_messages: string[];
+  call_to_action: string;
+  emergency_number: number;
+  context: {
+    percentile: number | null;
+    percentile_basis: { years: number; days: number; window_days: number };
+    vs_last_year: FwiComparison | null;
+    vs_history_max: FwiComparison | null;
+    trend: { direction: TrendDirection | null; change: number | null; days: number };
+    season: null;
+  };
+  measures_in_force: { code: string; title: string; legal_basis: string }[];
+  uncertainty: string;
+  source: 'observed' | 'synthetic';
+  sources: SourceRef[];
+}

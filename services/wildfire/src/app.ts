@@ -3,6 +3,12 @@ import type { Redis } from 'ioredis';
 import { wildfireEnvelope } from '@firma-riesgo/errors';
 import { createHttpApp, docsRouter, generateOpenApiDocument, type JobQueue, type Logger, type Metrics } from '@firma-riesgo/service-kit';
 import type { WildfireConfig } from './config';
+import { decisionSupportRouter } from './decision-support/router';
+import type { DecisionSupportService } from './decision-support/service';
+import { decisionsRouter } from './decisions/router';
+import type { DecisionsService } from './decisions/service';
+import { framingRouter } from './framing/router';
+import type { FramingService } from './framing/service';
 import { deprecationHeaders, markDeprecatedOperations } from './deprecation/headers';
 import { ecosystemRouter } from './ecosystem/router';
 import type { EcosystemService } from './ecosystem/service';
@@ -25,6 +31,9 @@ export interface WildfireAppDeps {
   tokens: TokensService;
   readings: ReadingsService;
   ecosystem: EcosystemService;
+  decisionSupport: DecisionSupportService;
+  decisions: DecisionsService;
+  framing: FramingService;
   limits: RateLimits;
   jobs: JobQueue<WildfireJobs>;
   clock?: () => Date;
@@ -47,6 +56,9 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
   http.app.use(tokensRouter(registry, auth));
   http.app.use(readingsRouter(registry, auth, deps.readings));
   http.app.use(ecosystemRouter(registry, auth, deps.ecosystem));
+  http.app.use(decisionSupportRouter(registry, auth, deps.decisionSupport));
+  http.app.use(decisionsRouter(registry, auth, deps.decisions));
+  http.app.use(framingRouter(registry, auth, deps.framing));
   http.app.use(
     docsRouter(
       () =>

@@ -8,6 +8,7 @@ import { FWI_CSV_USAGE, FwiInputError, FwiUsageError, parseFwiArgs, runFwiCsv } 
 import { startWildfire, type WildfireRuntime } from './runtime';
 import type { MunicipalityIngestSummary } from './municipalities/ingest-municipalities';
 import type { WeatherIngestSummary } from './readings/ingest-weather';
+import type { DecisionIngestSummary } from './decisions/ingest-decisions';
 import type { EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
 import type { TokenRecord, TokenType } from './tokens/repository';
 import { DEFAULT_ROTATION_GRACE_MS, TOKEN_SCOPES, TokenInputError } from './tokens/service';
@@ -152,7 +153,9 @@ function tokenCommands(): CliCommand<WildfireRuntime>[] {
   ];
 }
 
-const INGEST_HELP: Record<'weather' | 'municipalities' | 'ecosystem', string> = {
+type IngestKind = 'weather' | 'municipalities' | 'ecosystem' | 'decisions';
+
+const INGEST_HELP: Record<IngestKind, string> = {
   weather:
     'Load noon weather (municipio_id,date,temp,rh,ws,prec) and store the daily FWI\n' +
     "readings, continuing each municipality's series. A bad row rejects the whole file.",
@@ -162,10 +165,14 @@ const INGEST_HELP: Record<'weather' | 'municipalities' | 'ecosystem', string> = 
   ecosystem:
     'Load municipio_id,vegetation_type,fuel_model,fuel_load_t_ha,forest_cover_pct, one row per\n' +
     'municipality (classes and models: services/wildfire/README.md). A bad row rejects the whole file.',
+  decisions:
+    'Load territorial decisions: scope_code,date_from,date_to,type,title,measures,legal_basis,source_url.\n' +
+    'scope_code: 5-digit INE code, 2-digit province, CA01-CA19 or ES; measures separated by "|".\n' +
+    'A bad row rejects the whole file (line and column named); loading it twice changes nothing.',
 };
 
 function ingestCommands(): CliCommand<WildfireRuntime>[] {
-  return (['weather', 'municipalities', 'ecosystem'] as const).map((kind) => ({
+  return (['weather', 'municipalities', 'ecosystem', 'decisions'] as const).map((kind) => ({
     name: `ingest ${kind}`,
     synopsis: `FILE${kind === 'municipalities' ? '' : '.csv'} [--json]`,
     description: INGEST_HELP[kind],
@@ -237,7 +244,7 @@ async function fwi(args: string[], out: Out, stdin: In): Promise<number> {
   return 0;
 }
 
-function describeIngest(command: 'weather' | 'municipalities' | 'ecosystem', file: string, summary: object): string {
+function describeIngest(command: IngestKind, file: string, summary: object): string {
   if (command === 'weather') {
     const s = summary as WeatherIngestSummary;
     return (
@@ -245,6 +252,10 @@ function describeIngest(command: 'weather' | 'municipalities' | 'ecosystem', fil
       `Readings computed: ${s.computed} (${s.inserted} new, ${s.updated} changed, ${s.unchanged} unchanged)` +
       (s.restarts > 0 ? `; ${s.restarts} series restarted from the start codes after a gap.` : '.')
     );
+  }
+  if (command === 'decisions') {
+    const d = summary as DecisionIngestSummary;
+    return `Loaded ${d.rows} decisions from ${file}: ${d.inserted} new, ${d.updated} changed, ${d.unchanged} unchanged.`;
   }
   if (command === 'ecosystem') {
     const e = summary as EcosystemIngestSummary;

@@ -31,7 +31,7 @@ export const WILDFIRE_ERROR_CODES = [
   { code: 'IP_NOT_ALLOWED', status: 403, meaning: 'the token has an IP allowlist and the request comes from outside it' },
   { code: 'NOT_FOUND', status: 404, meaning: 'no such route' },
   { code: 'MUNICIPALITY_NOT_FOUND', status: 404, meaning: '`municipio_id` is well-formed but no municipality has that INE code' },
-  { code: 'READING_NOT_FOUND', status: 404, meaning: 'the latest reading was asked for and nothing is stored for the municipality yet (live tokens)' },
+  { code: 'READING_NOT_FOUND', status: 404, meaning: 'live tokens: the latest reading was asked for and nothing is stored yet, or m3/framing asked for a `date` with no stored reading (`param` is `date`)' },
   { code: 'ECOSYSTEM_NOT_FOUND', status: 404, meaning: 'no ecosystem data is loaded for the municipality yet (live tokens, m10 and /ecosystem)' },
   { code: 'PAYLOAD_TOO_LARGE', status: 413, meaning: 'the request body exceeds WILDFIRE_JSON_LIMIT (100 kB by default)' },
   { code: 'DATE_OUT_OF_RANGE', status: 422, meaning: 'a date is before 2015-01-01 or after today (Spanish calendar); `param` names it' },

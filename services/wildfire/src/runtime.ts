@@ -13,6 +13,11 @@ import {
   type Logger,
 } from '@firma-riesgo/service-kit';
 import { createWildfireApp } from './app';
+import { createDecisionSupportService, type DecisionSupportService } from './decision-support/service';
+import { createIngestDecisions, type DecisionIngestSummary } from './decisions/ingest-decisions';
+import { createDecisionsRepository } from './decisions/repository';
+import { createDecisionsService, type DecisionsService } from './decisions/service';
+import { createFramingService, type FramingService } from './framing/service';
 import { createIngestEcosystem, type EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
 import { createEcosystemRepository } from './ecosystem/repository';
 import { createEcosystemService, type EcosystemService } from './ecosystem/service';
@@ -44,6 +49,9 @@ export interface WildfireRuntime {
   municipalities: MunicipalitiesService;
   readings: ReadingsService;
   ecosystem: EcosystemService;
+  decisionSupport: DecisionSupportService;
+  decisions: DecisionsService;
+  framing: FramingService;
   /** Per-token rate limits (in Redis when REDIS_URL is set, else in this process) and monthly usage. */
   limits: RateLimits;
   /** `wildfire ingest ...`: each validates the whole file and loads all of it or nothing. */
@@ -51,6 +59,7 @@ export interface WildfireRuntime {
     weather(path: string): Promise<WeatherIngestSummary>;
     municipalities(path: string): Promise<MunicipalityIngestSummary>;
     ecosystem(path: string): Promise<EcosystemIngestSummary>;
+    decisions(path: string): Promise<DecisionIngestSummary>;
   };
   /** What "now" is: decides "today" and "the future" for the date rules, and token expiry. */
   clock: () => Date;
@@ -104,15 +113,20 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   }
   const readingsRepo = createReadingsRepository(database);
   const ecosystemRepo = createEcosystemRepository(database);
+  const decisionsRepo = createDecisionsRepository(database);
   const ingest = {
     weather: createIngestWeather({ repo: readingsRepo, municipalities, today: () => todayInSpain(clock()) }),
     municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
     ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
+    decisions: createIngestDecisions({ repo: decisionsRepo, municipalities, clock }),
   };
   // One synthetic model for every feature, so its cache serves m1 and the fuel moisture index alike.
   const synthetic = createSyntheticData({ cacheSize: options.syntheticCacheSize });
   const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock });
   const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
+  const decisionSupport = createDecisionSupportService({ readings, municipalities, synthetic, clock });
+  const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
+  const framing = createFramingService({ decisionSupport });
 
   const limits = createRateLimits({
     perMinute: config.rateLimits.perMinute,
@@ -148,6 +162,9 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
       tokens,
       readings,
       ecosystem,
+      decisionSupport,
+      decisions,
+      framing,
       limits,
       jobs: jobs.queue,
       clock,
@@ -166,6 +183,9 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     municipalities,
     readings,
     ecosystem,
+    decisionSupport,
+    decisions,
+    framing,
     limits,
     ingest,
     clock,

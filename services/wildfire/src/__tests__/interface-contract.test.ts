@@ -61,8 +61,26 @@ const OPERATIONS: Operation[] = [
       for (const r of days) expectReading(r, '28079');
     },
   },
-  { section: '§4 GET /api/v3/m3', method: 'get', path: '/api/v3/m3', query: { municipio_id: '28079' }, todo: 'issue 15' },
-  { section: '§4 GET /api/v3/decisiones', method: 'get', path: '/api/v3/decisiones', query: { municipio_id: '28079' }, todo: 'issue 15' },
+  {
+    section: '§4 GET /api/v3/m3',
+    method: 'get',
+    path: '/api/v3/m3',
+    query: { municipio_id: '28079' },
+    expectBody: (body) => {
+      expectReading(body, '28079');
+      expect(body).toMatchObject({ danger_class: expect.any(String), aemet_level: expect.any(String), measures: expect.any(Array), actions: expect.any(Array) });
+    },
+  },
+  {
+    section: '§4 GET /api/v3/decisiones',
+    method: 'get',
+    path: '/api/v3/decisiones',
+    query: { municipio_id: '28079' },
+    expectBody: (body) => {
+      expect(body).toMatchObject({ municipio_id: '28079', total: 1 });
+      expect(body.data).toEqual([expect.objectContaining({ scope: { level: 'national', code: 'ES', name: 'España' }, origin: 'ingested' })]);
+    },
+  },
   {
     section: '§4 GET /api/v3/m10',
     method: 'get',
@@ -80,7 +98,13 @@ const OPERATIONS: Operation[] = [
     query: { municipio_id: '28079' },
     expectBody: (body) => expect(body).toMatchObject({ municipio_id: '28079', vegetation_type: expect.any(String) }),
   },
-  { section: '§4 GET /api/v1/framing', method: 'get', path: '/api/v1/framing', query: { municipio_id: '28079' }, todo: 'issue 15' },
+  {
+    section: '§4 GET /api/v1/framing',
+    method: 'get',
+    path: '/api/v1/framing',
+    query: { municipio_id: '28079' },
+    expectBody: (body) => expect(body).toMatchObject({ municipio_id: '28079', lang: 'es', headline: expect.any(String), key_messages: expect.any(Array) }),
+  },
   { section: '§4 POST /api/v1/report', method: 'post', path: '/api/v1/report', mediaType: 'application/pdf', todo: 'issue 16' },
   { section: '§4 GET /api/v1/me', method: 'get', path: '/api/v1/me', expectBody: (body, kind) => expect(body).toMatchObject({ token: { type: kind } }) },
   { section: '§4 GET /health', method: 'get', path: '/health', expectBody: (body) => expect(body).toMatchObject({ status: 'ok' }) },
@@ -125,6 +149,8 @@ describe('the wildfire interface document, against the running service', () => {
     writeFileSync(join(dir, 'ecosystem.csv'), 'municipio_id,vegetation_type,fuel_model,fuel_load_t_ha,forest_cover_pct\n28079,shrubland,6,12.4,18\n');
     await rt.ingest.weather(join(dir, 'weather.csv'));
     await rt.ingest.ecosystem(join(dir, 'ecosystem.csv'));
+    writeFileSync(join(dir, 'decisions.csv'), 'scope_code,date_from,date_to,type,title,measures,legal_basis,source_url\nES,2025-07-01,,alert,Aviso nacional,,,\n');
+    await rt.ingest.decisions(join(dir, 'decisions.csv'));
   });
 
   afterAll(async () => {
@@ -166,7 +192,7 @@ describe('the wildfire interface document, against the running service', () => {
   });
 
   describe('§7 error codes: each reachable with its documented status', () => {
-    const DATA_PATHS = ['/api/v3/m1', '/api/v3/m10', '/ecosystem'];
+    const DATA_PATHS = ['/api/v3/m1', '/api/v3/m3', '/api/v3/decisiones', '/api/v3/m10', '/ecosystem', '/api/v1/framing'];
     const bothKinds = (run: (kind: Kind) => Promise<void>): void => {
       it.each<Kind>(['live', 'test'])('to a %s token', run);
     };
@@ -199,6 +225,15 @@ describe('the wildfire interface document, against the running service', () => {
         expectError(await call('get', path, { municipio_id: '41091' }, madridOnly), 403, 'INSUFFICIENT_SCOPE');
         expect((await call('get', path, { municipio_id: '28079' }, madridOnly)).status).toBe(200);
       });
+      it.each<[string, TokenScope]>([
+        ['/api/v3/m3', 'risk:read'],
+        ['/api/v3/decisiones', 'risk:read'],
+        ['/api/v1/framing', 'reports:read'],
+      ])('%s needs %s (DESIGN §4)', async (path, scope) => {
+        const without = await issue('live', TOKEN_SCOPES.filter((s) => s !== scope));
+        expectError(await call('get', path, { municipio_id: '28079' }, without), 403, 'INSUFFICIENT_SCOPE');
+        expect((await call('get', path, { municipio_id: '28079' }, await issue('live', [scope]))).status).toBe(200);
+      });
     });
 
     describe('MISSING_REQUIRED_PARAM 400: param names the absent parameter', () => {
@@ -210,6 +245,13 @@ describe('the wildfire interface document, against the running service', () => {
     describe('INVALID_PARAM_FORMAT 400: a value not in its format, param naming it', () => {
       it.each(DATA_PATHS)('municipio_id not 5 digits on %s', async (path) => {
         expectError(await call('get', path, { municipio_id: '2807' }, await issue('live')), 400, 'INVALID_PARAM_FORMAT', 'municipio_id');
+      });
+      it.each([
+        ['/api/v3/m3', 'date', '2025/07/01'],
+        ['/api/v1/framing', 'date', '1-7-2025'],
+        ['/api/v3/decisiones', 'date_from', '2025/07/01'],
+      ])('%s %s=%s', async (path, param, value) => {
+        expectError(await call('get', path, { municipio_id: '28079', [param]: value }, await issue('live')), 400, 'INVALID_PARAM_FORMAT', param);
       });
       it.each([
         ['date_from', '2025/07/01'],
@@ -236,6 +278,17 @@ describe('the wildfire interface document, against the running service', () => {
           expectError(await call('get', '/api/v3/m1', { municipio_id: '28079', [param]: value }, await issue(kind)), 422, 'DATE_OUT_OF_RANGE');
         }
       });
+      it.each([
+        ['/api/v3/m3', 'date'],
+        ['/api/v1/framing', 'date'],
+        ['/api/v3/decisiones', 'date_to'],
+      ])('%s %s before 2015-01-01 or tomorrow', async (path, param) => {
+        for (const kind of ['live', 'test'] as const) {
+          for (const value of ['2014-12-31', TOMORROW]) {
+            expectError(await call('get', path, { municipio_id: '28079', [param]: value }, await issue(kind)), 422, 'DATE_OUT_OF_RANGE', param);
+          }
+        }
+      });
       it('accepts 2015-01-01 and today', async () => {
         const res = await call('get', '/api/v3/m1', { municipio_id: '28079', date_from: '2015-01-01', date_to: '2015-01-01' }, await issue('test'));
         expect(res.status).toBe(200);
@@ -257,7 +310,7 @@ describe('the wildfire interface document, against the running service', () => {
   });
 
   describe('§8 limits', () => {
-    it.each(['/api/v3/m1', '/api/v3/m10', '/ecosystem'])('counts %s at 100 per minute per token, X-RateLimit-* as integers', async (path) => {
+    it.each(['/api/v3/m1', '/api/v3/m3', '/api/v3/decisiones', '/api/v3/m10', '/ecosystem', '/api/v1/framing'])('counts %s at 100 per minute per token, X-RateLimit-* as integers', async (path) => {
       const res = await call('get', path, { municipio_id: '28079' }, await issue('live'));
       expect(res.status).toBe(200);
       expect(res.headers['x-ratelimit-limit']).toBe('100');
@@ -311,7 +364,7 @@ describe('the wildfire interface document, against the running service', () => {
         const get = (path: string, query: Record<string, string> = {}) => request(deprecated.server!).get(path).query(query).set('Authorization', `Bearer ${token}`);
         const me = await get('/api/v1/me');
         expect([me.status, me.headers.deprecation]).toEqual([200, 'true']);
-        for (const path of ['/api/v3/m1', '/api/v3/m10', '/ecosystem', '/health']) {
+        for (const path of ['/api/v3/m1', '/api/v3/m3', '/api/v3/decisiones', '/api/v3/m10', '/ecosystem', '/health']) {
           const res = await get(path, { municipio_id: '28079' });
           expect([path, res.status, res.headers.deprecation]).toEqual([path, 200, undefined]);
         }

@@ -4,3 +4,4 @@ export * from '../municipalities/tables';
 export * from '../readings/tables';
 export * from '../ecosystem/tables';
 export * from '../rate-limits/tables';
+export * from '../decisions/tables';

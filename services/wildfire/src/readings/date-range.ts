@@ -23,13 +23,7 @@ export interface DateRange {
 export function resolveDateRange(query: { date_from?: string; date_to?: string }, today: string): DateRange {
   for (const param of ['date_from', 'date_to'] as const) {
     const value = query[param];
-    if (value === undefined) continue;
-    if (value < EARLIEST_DATE) {
-      throw new AppError(422, 'DATE_OUT_OF_RANGE', `${param} ${value} is before ${EARLIEST_DATE}, the first day served`, { param });
-    }
-    if (value > today) {
-      throw new AppError(422, 'DATE_OUT_OF_RANGE', `${param} ${value} is in the future (today is ${today} in Spain)`, { param });
-    }
+    if (value !== undefined) requireServedDay(param, value, today);
   }
   const from = query.date_from ?? maxDate(EARLIEST_DATE, addDays(query.date_to!, -(MAX_RANGE_DAYS - 1)));
   const to = query.date_to ?? today;
@@ -44,6 +38,16 @@ export function resolveDateRange(query: { date_from?: string; date_to?: string }
     });
   }
   return { from, to };
+}
+
+/** 422 DATE_OUT_OF_RANGE unless `value` (a well-formed day) is from 2015-01-01 to `today`; every dated endpoint shares it. */
+export function requireServedDay(param: string, value: string, today: string): void {
+  if (value < EARLIEST_DATE) {
+    throw new AppError(422, 'DATE_OUT_OF_RANGE', `${param} ${value} is before ${EARLIEST_DATE}, the first day served`, { param });
+  }
+  if (value > today) {
+    throw new AppError(422, 'DATE_OUT_OF_RANGE', `${param} ${value} is in the future (today is ${today} in Spain)`, { param });
+  }
 }
 
 function maxDate(a: string, b: string): string {

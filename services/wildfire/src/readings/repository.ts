@@ -159,6 +159,18 @@ export function createReadingsRepository(database: WildfireDatabase) {
         .where(and(eq(readings.municipioId, municipioId), gte(readings.date, from), lte(readings.date, to)))
         .orderBy(asc(readings.date));
     },
+
+    /** The stored FWI of every day inside any of the windows (each `from`..`to`, both included), in date order. */
+    async fwiInWindows(municipioId: string, windows: readonly { from: string; to: string }[]): Promise<{ date: string; fwi: number }[]> {
+      if (windows.length === 0) return [];
+      const { rows } = await pool.query<{ date: string; fwi: number }>(
+        `SELECT DISTINCT r.date::text AS date, r.fwi FROM readings r
+         JOIN unnest($2::date[], $3::date[]) AS w(first, last) ON r.date BETWEEN w.first AND w.last
+         WHERE r.municipio_id = $1 ORDER BY 1`,
+        [municipioId, windows.map((w) => w.from), windows.map((w) => w.to)],
+      );
+      return rows;
+    },
   };
 }
 

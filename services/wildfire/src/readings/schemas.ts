@@ -3,7 +3,8 @@ import { parseIsoDay } from '../config';
 import { ZMunicipioIdParamSchema } from '../municipalities/schemas';
 import { EARLIEST_DATE, MAX_RANGE_DAYS } from './date-range';
 
-const dateParam = (description: string) =>
+/** An optional YYYY-MM-DD query parameter (a real calendar day), shared by every dated endpoint. */
+export const dateParam = (description: string) =>
   z
     .string()
     .refine((value) => parseIsoDay(value) !== null, 'expected a calendar date in the form YYYY-MM-DD')

@@ -8,7 +8,7 @@ import type { Reading } from './reading';
 import type { ReadingsRepository } from './repository';
 
 export interface ReadingsServiceDeps {
-  repo: Pick<ReadingsRepository, 'latest' | 'range'>;
+  repo: Pick<ReadingsRepository, 'latest' | 'range' | 'fwiInWindows'>;
   municipalities: Pick<MunicipalitiesService, 'exists'>;
   synthetic: SyntheticData;
   clock: () => Date;
@@ -57,6 +57,12 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
 
     /** For other features: the latest stored reading of a municipality, or null; no caller, no access rules. */
     latestStored: (municipioId: string): Promise<Reading | null> => repo.latest(municipioId),
+
+    /** For other features: stored readings from `from` to `to`, in date order; no access rules. */
+    storedRange: (municipioId: string, from: string, to: string): Promise<Reading[]> => repo.range(municipioId, from, to),
+
+    /** For other features: the stored FWI of each day inside the windows, in date order; no access rules. */
+    storedFwiInWindows: (municipioId: string, windows: readonly DateRange[]) => repo.fwiInWindows(municipioId, windows),
   };
 }
 

@@ -1,0 +1,30 @@
+import { OUTPUT_DECIMALS } from '../fwi';
+import type { Assessment } from './service';
+import type { TM3Response } from './schemas';
+
+const round = (x: number, decimals: number) => Number(x.toFixed(decimals));
+
+/** How m3 answers an assessment: FWI values to 4 decimals and the score to 6, as m1. */
+export function m3Record(a: Assessment): TM3Response {
+  const r = a.reading;
+  const d = (x: number) => round(x, OUTPUT_DECIMALS);
+  return {
+    municipio_id: a.municipioId,
+    municipality: a.municipality,
+    date: a.date,
+    fwi: d(r.fwi),
+    risk_score: round(r.riskScore, 6),
+    risk_label: r.riskLabel,
+    components: { ffmc: d(r.ffmc), dmc: d(r.dmc), dc: d(r.dc), isi: d(r.isi), bui: d(r.bui), dsr: d(r.dsr) },
+    weather: { temp: r.temp, rh: r.rh, ws: r.ws, prec: r.prec },
+    source: a.source,
+    danger_class: a.dangerClass.code,
+    aemet_level: a.dangerClass.aemet,
+    percentile: a.percentile,
+    percentile_basis: a.percentileBasis,
+    trend: a.trend,
+    measures: a.measures,
+    actions: a.actions,
+    sources: a.sources,
+  };
+}

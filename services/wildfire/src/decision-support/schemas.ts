@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { ZMunicipioIdParamSchema } from '../municipalities/schemas';
+import { EARLIEST_DATE } from '../readings/date-range';
+import { dateParam } from '../readings/schemas';
+import { ACTION_CATEGORIES, AUDIENCES } from './actions-table';
+import { AEMET_LEVELS, DANGER_CLASS_CODES } from './danger-classes';
+
+export const ZM3QuerySchema = z.object({
+  municipio_id: ZMunicipioIdParamSchema,
+  date: dateParam(`The day (YYYY-MM-DD, Spanish calendar), from ${EARLIEST_DATE} to today. Default: the latest day with data (test tokens: today).`),
+});
+export type TM3Query = z.infer<typeof ZM3QuerySchema>;
+
+export const ZMunicipalityNamesSchema = z
+  .object({ name: z.string(), province: z.string(), community: z.string() })
+  .openapi('MunicipalityNames', { description: 'INE names of the municipality, its province and its autonomous community.' });
+
+export const ZSourceRefSchema = z
+  .object({ id: z.string(), name: z.string(), url: z.string().describe('The publisher’s page, or the service README section for this service’s own data.') })
+  .openapi('SourceRef');
+
+export const ZMeasureSchema = z
+  .object({
+    code: z.string().describe('Stable code of the measure (art48_6_a … art48_6_f for the six bans of art. 48.6).'),
+    title: z.string(),
+    description: z.string(),
+    applies_to: z.array(z.enum(DANGER_CLASS_CODES)).describe('The danger classes the measure applies to.'),
+    legal_basis: z.string().nullable().describe('"Ley 43/2003 de Montes, art. 48.6" for the bans; null for prevention advice.'),
+    source: z.string().describe('URL of the source.'),
+  })
+  .openapi('Measure');
+
+export const ZActionSchema = z
+  .object({
+    code: z.string(),
+    category: z.enum(ACTION_CATEGORIES).describe('readiness of resources, machinery time windows, public communication or access restrictions.'),
+    audience: z.enum(AUDIENCES).describe('Who the action addresses.'),
+    text: z.string(),
+    source: z.string().describe('URL of the practice the action follows.'),
+  })
+  .openapi('PreventiveAction');
+
+export const ZTrendSchema = z
+  .object({
+    days: z.array(z.object({ date: z.string(), fwi: z.number() })).describe('FWI (2 decimals) of the day and the two before it, in date order; days without data are absent.'),
+    change: z.number().nullable().describe('FWI of the day minus FWI of the first listed day; null with fewer than 2 days.'),
+    direction: z.enum(['rising', 'steady', 'falling']).nullable().describe('rising when change >= threshold, falling when change <= −threshold, steady otherwise.'),
+    threshold: z.number().describe('3 FWI units.'),
+  })
+  .openapi('FwiTrend');
+
+export const ZPercentileBasisSchema = z
+  .object({
+    years: z.number().int().describe('Distinct years in the sample.'),
+    days: z.number().int().describe('Days in the sample.'),
+    first_date: z.string().nullable(),
+    last_date: z.string().nullable(),
+    window_days: z.number().int().describe('Half-width of the window around the same date of each year: 15.'),
+  })
+  .openapi('PercentileBasis');
+
+export const ZM3ResponseSchema = z
+  .object({
+    municipio_id: z.string(),
+    municipality: ZMunicipalityNamesSchema,
+    date: z.string(),
+    fwi: z.number().describe('Fire Weather Index (4 decimals), as m1.'),
+    risk_score: z.number().min(0).max(1).describe('As m1.'),
+    risk_label: z.enum(['LOW', 'MEDIUM', 'HIGH']).describe('As m1.'),
+    components: z
+      .object({ ffmc: z.number(), dmc: z.number(), dc: z.number(), isi: z.number(), bui: z.number(), dsr: z.number() })
+      .describe('The FWI System components of the day (4 decimals).'),
+    weather: z.object({ temp: z.number(), rh: z.number(), ws: z.number(), prec: z.number() }).describe('Noon weather: °C, %, km/h at 10 m, mm over 24 h.'),
+    source: z.enum(['observed', 'synthetic']),
+    danger_class: z
+      .enum(DANGER_CLASS_CODES)
+      .describe('EFFIS class of the FWI: very_low < 5.2 ≤ low < 11.2 ≤ moderate < 21.3 ≤ high < 38 ≤ very_high < 50 ≤ extreme.'),
+    aemet_level: z.enum(AEMET_LEVELS).describe('AEMET’s wording for the class: very_low and low are "bajo".'),
+    percentile: z
+      .number()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe('Percent (1 decimal) of the municipality’s days within ±15 days of this date, in every year from 2015 to today, whose FWI is at or below this day’s.'),
+    percentile_basis: ZPercentileBasisSchema,
+    trend: ZTrendSchema,
+    measures: z
+      .array(ZMeasureSchema)
+      .describe('very_high and extreme: the six bans of Ley 43/2003 art. 48.6; other classes: general prevention advice. From a table with sources.'),
+    actions: z.array(ZActionSchema).describe('Recommended preventive actions for the class, each with its audience.'),
+    sources: z.array(ZSourceRefSchema).describe('The data and rules used.'),
+  })
+  .openapi('M3DecisionSupport');
+export type TM3Response = z.infer<typeof ZM3ResponseSchema>;

@@ -1,0 +1,102 @@
+import { NotFoundError } from '@firma-riesgo/errors';
+import { addDays, todayInSpain } from '../calendar';
+import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
+import type { MunicipalitiesService, MunicipalityNames } from '../municipalities/service';
+import { requireServedDay } from '../readings/date-range';
+import type { Reading } from '../readings/reading';
+import type { ReadingSource, ReadingsService } from '../readings/service';
+import type { SyntheticData } from '../synthetic/synthetic-data';
+import { actionsFor } from './actions-table';
+import { dangerClassRow, type DangerClassRow } from './danger-classes';
+import { storedHistory, syntheticHistory, type FwiHistory } from './fwi-history';
+import { measuresFor } from './measures-table';
+import { percentileOf, percentileWindows, sameDayIn, type PercentileBasis } from './percentile';
+import { SOURCES, type SourceRef } from './sources';
+import { TREND_DAYS, trendOf, type Trend } from './trend';
+
+export interface DecisionSupportDeps {
+  readings: Pick<ReadingsService, 'latestStored' | 'storedRange' | 'storedFwiInWindows'>;
+  municipalities: Pick<MunicipalitiesService, 'names'>;
+  synthetic: SyntheticData;
+  clock: () => Date;
+}
+
+/** Everything m3 and framing say about one municipality-day, before it is rendered. */
+export interface Assessment {
+  municipioId: string;
+  municipality: MunicipalityNames;
+  date: string;
+  reading: Reading;
+  source: ReadingSource;
+  dangerClass: DangerClassRow;
+  percentile: number | null;
+  percentileBasis: PercentileBasis;
+  /** The highest FWI of the percentile sample, or null when it is empty. */
+  historyMax: { date: string; fwi: number } | null;
+  /** The FWI of the same day a year earlier, when available. */
+  lastYear: { date: string; fwi: number } | null;
+  trend: Trend;
+  measures: ReturnType<typeof measuresFor>;
+  actions: ReturnType<typeof actionsFor>;
+  sources: SourceRef[];
+}
+
+/**
+ * Preventive decision support (m3): one day's FWI put in context (EFFIS class, the
+ * municipality's own percentile, the 3-day trend) and the measures and actions the
+ * tables attach to its class.
+ */
+export function createDecisionSupportService(deps: DecisionSupportDeps) {
+  const stored = storedHistory(deps.readings);
+  const synthetic = syntheticHistory(deps.synthetic);
+
+  return {
+    async assess(caller: DataCaller, municipioId: string, query: { date?: string }): Promise<Assessment> {
+      requireMunicipalityAllowed(caller, municipioId);
+      const today = todayInSpain(deps.clock());
+      if (query.date !== undefined) requireServedDay('date', query.date, today);
+      const municipality = await deps.municipalities.names(municipioId);
+      if (!municipality) throw municipalityNotFound(municipioId);
+      const history: FwiHistory = caller.type === 'test' ? synthetic : stored;
+      const date = query.date ?? (caller.type === 'test' ? today : (await deps.readings.latestStored(municipioId))?.date);
+      if (date === undefined) throw noReading(municipioId, null);
+
+      const recent = await history.range(municipioId, addDays(date, -(TREND_DAYS - 1)), date);
+      const reading = recent.find((r) => r.date === date);
+      if (!reading) throw noReading(municipioId, date);
+      const sample = await history.fwiInWindows(municipioId, percentileWindows(date, today));
+      const { percentile, basis } = percentileOf(reading.fwi, sample);
+      const dangerClass = dangerClassRow(reading.fwi);
+      const lastYearDate = sameDayIn(date, Number(date.slice(0, 4)) - 1);
+      const historyMax = sample.reduce<{ date: string; fwi: number } | null>((max, d) => (max === null || d.fwi > max.fwi ? d : max), null);
+      return {
+        municipioId,
+        municipality,
+        date,
+        reading,
+        source: history.source,
+        dangerClass,
+        percentile,
+        percentileBasis: basis,
+        historyMax,
+        lastYear: sample.find((d) => d.date === lastYearDate) ?? null,
+        trend: trendOf(recent),
+        measures: measuresFor(dangerClass.code),
+        actions: actionsFor(dangerClass.code),
+        sources: usedSources(history.source),
+      };
+    },
+  };
+}
+
+function usedSources(source: ReadingSource): SourceRef[] {
+  const ids = [source === 'synthetic' ? 'synthetic' : 'readings', 'cffdrs', 'effis', 'aemet', 'nfdrs', 'ley_montes', 'miteco_prevention', 'ifpl', 'afdrs'] as const;
+  return ids.map((id) => SOURCES[id]);
+}
+
+function noReading(municipioId: string, date: string | null): NotFoundError {
+  const message = date === null ? `No reading is stored for municipality ${municipioId} yet` : `No reading is stored for municipality ${municipioId} on ${date}`;
+  return new NotFoundError(message, 'READING_NOT_FOUND', { param: date === null ? 'municipio_id' : 'date' });
+}
+
+export type DecisionSupportService = ReturnType<typeof createDecisionSupportService>;

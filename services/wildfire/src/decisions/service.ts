@@ -1,0 +1,80 @@
+import { AppError } from '@firma-riesgo/errors';
+import { todayInSpain } from '../calendar';
+import { dangerClass } from '../decision-support/danger-classes';
+import { storedHistory, syntheticHistory } from '../decision-support/fwi-history';
+import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
+import type { MunicipalitiesService } from '../municipalities/service';
+import { EARLIEST_DATE, requireServedDay } from '../readings/date-range';
+import type { ReadingsService } from '../readings/service';
+import type { SyntheticData } from '../synthetic/synthetic-data';
+import type { DecisionsRepository } from './repository';
+import { DEFAULT_DECISIONS_LIMIT, type TDecisionsQuery, type TDecisionsResponse } from './schemas';
+import { scopesOf, type ScopeLevel } from './scope';
+
+export interface DecisionsServiceDeps {
+  repo: Pick<DecisionsRepository, 'list'>;
+  municipalities: Pick<MunicipalitiesService, 'find'>;
+  readings: Pick<ReadingsService, 'storedRange' | 'storedFwiInWindows'>;
+  synthetic: SyntheticData;
+  clock: () => Date;
+}
+
+/** The territorial decision history of a municipality: its own decisions and those of its province, community and country. */
+export function createDecisionsService(deps: DecisionsServiceDeps) {
+  const stored = storedHistory(deps.readings);
+  const synthetic = syntheticHistory(deps.synthetic);
+
+  return {
+    async history(caller: DataCaller, municipioId: string, query: Omit<TDecisionsQuery, 'municipio_id'>): Promise<TDecisionsResponse> {
+      requireMunicipalityAllowed(caller, municipioId);
+      const today = todayInSpain(deps.clock());
+      if (query.date_from !== undefined) requireServedDay('date_from', query.date_from, today);
+      if (query.date_to !== undefined) requireServedDay('date_to', query.date_to, today);
+      if (query.date_from !== undefined && query.date_to !== undefined && query.date_from > query.date_to) {
+        throw new AppError(422, 'INVALID_DATE_RANGE', `date_from ${query.date_from} is after date_to ${query.date_to}`, { param: 'date_from' });
+      }
+      const municipality = await deps.municipalities.find(municipioId);
+      if (!municipality) throw municipalityNotFound(municipioId);
+      const limit = query.limit ?? DEFAULT_DECISIONS_LIMIT;
+      const offset = query.offset ?? 0;
+      const { total, rows } = await deps.repo.list({ scopes: scopesOf(municipality), from: query.date_from, to: query.date_to, limit, offset });
+
+      // The municipality's FWI on each first day, where the day has data (synthetic: 2015 to today).
+      const days = [...new Set(rows.map((r) => r.date_from))].filter((d) => d >= EARLIEST_DATE && d <= today);
+      const history = caller.type === 'test' ? synthetic : stored;
+      const fwiOn = new Map((await history.fwiInWindows(municipioId, days.map((d) => ({ from: d, to: d })))).map((d) => [d.date, d.fwi]));
+
+      const names: Record<ScopeLevel, string> = {
+        municipality: municipality.name,
+        province: municipality.province,
+        community: municipality.community,
+        national: 'España',
+      };
+      return {
+        municipio_id: municipioId,
+        total,
+        limit,
+        offset,
+        data: rows.map((r) => {
+          const fwi = fwiOn.get(r.date_from);
+          return {
+            decision_id: r.decision_id,
+            type: r.type,
+            title: r.title,
+            scope: { level: r.scope_level, code: r.scope_code, name: names[r.scope_level] },
+            date_from: r.date_from,
+            date_to: r.date_to,
+            measures: r.measures,
+            legal_basis: r.legal_basis,
+            source_url: r.source_url,
+            origin: r.origin,
+            danger_class: fwi === undefined ? null : dangerClass(fwi),
+            created_at: r.created_at.toISOString(),
+          };
+        }),
+      };
+    },
+  };
+}
+
+export type DecisionsService = ReturnType<typeof createDecisionsService>;

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { DANGER_CLASS_CODES } from '../decision-support/danger-classes';
+import { ZMunicipalityNamesSchema, ZSourceRefSchema } from '../decision-support/schemas';
+import { ZMunicipioIdParamSchema } from '../municipalities/schemas';
+import { EARLIEST_DATE } from '../readings/date-range';
+import { dateParam } from '../readings/schemas';
+import { FRAMING_LANGS } from './compose';
+import { FRAMING_AUDIENCES } from './templates-es';
+
+export const ZFramingQuerySchema = z.object({
+  municipio_id: ZMunicipioIdParamSchema,
+  date: dateParam(`The day (YYYY-MM-DD, from ${EARLIEST_DATE} to today). Default: the latest day with data (test tokens: today).`),
+  audience: z.enum(FRAMING_AUDIENCES).optional().openapi({ description: 'Who the text addresses (default ciudadania).' }),
+  lang: z.enum(FRAMING_LANGS).optional().openapi({ description: 'Language asked for (default es). Without written templates for it, the answer is in es and `lang` says so.' }),
+});
+
+const ZComparisonSchema = z
+  .object({ date: z.string(), fwi: z.number().describe('1 decimal.'), difference: z.number().describe('The day’s fwi minus this fwi.') })
+  .nullable();
+
+export const ZFramingResponseSchema = z
+  .object({
+    municipio_id: z.string(),
+    municipality: ZMunicipalityNamesSchema,
+    date: z.string(),
+    audience: z.enum(FRAMING_AUDIENCES),
+    lang: z.enum(FRAMING_LANGS).describe('The language of the texts: es when the one asked for has no templates yet.'),
+    requested_lang: z.enum(FRAMING_LANGS),
+    danger_class: z.enum(DANGER_CLASS_CODES).describe('As m3.'),
+    fwi: z.number().describe('FWI of the day, 1 decimal: the figure the texts quote.'),
+    headline: z.string(),
+    summary: z.string(),
+    key_messages: z.array(z.string()).describe('Percentile, trend, last year, history maximum and, on very_high and extreme days, the art. 48.6 bans; a message whose fact is missing is left out.'),
+    call_to_action: z.string().describe('One plain action for the audience at this level.'),
+    emergency_number: z.number().int().describe('112.'),
+    context: z.object({
+      percentile: z.number().nullable().describe('As m3.'),
+      percentile_basis: z.object({ years: z.number().int(), days: z.number().int(), window_days: z.number().int() }),
+      vs_last_year: ZComparisonSchema.describe('The same day a year earlier, when it has data.'),
+      vs_history_max: ZComparisonSchema.describe('The highest FWI of the percentile sample.'),
+      trend: z.object({ direction: z.enum(['rising', 'steady', 'falling']).nullable(), change: z.number().nullable(), days: z.number().int() }),
+      season: z.null().describe('The época de peligro in force: not built yet (always null).'),
+    }),
+    measures_in_force: z.array(z.object({ code: z.string(), title: z.string(), legal_basis: z.string() })).describe('The art. 48.6 bans on very_high and extreme days; otherwise empty.'),
+    uncertainty: z.string().describe('What the figures are and are not.'),
+    source: z.enum(['observed', 'synthetic']),
+    sources: z.array(ZSourceRefSchema),
+  })
+  .openapi('Framing');
