@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createTsaClient, type PdfWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
-import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
+import type { JobQueue, Logger, QueueDepth } from '@firma-riesgo/service-kit';
 import { createAuditRepository, type AuditRepository } from './audit/repository';
 import type { EsignConfig } from './config';
 import type { EsignDb } from './db';
@@ -71,6 +71,8 @@ export function createSigningFeatures(deps: {
   tenantName: (tenantId: string) => Promise<string>;
   /** Tenant lookups across tenants, for administration. */
   tenants: Pick<KeysService, 'tenantNames' | 'tenantByName'>;
+  /** Late-bound: the depths of the job queues, for the admin figures. */
+  queueDepths: () => Promise<Record<string, QueueDepth>>;
   /** Late-bound like `jobs`: the `esign-webhooks` queue that carries HTTP deliveries. */
   webhookQueue: Pick<JobQueue<WebhookDeliveryJobs>, 'enqueue'>;
   /** Names the service in the user-agent of webhook deliveries. */
@@ -173,6 +175,7 @@ export function createSigningFeatures(deps: {
       webhooks: webhookRepos.webhooks,
       meter: meterRepo,
       meteringTimeZone: config.meteringTimeZone,
+      queueDepths: deps.queueDepths,
       keys: deps.tenants,
       erasure: documentsService,
       clock,

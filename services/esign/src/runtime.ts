@@ -92,6 +92,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     logger,
     tenantName: (id) => keys.tenantName(id),
     tenants: keys,
+    queueDepths: async () => ({ [ESIGN_QUEUE]: await jobs.queue.depth(), [WEBHOOK_QUEUE]: await webhookJobs.queue.depth() }),
     webhookQueue: { enqueue: (name, payload, opts) => webhookJobs.queue.enqueue(name, payload, opts) },
     version,
     clock,

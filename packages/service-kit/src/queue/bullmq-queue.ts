@@ -92,6 +92,11 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
   }
 
   return {
+    async depth() {
+      const counts = await queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
+      return { waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), delayed: counts.delayed ?? 0, active: counts.active ?? 0, failed: counts.failed ?? 0 };
+    },
+
     async enqueue(name, payload, opts) {
       const job = await add(name, payload, opts);
       return { id: job.id as string };

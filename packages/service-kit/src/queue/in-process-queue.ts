@@ -168,6 +168,11 @@ export function createInProcessQueue<R extends JobRegistry>(options: InProcessQu
   }
 
   return {
+    async depth() {
+      // in memory nothing is kept once it has failed for good
+      return { waiting: ready.length, delayed: Math.max(0, pending.size - ready.length - running), active: running, failed: 0 };
+    },
+
     async enqueue(name, payload, opts) {
       return { id: add(name, payload, opts).id };
     },

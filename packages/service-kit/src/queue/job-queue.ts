@@ -34,7 +34,16 @@ export interface JobQueue<R extends JobRegistry = JobRegistry> {
     payload: JobInputOf<R, Name>,
     opts: EnqueueAndWaitOptions,
   ): Promise<unknown>;
+  /** Jobs waiting (due now or delayed, retries included), running, and failed for good: for health views. */
+  depth(): Promise<QueueDepth>;
   close(): Promise<void>;
+}
+
+export interface QueueDepth {
+  waiting: number;
+  delayed: number;
+  active: number;
+  failed: number;
 }
 
 /** Several jobs at a time per process: jobs are mostly I/O (mail, HTTP, PDF storage). */

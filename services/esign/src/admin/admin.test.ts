@@ -95,6 +95,7 @@ describe('administration', () => {
     expect(stats.documents).toMatchObject({ all: 3, pending: 1, signed: 1 });
     expect(stats.requests).toMatchObject({ signed: 1, pending: 1 });
     expect(stats.median_seconds_to_sign).toBeGreaterThanOrEqual(0);
+    expect(stats.queues).toMatchObject({ esign: { waiting: expect.any(Number), active: expect.any(Number) }, 'esign-webhooks': { failed: expect.any(Number) } });
   });
 
   it("refuses to erase a tenant while a request is pending (409), then erases every document and leaves none of its emails", async () => {

@@ -1,7 +1,17 @@
 import { escapeHtml, renderPage } from '../html/page-shell';
 
 export interface DashboardData {
-  stats: { tenants: number; documents: Record<string, number>; signatures: number; signatures_last: Record<string, number>; median_seconds_to_sign: number | null; otp_failure_rate: number | null; webhook_success_rate: number | null; storage_bytes: number };
+  stats: {
+    tenants: number;
+    documents: Record<string, number>;
+    signatures: number;
+    signatures_last: Record<string, number>;
+    median_seconds_to_sign: number | null;
+    otp_failure_rate: number | null;
+    webhook_success_rate: number | null;
+    storage_bytes: number;
+    queues: Record<string, { waiting: number; delayed: number; active: number; failed: number }>;
+  };
   /** The last 30 days, oldest first. */
   daily: { date: string; signatures: number; uploads: number }[];
   tenants: { tenant: string; documents: number; documents_pending: number; signatures: number; storage_bytes: number }[];
@@ -59,6 +69,7 @@ export function renderDashboard(data: DashboardData, nonce: string): string {
 ${chart(data.daily)}
 ${table('Tenants', ['Tenant', 'Documents', 'Pending', 'Signatures', 'Storage', 'Links'], data.tenants.map((t) => [td(t.tenant), td(t.documents), td(t.documents_pending), td(t.signatures), td(bytes(t.storage_bytes)), `<td><a href="/admin/metering/${encodeURIComponent(t.tenant)}">metering</a> · <a href="/admin/documents?tenant=${encodeURIComponent(t.tenant)}">documents</a></td>`]))}
 ${table('Documents pending longest', ['Document', 'Tenant', 'Uploaded'], data.pendingLongest.map((d) => [`<td><a href="/admin/documents/${encodeURIComponent(d.document_id)}/audit">${escapeHtml(d.document_id)}</a></td>`, td(d.tenant), td(d.created_at)]))}
+${table('Queues', ['Queue', 'Waiting', 'Delayed', 'Running', 'Failed'], Object.entries(s.queues).map(([name, q]) => [td(name), td(q.waiting), td(q.delayed), td(q.active), td(q.failed)]))}
 ${table('Failing webhooks', ['Tenant', 'URL', 'State', 'Failing since'], data.failingWebhooks.map((w) => [td(w.tenant), td(w.url), td(w.active ? 'active' : `disabled: ${w.reason ?? ''}`), td(w.failing_since ?? '—')]))}
 </main>`;
   return renderPage('en', 'esign administration', nonce, body);

@@ -59,6 +59,9 @@ export const ZAdminStatsSchema = z
     otp_failure_rate: z.number().nullable().describe('Wrong codes / (wrong + verified codes)'),
     webhook_success_rate: z.number().nullable().describe('Succeeded / (succeeded + exhausted) deliveries'),
     storage_bytes: z.number().int(),
+    queues: z
+      .record(z.string(), z.object({ waiting: z.number().int(), delayed: z.number().int(), active: z.number().int(), failed: z.number().int() }))
+      .describe('Per job queue (`esign`, `esign-webhooks`): jobs waiting, delayed (retries included), running, and failed for good'),
   })
   .openapi('AdminStats');
 

@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '@firma-riesgo/errors';
+import type { QueueDepth } from '@firma-riesgo/service-kit';
 import type { AuditRepository } from '../audit/repository';
 import { documentRecord, type DocumentsService } from '../documents/service';
 import type { DocumentsRepository, DocumentStatus } from '../documents/repository';
@@ -23,6 +24,8 @@ export interface AdminDeps {
   webhooks: Pick<WebhooksRepository, 'failing'>;
   meter: Pick<MeterRepository, 'rows'>;
   meteringTimeZone: string;
+  /** Each job queue's depth (late-bound: the queues start after the features). */
+  queueDepths: () => Promise<Record<string, QueueDepth>>;
   keys: Pick<KeysService, 'tenantNames' | 'tenantByName'>;
   /** Tenant erasure erases each document as the documents feature does. */
   erasure: Pick<DocumentsService, 'eraseAllOfTenant'>;
@@ -96,7 +99,13 @@ export function createAdminService(deps: AdminDeps) {
 
     async stats() {
       const now = clock();
-      const [docs, requests, otp, deliveries] = await Promise.all([deps.documents.tenantSummaries(now), deps.requests.stats(now), deps.audit.otpOutcomes(), deps.deliveries.countsByStatus()]);
+      const [docs, requests, otp, deliveries, queues] = await Promise.all([
+        deps.documents.tenantSummaries(now),
+        deps.requests.stats(now),
+        deps.audit.otpOutcomes(),
+        deps.deliveries.countsByStatus(),
+        deps.queueDepths(),
+      ]);
       const sum = (f: (d: (typeof docs)[number]) => number) => docs.reduce((a, d) => a + f(d), 0);
       const totalDocs = sum((d) => d.documents);
       const pending = sum((d) => d.pending);
@@ -114,6 +123,7 @@ export function createAdminService(deps: AdminDeps) {
         otp_failure_rate: rate(otp.failed, otp.failed + otp.verified),
         webhook_success_rate: rate(succeeded, succeeded + exhausted),
         storage_bytes: sum((d) => d.storageBytes),
+        queues,
       };
     },
 
