@@ -176,6 +176,7 @@ export function createSigningFeatures(deps: {
       meter: meterRepo,
       meteringTimeZone: config.meteringTimeZone,
       queueDepths: deps.queueDepths,
+      auditTrailPdf: (id) => signatures.auditTrailPdf(id),
       keys: deps.tenants,
       erasure: documentsService,
       clock,

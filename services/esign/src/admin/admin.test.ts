@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
+import { linkOf, mailText, otpOf, samplePdf, startTestEsign, verifyWithTools, type TestEsign } from '../__tests__/support';
 
 /** The superadmin operations of interface §4.5 built so far, against a scripted activity. */
 describe('administration', () => {
@@ -89,6 +89,20 @@ describe('administration', () => {
     expect(trail.body.requests[0].request_id).toBe(signedRequest);
     expect(kinds).toEqual(expect.arrayContaining(['request_created', 'document_viewed', 'otp_sent', 'otp_failed', 'otp_verified', 'signed', 'sealed']));
     expect((await as(admin).get('/admin/documents/00000000-0000-4000-8000-000000000000/audit')).status).toBe(404);
+    // the same trail as a sealed PDF, which poppler's pdfsig and the text reader accept
+    const pdf = await as(admin)
+      .get(`/admin/documents/${a1}/audit?format=pdf`)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const checked = await verifyWithTools(pdf.body as Buffer);
+    expect(checked.pdfsig.stdout).toContain('Signature is Valid');
+    expect((await as(admin).get('/admin/documents/00000000-0000-4000-8000-000000000000/audit?format=pdf')).status).toBe(404);
 
     const stats = (await as(admin).get('/admin/stats')).body;
     expect(stats).toMatchObject({ tenants: 2, signatures: 1, signatures_last: { '24h': 1, '7d': 1, '30d': 1 }, otp_failure_rate: 0.5 });

@@ -5,6 +5,7 @@ import { errorResponse, validationErrorResponse } from '../openapi';
 import { ZDocumentSchema } from '../documents/schemas';
 import { principalOf } from '../keys/authenticate';
 import {
+  ZAdminAuditQuerySchema,
   ZAdminAuditSchema,
   ZAdminDocumentParamsSchema,
   ZAdminDocumentsQuerySchema,
@@ -129,13 +130,26 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
     method: 'get',
     path: '/admin/documents/{document_id}/audit',
     summary: "A document's audit trail",
-    description: 'The document, every signing request with its audit events in order (kind, time, IP, user agent, email where relevant, document hash), and the events of the document itself. 404 for an unknown document (interface §7).',
+    description:
+      'The document, every signing request with its audit events in order (kind, time, IP, user agent, email where relevant, document hash), and the events of the document itself. `?format=pdf` answers the same trail as a PDF sealed with the service certificate (timestamped with TSA_URL). 404 for an unknown document (interface §7).',
     tags: TAGS,
     security: SECURITY,
     params: ZAdminDocumentParamsSchema,
+    query: ZAdminAuditQuerySchema,
     before,
-    responses: { 200: { description: 'The trail', content: json(ZAdminAuditSchema) }, 404: errorResponse('The document does not exist'), ...ACCESS },
-    handler: async ({ params }) => admin.audit(params.document_id),
+    responses: {
+      200: { description: 'The trail', content: { ...json(ZAdminAuditSchema), 'application/pdf': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } } },
+      404: errorResponse('The document does not exist'),
+      ...ACCESS,
+    },
+    handler: async ({ params, query }, _req, res) => {
+      if (query.format === 'json') return admin.audit(params.document_id);
+      const pdf = await admin.auditPdf(params.document_id);
+      res.set({ 'Content-Type': 'application/pdf', 'Cache-Control': 'no-store' });
+      res.attachment(`auditoria-${params.document_id}.pdf`);
+      res.status(200).send(pdf);
+      return undefined;
+    },
   });
 
   defineRoute(router, registry, {

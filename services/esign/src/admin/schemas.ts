@@ -23,6 +23,10 @@ export const ZAdminDocumentsQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
+export const ZAdminAuditQuerySchema = z.object({
+  format: z.enum(['json', 'pdf']).default('json').describe('`pdf`: the same trail as a PDF sealed with the service certificate'),
+});
+
 export const ZAdminDocumentParamsSchema = z.object({ document_id: z.string().max(64) });
 export const ZTenantParamsSchema = z.object({ tenant: z.string().min(1).max(63) });
 

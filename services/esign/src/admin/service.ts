@@ -24,6 +24,8 @@ export interface AdminDeps {
   webhooks: Pick<WebhooksRepository, 'failing'>;
   meter: Pick<MeterRepository, 'rows'>;
   meteringTimeZone: string;
+  /** The sealed audit-trail PDF of a document (the signatures feature builds it), or null. */
+  auditTrailPdf: (documentId: string) => Promise<Buffer | null>;
   /** Each job queue's depth (late-bound: the queues start after the features). */
   queueDepths: () => Promise<Record<string, QueueDepth>>;
   keys: Pick<KeysService, 'tenantNames' | 'tenantByName'>;
@@ -95,6 +97,13 @@ export function createAdminService(deps: AdminDeps) {
         requests: requests.map((r) => ({ ...statusRecord(r, now), events: events.filter((e) => e.requestId === r.id).map(event) })),
         document_events: events.filter((e) => !e.requestId).map((e) => ({ kind: e.kind, occurred_at: e.occurredAt.toISOString(), details: e.details ?? null })),
       };
+    },
+
+    /** The trail as a PDF sealed with the service certificate (`?format=pdf`). */
+    async auditPdf(documentId: string): Promise<Buffer> {
+      const pdf = UUID.test(documentId) ? await deps.auditTrailPdf(documentId) : null;
+      if (!pdf) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
+      return pdf;
     },
 
     async stats() {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
 import { sealPdf, type SigningIdentity, type TsaClient } from '@firma-riesgo/pdf-core';
 import type { JobContext, JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { AuditRepository } from '../audit/repository';
@@ -72,6 +73,40 @@ export function createSignaturesService(deps: SignaturesDeps) {
   async function removeIfErased(documentId: string): Promise<void> {
     const current = await repos.documents.find(documentId, clock());
     if (current?.erasedAt) await files.removeTree(storageKeys.documentDir(documentId));
+  }
+
+  /** What the audit certificate prints: the final PDF's last pages, and the operator's sealed trail. */
+  function certificateData(
+    doc: DocumentRow,
+    requests: SigningRequestRow[],
+    events: Awaited<ReturnType<SignaturesRepos['audit']['listForDocument']>>,
+    tenant: string,
+    now: Date,
+  ): Parameters<typeof appendAuditCertificate>[1] {
+    return {
+      documentId: doc.id,
+      title: doc.title ?? doc.filename,
+      filename: doc.filename,
+      pages: doc.pages,
+      sha256: doc.sha256,
+      createdAt: doc.createdAt,
+      tenant,
+      signatures: requests
+        .filter((r) => r.signedAt)
+        .map((r) => ({
+          requestId: r.id,
+          name: r.signeeName,
+          email: r.signeeEmail,
+          signedAt: r.signedAt!,
+          level: r.signatureLevel ?? '-',
+          tsaTime: r.tsaTime,
+          signedSha256: r.signedSha256 ?? '-',
+        })),
+      events: events.map((e) => ({ at: e.occurredAt, kind: e.kind, email: e.email, ip: e.ip, userAgent: e.userAgent, documentSha256: e.documentSha256 })),
+      verificationUrl: `${deps.publicUrl}/verificar/${doc.id}`,
+      seal: { commonName: deps.identity.commonName, selfSigned: deps.identity.selfSigned, level: deps.tsa ? 'B-T' : 'B-B' },
+      generatedAt: now,
+    };
   }
 
   const service = {
@@ -180,28 +215,7 @@ export function createSignaturesService(deps: SignaturesDeps) {
           fieldName: 'sello-final',
           modify: async (pdf) => {
             await drawStamps(pdf, stamps);
-            await appendAuditCertificate(pdf, {
-              documentId: doc.id,
-              title: doc.title ?? doc.filename,
-              filename: doc.filename,
-              pages: doc.pages,
-              sha256: doc.sha256,
-              createdAt: doc.createdAt,
-              tenant,
-              signatures: requests.map((r) => ({
-                requestId: r.id,
-                name: r.signeeName,
-                email: r.signeeEmail,
-                signedAt: r.signedAt!,
-                level: r.signatureLevel ?? '-',
-                tsaTime: r.tsaTime,
-                signedSha256: r.signedSha256 ?? '-',
-              })),
-              events: events.map((e) => ({ at: e.occurredAt, kind: e.kind, email: e.email, ip: e.ip, userAgent: e.userAgent, documentSha256: e.documentSha256 })),
-              verificationUrl: `${deps.publicUrl}/verificar/${doc.id}`,
-              seal: { commonName: deps.identity.commonName, selfSigned: deps.identity.selfSigned, level: deps.tsa ? 'B-T' : 'B-B' },
-              generatedAt: now,
-            });
+            await appendAuditCertificate(pdf, certificateData(doc, requests, events, tenant, now));
           },
         });
         const recorded = await repos.transaction(async (tx) => {
@@ -244,6 +258,30 @@ export function createSignaturesService(deps: SignaturesDeps) {
       } finally {
         clearInterval(heartbeat);
       }
+    },
+
+    /**
+     * The document's audit trail as its own PDF (administration, `?format=pdf`): the audit
+     * certificate pages as of now, sealed with the service certificate (and timestamped
+     * with TSA_URL). Null for an unknown document.
+     */
+    async auditTrailPdf(documentId: string): Promise<Buffer | null> {
+      const now = clock();
+      const doc = await repos.documents.find(documentId, now);
+      if (!doc) return null;
+      const [requests, events, tenant] = await Promise.all([repos.requests.listForDocument(doc.id), repos.audit.listForDocument(doc.id), deps.tenantName(doc.tenantId)]);
+      const trail = await PDFDocument.create();
+      trail.setTitle(`Audit trail ${doc.id}`);
+      await appendAuditCertificate(trail, certificateData(doc, requests, events, tenant, now));
+      const sealed = await sealPdf(Buffer.from(await trail.save({ useObjectStreams: false })), {
+        identity: deps.identity,
+        tsa: deps.tsa,
+        signingTime: now,
+        reason: `Registro de auditoría del documento ${doc.id}`,
+        location: deps.publicUrl,
+        fieldName: 'sello-auditoria',
+      });
+      return sealed.pdf;
     },
 
     /**
