@@ -82,7 +82,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   const identity = await loadSealIdentity(config);
   // Workers start on first use, so a role that never decodes an image or runs a tool
   // never starts one.
-  const tools = createToolsContext({ tmpDir: config.tmpDir, logger });
+  const tools = createToolsContext({ tmpDir: config.tmpDir, logger, sweep: role !== 'cli' });
   const signing = createSigningFeatures({
     config,
     pool: tools.pool,

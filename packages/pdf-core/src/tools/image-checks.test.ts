@@ -1,24 +1,15 @@
-import { crc32 } from 'node:zlib';
+import { pngChunk, PNG_SIGNATURE } from '../images/__tests__/png-fixtures';
 import { PdfInputError } from './errors';
 import { checkImages, MAX_IMAGE_PIXELS } from './image-checks';
 
 /** A PNG whose header claims width×height, with a token IDAT: only the header is read. */
 function pngHeaderOnly(width: number, height: number): Uint8Array {
-  const chunk = (type: string, body: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(body.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])), 0);
-    return Buffer.concat([head, body, crc]);
-  };
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = 2;
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00])), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00])), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 const issue = (fn: () => unknown) => {

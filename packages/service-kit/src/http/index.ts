@@ -7,3 +7,4 @@ export * from './listen';
 export * from './content-disposition';
 export * from './security-headers';
 export * from './health-router';
+export * from './client-rate-limit';

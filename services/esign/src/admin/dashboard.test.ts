@@ -1,8 +1,7 @@
 import request from 'supertest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { axeViolations, launchChromium } from '../__tests__/browser';
 import { samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** GET /admin/: the interface's header access, and the browser sign-in with a session cookie and CSRF. */
 describe('the administration dashboard', () => {
@@ -16,7 +15,7 @@ describe('the administration dashboard', () => {
     admin = await env.keyFor('operator', 'superadmin');
     tenantKey = await env.keyFor('dash-tenant');
     await request(env.rt.server!).post('/firma/documentos').set('authorization', tenantKey).attach('file', await samplePdf(), { filename: 'd.pdf', contentType: 'application/pdf' }).expect(200);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -70,11 +69,7 @@ describe('the administration dashboard', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'esign administration' }).waitFor();
       await expect(page.getByRole('table', { name: 'Tenants' }).textContent()).resolves.toContain('dash-tenant');
-      await page.evaluate(require('axe-core').source as string);
-      const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>(
-        "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })",
-      );
-      expect(result.violations.map((v) => `${v.id} (${v.impact})`)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
     } finally {
       await context.close();
     }

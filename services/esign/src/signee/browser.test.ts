@@ -1,8 +1,7 @@
 import request from 'supertest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { axeViolations, launchChromium } from '../__tests__/browser';
 import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 describe('the signing page in a real browser (Debian chromium)', () => {
   let env: TestEsign;
@@ -12,7 +11,7 @@ describe('the signing page in a real browser (Debian chromium)', () => {
   beforeAll(async () => {
     env = await startTestEsign({ name: 'esign_browser' });
     key = await env.keyFor('acme');
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -82,12 +81,7 @@ describe('the signing page in a real browser (Debian chromium)', () => {
     const page = await context.newPage();
     try {
       await page.goto(url);
-      // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-      await page.evaluate(require('axe-core').source as string);
-      const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>(
-        "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })",
-      );
-      expect(result.violations.map((v) => `${v.id} (${v.impact})`)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
     } finally {
       await context.close();
     }
@@ -108,11 +102,7 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       // only the images were fetched, not the PDF: the view is recorded all the same
       const viewed = await eventually(async () => (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'document_viewed'));
       expect(viewed.details).toMatchObject({ via: 'pages' });
-      await page.evaluate(require('axe-core').source as string);
-      const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>(
-        "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })",
-      );
-      expect(result.violations.map((v) => `${v.id} (${v.impact})`)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -10,12 +10,13 @@ export interface ToolsContext extends ToolEngines {
  * timeouts, temp dirs under `tmpDir`) and the worker threads for in-process work.
  * Workers start on first use, so a process that never runs a tool never loads mupdf.
  */
-export function createToolsContext(options: { tmpDir?: string; workers?: number; logger?: Logger } = {}): ToolsContext {
+export function createToolsContext(options: { tmpDir?: string; workers?: number; logger?: Logger; sweep?: boolean } = {}): ToolsContext {
   const runner = createEngineRunner({ tmpRoot: options.tmpDir });
   const pool = createWorkerPool({ size: options.workers });
   if (runner.supervision === 'none') options.logger?.warn('setpriv or timeout is missing: PDF engines may outlive a crash of this process');
   // Temp dirs a crashed call left behind (users' documents) are removed at start-up and every 5 minutes.
-  const sweeper = startTempSweeper({
+  // Only processes that run engines sweep (not a CLI command, which starts none).
+  const sweeper = options.sweep === false ? { stop: () => undefined } : startTempSweeper({
     root: options.tmpDir,
     onSwept: (dirs) => options.logger?.info({ count: dirs.length }, 'removed temp dirs left by crashed calls'),
     onError: (err) => options.logger?.warn({ err }, 'temp dir sweep failed'),

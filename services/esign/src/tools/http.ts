@@ -1,13 +1,12 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { PayloadTooLargeError, ValidationError } from '@firma-riesgo/errors';
-import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { clientRateLimit, defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import type { RateLimiter } from '@firma-riesgo/auth';
 import { abortSignalOnClose, withToolCaller, type ToolEngines } from '@firma-riesgo/pdf-core';
 import { errorResponse } from '../openapi';
-import { authenticate, type AuthDeps } from '../keys/authenticate';
+import { authenticate, optionalPrincipalOf, type AuthDeps } from '../keys/authenticate';
 import { toolClient } from './client';
-import { toolRateLimit } from './rate-limit';
 import { multipartUpload, uploadedFiles } from '../uploads/upload';
 
 export interface ToolsDeps {
@@ -102,12 +101,20 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
     body: spec.body,
     bodyContentType: 'multipart/form-data',
     responses: { 200: { description: 'Result', content, headers: RATE_HEADERS }, ...ERROR_RESPONSES },
-    before: [authenticate(ctx.auth, { optional: true }), toolRateLimit(ctx.limiter, ctx.countCall), bodyLimit(spec.maxBodyBytes), multipartUpload({ files, maxFileBytes }), markFiles(files.map((f) => f.name))],
+    before: [authenticate(ctx.auth, { optional: true }), clientRateLimit(ctx.limiter, { clientOf: toolClient, what: 'tool calls' }), countToolCall(ctx.countCall), bodyLimit(spec.maxBodyBytes), multipartUpload({ files, maxFileBytes }), markFiles(files.map((f) => f.name))],
     // Every engine run and worker job of the call is done for this client: its share of the
     // pool and of each engine is capped, and its work stops if it disconnects.
     handler: async ({ body }, req, res) =>
       withToolCaller({ client: toolClient(req, res), signal: abortSignalOnClose(res) }, () => spec.handler(body, req, res)),
   });
+}
+
+/** Metering: each admitted call, for its key's tenant or `anonymous` (null). */
+function countToolCall(count: ToolsDeps['countCall']): RequestHandler {
+  return async (_req, res, next) => {
+    await count?.(optionalPrincipalOf(res.locals)?.tenantId ?? null);
+    next();
+  };
 }
 
 function bodyLimit(maxBytes: number | undefined): RequestHandler {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '@firma-riesgo/errors';
-import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { clientRateLimit, defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import type { RateLimiter } from '@firma-riesgo/auth';
 import { errorResponse } from '../openapi';
 import type { Locale } from '../html/page-shell';
@@ -10,7 +10,6 @@ import { multipartUpload, uploadedFiles } from '../uploads/upload';
 import { renderFileReport, renderSearchPage } from './file-pages';
 import { renderErasedVerificationPage, renderVerificationNotFound, renderVerificationPage } from './page';
 import { FILE_TEXT } from './page-strings';
-import { verificationClient, verificationRateLimit } from './rate-limit';
 import {
   ZErasedVerificationSchema,
   ZFileVerificationBodySchema,
@@ -48,6 +47,9 @@ function localeOf(req: Request, lang: Locale | undefined): Locale {
 function wantsJson(req: Request): boolean {
   return req.accepts(['html', 'json']) === 'json';
 }
+
+/** POST /verificar needs no key: each client IP (behind TRUSTED_PROXIES, the forwarded address) has its budget. */
+const verificationClient = (req: { ip?: string }) => `ip:${req.ip ?? 'unknown'}`;
 
 export function verificationRouter(
   registry: OpenAPIRegistry,
@@ -108,7 +110,7 @@ export function verificationRouter(
       422: errorResponse('No file, not a PDF, or not verifiable within the time budget'),
       429: errorResponse('Too many verifications from this client; wait `Retry-After` seconds'),
     },
-    before: [verificationRateLimit(deps.limiter), multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes }), markFile],
+    before: [clientRateLimit(deps.limiter, { clientOf: verificationClient, what: 'verifications' }), multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes }), markFile],
     handler: async ({ query }, req, res) => {
       const file = uploadedFiles(req, 'file')[0]!;
       const report = await deps.verification.verifyFile(file.buffer, verificationClient(req));

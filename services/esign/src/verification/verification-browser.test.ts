@@ -1,11 +1,10 @@
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { axeViolations, launchChromium } from '../__tests__/browser';
 import { sealPdf } from '@firma-riesgo/pdf-core';
 import { samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** /verificar as a person uses it, in Debian Chromium: the form, an upload through it, the report; axe on both. */
 describe('public verification in a real browser', () => {
@@ -15,7 +14,7 @@ describe('public verification in a real browser', () => {
 
   beforeAll(async () => {
     env = await startTestEsign({ name: 'esign_verify_browser' });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -24,13 +23,6 @@ describe('public verification in a real browser', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function axe(page: import('playwright-core').Page): Promise<string[]> {
-    await page.evaluate(require('axe-core').source as string);
-    const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>(
-      "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })",
-    );
-    return result.violations.map((v) => `${v.id} (${v.impact})`);
-  }
 
   it('checks an uploaded sealed PDF through the plain form, and both pages pass axe', async () => {
     const sealed = (await sealPdf(await samplePdf(), { identity: env.rt.signing.identity, signingTime: new Date('2026-05-01T09:00:00Z'), reason: 'x', fieldName: 'sello' })).pdf;
@@ -41,13 +33,13 @@ describe('public verification in a real browser', () => {
     const page = await context.newPage();
     try {
       await page.goto(`${env.rt.url}/verificar`);
-      expect(await axe(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.setInputFiles('#file', file);
       await page.getByRole('button', { name: 'Comprobar' }).click();
       await page.waitForLoadState('load');
       const text = await page.locator('main').textContent();
       expect(text).toContain('sello');
-      expect(await axe(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -1,8 +1,6 @@
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { clearRedisPrefix, REDIS_URL, testConfig, uniquePrefix } from '../__tests__/support';
-import { readingOf } from '../readings/reading';
-import { readings } from '../readings/tables';
+import { clearRedisPrefix, expectErrorBody, REDIS_URL, storeReading, testConfig, uniquePrefix } from '../__tests__/support';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import type { TokenScope } from '../tokens/service';
 
@@ -14,20 +12,13 @@ describe('GET /api/v3/m3', () => {
   // 12:00 in Madrid on 20 July 2025.
   const now = new Date('2025-07-20T10:00:00Z');
 
-  const store = async (municipioId: string, date: string, fwi: number) => {
-    const r = readingOf(date, { temp: 30, rh: 25, ws: 15, prec: 0 }, { ffmc: 90, dmc: 40, dc: 300, isi: 8, bui: 60, fwi, dsr: 1 });
-    await rt.database.db.insert(readings).values({ municipioId, ...r });
-  };
+  const store = (municipioId: string, date: string, fwi: number) => storeReading(rt, municipioId, date, fwi);
   const token = async (scopes: TokenScope[] = ['risk:read'], type: 'live' | 'test' = 'live', municipios?: string[]) =>
     (await rt.tokens.create({ account: 'ayto', type, scopes, municipios })).token;
   const m3 = async (query: string, bearer?: string) =>
     request(rt.server!)
       .get(`/api/v3/m3?${query}`)
       .set('Authorization', `Bearer ${bearer ?? (await token())}`);
-  const expectError = (res: request.Response, status: number, code: string, param: string | null) => {
-    expect(res.status).toBe(status);
-    expect(res.body).toEqual({ error: { code, message: expect.any(String), param, request_id: res.headers['x-request-id'] } });
-  };
 
   beforeAll(async () => {
     db = await createTestDatabase('wildfire_m3');
@@ -102,8 +93,8 @@ describe('GET /api/v3/m3', () => {
     });
 
     it('answers 404 READING_NOT_FOUND for a day without data, and for a municipality with nothing stored', async () => {
-      expectError(await m3('municipio_id=28079&date=2025-07-01'), 404, 'READING_NOT_FOUND', 'date');
-      expectError(await m3('municipio_id=08019'), 404, 'READING_NOT_FOUND', 'municipio_id');
+      expectErrorBody(await m3('municipio_id=28079&date=2025-07-01'), 404, 'READING_NOT_FOUND', 'date');
+      expectErrorBody(await m3('municipio_id=08019'), 404, 'READING_NOT_FOUND', 'municipio_id');
     });
   });
 
@@ -123,29 +114,29 @@ describe('GET /api/v3/m3', () => {
 
   describe('errors', () => {
     it('answers 400 MISSING_REQUIRED_PARAM and INVALID_PARAM_FORMAT', async () => {
-      expectError(await m3('date=2025-07-01'), 400, 'MISSING_REQUIRED_PARAM', 'municipio_id');
-      expectError(await m3('municipio_id=2807'), 400, 'INVALID_PARAM_FORMAT', 'municipio_id');
-      expectError(await m3('municipio_id=28079&date=2025-02-30'), 400, 'INVALID_PARAM_FORMAT', 'date');
-      expectError(await m3('municipio_id=28079&date=20250701'), 400, 'INVALID_PARAM_FORMAT', 'date');
+      expectErrorBody(await m3('date=2025-07-01'), 400, 'MISSING_REQUIRED_PARAM', 'municipio_id');
+      expectErrorBody(await m3('municipio_id=2807'), 400, 'INVALID_PARAM_FORMAT', 'municipio_id');
+      expectErrorBody(await m3('municipio_id=28079&date=2025-02-30'), 400, 'INVALID_PARAM_FORMAT', 'date');
+      expectErrorBody(await m3('municipio_id=28079&date=20250701'), 400, 'INVALID_PARAM_FORMAT', 'date');
     });
 
     it.each([['2014-12-31'], ['2025-07-21']])('answers 422 DATE_OUT_OF_RANGE to date=%s, for live and test tokens', async (date) => {
-      expectError(await m3(`municipio_id=28079&date=${date}`), 422, 'DATE_OUT_OF_RANGE', 'date');
-      expectError(await m3(`municipio_id=28079&date=${date}`, await token(['risk:read'], 'test')), 422, 'DATE_OUT_OF_RANGE', 'date');
+      expectErrorBody(await m3(`municipio_id=28079&date=${date}`), 422, 'DATE_OUT_OF_RANGE', 'date');
+      expectErrorBody(await m3(`municipio_id=28079&date=${date}`, await token(['risk:read'], 'test')), 422, 'DATE_OUT_OF_RANGE', 'date');
     });
 
     it('answers 404 MUNICIPALITY_NOT_FOUND to an unknown code', async () => {
-      expectError(await m3('municipio_id=99999'), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
-      expectError(await m3('municipio_id=99999', await token(['risk:read'], 'test')), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
+      expectErrorBody(await m3('municipio_id=99999'), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
+      expectErrorBody(await m3('municipio_id=99999', await token(['risk:read'], 'test')), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
     });
 
     it('answers 401 MISSING_AUTH_HEADER without a token', async () => {
-      expectError(await request(rt.server!).get('/api/v3/m3?municipio_id=28079'), 401, 'MISSING_AUTH_HEADER', null);
+      expectErrorBody(await request(rt.server!).get('/api/v3/m3?municipio_id=28079'), 401, 'MISSING_AUTH_HEADER', null);
     });
 
     it('answers 403 INSUFFICIENT_SCOPE without risk:read, and outside the token’s municipality list', async () => {
-      expectError(await m3('municipio_id=28079', await token(['reports:read', 'ecosystem:read'])), 403, 'INSUFFICIENT_SCOPE', null);
-      expectError(await m3('municipio_id=41091', await token(['risk:read'], 'live', ['28079'])), 403, 'INSUFFICIENT_SCOPE', 'municipio_id');
+      expectErrorBody(await m3('municipio_id=28079', await token(['reports:read', 'ecosystem:read'])), 403, 'INSUFFICIENT_SCOPE', null);
+      expectErrorBody(await m3('municipio_id=41091', await token(['risk:read'], 'live', ['28079'])), 403, 'INSUFFICIENT_SCOPE', 'municipio_id');
     });
   });
 
@@ -155,7 +146,7 @@ describe('GET /api/v3/m3', () => {
     const last = await m3('municipio_id=28079', live);
     expect([last.status, last.headers['x-ratelimit-remaining']]).toEqual([200, '0']);
     const refused = await m3('municipio_id=28079', live);
-    expectError(refused, 429, 'RATE_LIMIT_EXCEEDED', null);
+    expectErrorBody(refused, 429, 'RATE_LIMIT_EXCEEDED', null);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
     const test = await token(['risk:read'], 'test');
     for (let i = 0; i < 101; i++) expect((await m3('municipio_id=28079&date=2025-07-01', test)).status).toBe(200);

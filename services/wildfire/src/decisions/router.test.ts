@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { captureOutput, clearRedisPrefix, REDIS_URL, shortTempDir, testConfig, uniquePrefix } from '../__tests__/support';
+import { captureOutput, clearRedisPrefix, expectErrorBody, REDIS_URL, shortTempDir, testConfig, uniquePrefix } from '../__tests__/support';
 import { runCli } from '../cli';
 import { CsvInputError } from '../csv-input';
 import { readingOf } from '../readings/reading';
@@ -41,10 +41,6 @@ describe('territorial decisions', () => {
     request(rt.server!)
       .get(`/api/v3/decisiones?${query}`)
       .set('Authorization', `Bearer ${bearer ?? (await token())}`);
-  const expectError = (res: request.Response, status: number, code: string, param: string | null) => {
-    expect(res.status).toBe(status);
-    expect(res.body).toEqual({ error: { code, message: expect.any(String), param, request_id: res.headers['x-request-id'] } });
-  };
   const dump = async () => rt.database.db.select().from(decisions).orderBy(decisions.decisionId);
 
   beforeAll(async () => {
@@ -151,25 +147,25 @@ describe('territorial decisions', () => {
       ['limit=abc', 'limit'],
       ['date_from=2025-7-1', 'date_from'],
     ])('answers 400 INVALID_PARAM_FORMAT to %s', async (query, param) => {
-      expectError(await get(`municipio_id=41091&${query}`), 400, 'INVALID_PARAM_FORMAT', param);
+      expectErrorBody(await get(`municipio_id=41091&${query}`), 400, 'INVALID_PARAM_FORMAT', param);
     });
 
     it('answers the documented errors', async () => {
-      expectError(await get(''), 400, 'MISSING_REQUIRED_PARAM', 'municipio_id');
-      expectError(await get('municipio_id=99999'), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
-      expectError(await get('municipio_id=41091&date_to=2025-07-21'), 422, 'DATE_OUT_OF_RANGE', 'date_to');
-      expectError(await get('municipio_id=41091&date_from=2014-12-31'), 422, 'DATE_OUT_OF_RANGE', 'date_from');
-      expectError(await get('municipio_id=41091&date_from=2025-07-10&date_to=2025-07-01'), 422, 'INVALID_DATE_RANGE', 'date_from');
-      expectError(await request(rt.server!).get('/api/v3/decisiones?municipio_id=41091'), 401, 'MISSING_AUTH_HEADER', null);
-      expectError(await get('municipio_id=41091', await token(['reports:read'])), 403, 'INSUFFICIENT_SCOPE', null);
+      expectErrorBody(await get(''), 400, 'MISSING_REQUIRED_PARAM', 'municipio_id');
+      expectErrorBody(await get('municipio_id=99999'), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
+      expectErrorBody(await get('municipio_id=41091&date_to=2025-07-21'), 422, 'DATE_OUT_OF_RANGE', 'date_to');
+      expectErrorBody(await get('municipio_id=41091&date_from=2014-12-31'), 422, 'DATE_OUT_OF_RANGE', 'date_from');
+      expectErrorBody(await get('municipio_id=41091&date_from=2025-07-10&date_to=2025-07-01'), 422, 'INVALID_DATE_RANGE', 'date_from');
+      expectErrorBody(await request(rt.server!).get('/api/v3/decisiones?municipio_id=41091'), 401, 'MISSING_AUTH_HEADER', null);
+      expectErrorBody(await get('municipio_id=41091', await token(['reports:read'])), 403, 'INSUFFICIENT_SCOPE', null);
       const sevillaOnly = (await rt.tokens.create({ account: 'ayto', type: 'live', scopes: ['risk:read'], municipios: ['41091'] })).token;
-      expectError(await get('municipio_id=41004', sevillaOnly), 403, 'INSUFFICIENT_SCOPE', 'municipio_id');
+      expectErrorBody(await get('municipio_id=41004', sevillaOnly), 403, 'INSUFFICIENT_SCOPE', 'municipio_id');
     });
 
     it('counts toward the 100-per-minute data limit of a live token', async () => {
       const live = await token();
       for (let i = 0; i < 100; i++) expect((await get('municipio_id=41091', live)).status).toBe(200);
-      expectError(await get('municipio_id=41091', live), 429, 'RATE_LIMIT_EXCEEDED', null);
+      expectErrorBody(await get('municipio_id=41091', live), 429, 'RATE_LIMIT_EXCEEDED', null);
     });
   });
 });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { testConfig } from '../__tests__/support';
+import { expectErrorBody, testConfig } from '../__tests__/support';
 import { readingOf } from '../readings/reading';
 import { readings } from '../readings/tables';
 import { startWildfire, type WildfireRuntime } from '../runtime';
@@ -125,34 +125,30 @@ describe('GET /api/v3/m10 and GET /ecosystem', () => {
   });
 
   describe.each(['/api/v3/m10', '/ecosystem'])('errors of %s', (path) => {
-    const expectError = (res: request.Response, status: number, code: string, param: string | null) => {
-      expect(res.status).toBe(status);
-      expect(res.body).toEqual({ error: { code, message: expect.any(String), param, request_id: res.headers['x-request-id'] } });
-    };
 
     it('answers 400 MISSING_REQUIRED_PARAM without municipio_id', async () => {
-      expectError(await get(path, ''), 400, 'MISSING_REQUIRED_PARAM', 'municipio_id');
+      expectErrorBody(await get(path, ''), 400, 'MISSING_REQUIRED_PARAM', 'municipio_id');
     });
 
     it.each(['2807', '280790', 'abcde', '28O79', '', '41091&municipio_id=28079'])('answers 400 INVALID_PARAM_FORMAT to municipio_id=%s', async (value) => {
-      expectError(await get(path, `municipio_id=${value}`), 400, 'INVALID_PARAM_FORMAT', 'municipio_id');
+      expectErrorBody(await get(path, `municipio_id=${value}`), 400, 'INVALID_PARAM_FORMAT', 'municipio_id');
     });
 
     it.each(['live', 'test'] as const)('answers 404 MUNICIPALITY_NOT_FOUND to a well-formed unknown code (%s token)', async (type) => {
-      expectError(await get(path, 'municipio_id=99999', await token(['ecosystem:read'], { type })), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
+      expectErrorBody(await get(path, 'municipio_id=99999', await token(['ecosystem:read'], { type })), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
     });
 
     it('answers 401 MISSING_AUTH_HEADER without a token', async () => {
-      expectError(await request(rt.server!).get(`${path}?municipio_id=41091`), 401, 'MISSING_AUTH_HEADER', null);
+      expectErrorBody(await request(rt.server!).get(`${path}?municipio_id=41091`), 401, 'MISSING_AUTH_HEADER', null);
     });
 
     it('answers 403 INSUFFICIENT_SCOPE to a token without ecosystem:read', async () => {
-      expectError(await get(path, 'municipio_id=41091', await token(['risk:read'])), 403, 'INSUFFICIENT_SCOPE', null);
+      expectErrorBody(await get(path, 'municipio_id=41091', await token(['risk:read'])), 403, 'INSUFFICIENT_SCOPE', null);
     });
 
     it.each(['live', 'test'] as const)('answers 403 INSUFFICIENT_SCOPE outside a %s token’s municipality list, and 200 inside it', async (type) => {
       const sevilleOnly = await token(['ecosystem:read'], { type, municipios: ['41091'] });
-      expectError(await get(path, 'municipio_id=28079', sevilleOnly), 403, 'INSUFFICIENT_SCOPE', 'municipio_id');
+      expectErrorBody(await get(path, 'municipio_id=28079', sevilleOnly), 403, 'INSUFFICIENT_SCOPE', 'municipio_id');
       expect((await get(path, 'municipio_id=41091', sevilleOnly)).status).toBe(200);
     });
   });

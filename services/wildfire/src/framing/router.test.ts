@@ -1,8 +1,6 @@
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { clearRedisPrefix, REDIS_URL, testConfig, uniquePrefix } from '../__tests__/support';
-import { readingOf } from '../readings/reading';
-import { readings } from '../readings/tables';
+import { clearRedisPrefix, expectErrorBody, REDIS_URL, storeReading, testConfig, uniquePrefix } from '../__tests__/support';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import type { TokenScope } from '../tokens/service';
 import { FRAMING_AUDIENCES } from './templates-es';
@@ -32,19 +30,12 @@ describe('GET /api/v1/framing', () => {
   const prefix = uniquePrefix();
   const now = new Date('2025-07-20T10:00:00Z');
 
-  const store = async (municipioId: string, date: string, fwi: number) => {
-    const r = readingOf(date, { temp: 30, rh: 25, ws: 15, prec: 0 }, { ffmc: 90, dmc: 40, dc: 300, isi: 8, bui: 60, fwi, dsr: 1 });
-    await rt.database.db.insert(readings).values({ municipioId, ...r });
-  };
+  const store = (municipioId: string, date: string, fwi: number) => storeReading(rt, municipioId, date, fwi);
   const token = async (scopes: TokenScope[] = ['reports:read'], type: 'live' | 'test' = 'live') => (await rt.tokens.create({ account: 'ayto', type, scopes })).token;
   const frame = async (query: string, bearer?: string) =>
     request(rt.server!)
       .get(`/api/v1/framing?${query}`)
       .set('Authorization', `Bearer ${bearer ?? (await token())}`);
-  const expectError = (res: request.Response, status: number, code: string, param: string | null) => {
-    expect(res.status).toBe(status);
-    expect(res.body).toEqual({ error: { code, message: expect.any(String), param, request_id: res.headers['x-request-id'] } });
-  };
 
   beforeAll(async () => {
     db = await createTestDatabase('wildfire_framing');
@@ -124,18 +115,18 @@ describe('GET /api/v1/framing', () => {
   });
 
   it('answers the documented errors', async () => {
-    expectError(await frame('audience=prensa'), 400, 'MISSING_REQUIRED_PARAM', 'municipio_id');
-    expectError(await frame('municipio_id=28079&audience=vecinos'), 400, 'INVALID_PARAM_FORMAT', 'audience');
-    expectError(await frame('municipio_id=28079&lang=fr'), 400, 'INVALID_PARAM_FORMAT', 'lang');
-    expectError(await frame('municipio_id=99999'), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
-    expectError(await frame('municipio_id=28079&date=2025-07-21'), 422, 'DATE_OUT_OF_RANGE', 'date');
-    expectError(await request(rt.server!).get('/api/v1/framing?municipio_id=28079'), 401, 'MISSING_AUTH_HEADER', null);
-    expectError(await frame('municipio_id=28079', await token(['risk:read'])), 403, 'INSUFFICIENT_SCOPE', null);
+    expectErrorBody(await frame('audience=prensa'), 400, 'MISSING_REQUIRED_PARAM', 'municipio_id');
+    expectErrorBody(await frame('municipio_id=28079&audience=vecinos'), 400, 'INVALID_PARAM_FORMAT', 'audience');
+    expectErrorBody(await frame('municipio_id=28079&lang=fr'), 400, 'INVALID_PARAM_FORMAT', 'lang');
+    expectErrorBody(await frame('municipio_id=99999'), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
+    expectErrorBody(await frame('municipio_id=28079&date=2025-07-21'), 422, 'DATE_OUT_OF_RANGE', 'date');
+    expectErrorBody(await request(rt.server!).get('/api/v1/framing?municipio_id=28079'), 401, 'MISSING_AUTH_HEADER', null);
+    expectErrorBody(await frame('municipio_id=28079', await token(['risk:read'])), 403, 'INSUFFICIENT_SCOPE', null);
   });
 
   it('counts toward the 100-per-minute data limit of a live token', async () => {
     const live = await token();
     for (let i = 0; i < 100; i++) expect((await frame('municipio_id=28079', live)).status).toBe(200);
-    expectError(await frame('municipio_id=28079', live), 429, 'RATE_LIMIT_EXCEEDED', null);
+    expectErrorBody(await frame('municipio_id=28079', live), 429, 'RATE_LIMIT_EXCEEDED', null);
   });
 });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { testConfig } from '../__tests__/support';
+import { expectErrorBody, testConfig } from '../__tests__/support';
 import { readingOf } from './reading';
 import { readings } from './tables';
 import { startWildfire, type WildfireRuntime } from '../runtime';
@@ -122,25 +122,21 @@ describe('GET /api/v3/m1', () => {
   });
 
   describe('errors', () => {
-    const expectError = (res: request.Response, status: number, code: string, param: string | null) => {
-      expect(res.status).toBe(status);
-      expect(res.body).toEqual({ error: { code, message: expect.any(String), param, request_id: res.headers['x-request-id'] } });
-    };
 
     it('answers 400 MISSING_REQUIRED_PARAM without municipio_id', async () => {
-      expectError(await m1('date_from=2025-07-01'), 400, 'MISSING_REQUIRED_PARAM', 'municipio_id');
+      expectErrorBody(await m1('date_from=2025-07-01'), 400, 'MISSING_REQUIRED_PARAM', 'municipio_id');
     });
 
     it.each(['2807', '280790', 'abcde', '28O79', '+2807', '', '28079&municipio_id=41091'])(
       'answers 400 INVALID_PARAM_FORMAT to municipio_id=%s',
       async (value) => {
-        expectError(await m1(`municipio_id=${value}`), 400, 'INVALID_PARAM_FORMAT', 'municipio_id');
+        expectErrorBody(await m1(`municipio_id=${value}`), 400, 'INVALID_PARAM_FORMAT', 'municipio_id');
       },
     );
 
     it.each(['99999', '53001', '00000'])('answers 404 MUNICIPALITY_NOT_FOUND to the well-formed unknown code %s', async (code) => {
-      expectError(await m1(`municipio_id=${code}`), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
-      expectError(await m1(`municipio_id=${code}&date_from=2025-07-01`), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
+      expectErrorBody(await m1(`municipio_id=${code}`), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
+      expectErrorBody(await m1(`municipio_id=${code}&date_from=2025-07-01`), 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id');
     });
 
     it.each([
@@ -151,7 +147,7 @@ describe('GET /api/v3/m1', () => {
       ['date_from', ''],
       ['date_to', 'yesterday'],
     ])('answers 400 INVALID_PARAM_FORMAT to %s=%s', async (param, value) => {
-      expectError(await m1(`municipio_id=28079&${param}=${value}`), 400, 'INVALID_PARAM_FORMAT', param);
+      expectErrorBody(await m1(`municipio_id=28079&${param}=${value}`), 400, 'INVALID_PARAM_FORMAT', param);
     });
 
     it.each([
@@ -160,37 +156,37 @@ describe('GET /api/v3/m1', () => {
       ['date_from=2025-07-21', 'date_from'],
       ['date_from=2025-07-01&date_to=2025-07-21', 'date_to'],
     ])('answers 422 DATE_OUT_OF_RANGE to %s', async (query, param) => {
-      expectError(await m1(`municipio_id=28079&${query}`), 422, 'DATE_OUT_OF_RANGE', param);
+      expectErrorBody(await m1(`municipio_id=28079&${query}`), 422, 'DATE_OUT_OF_RANGE', param);
     });
 
     it('takes "today" from the Spanish calendar of the injected clock', async () => {
       now = new Date('2025-07-20T22:30:00Z');
       expect((await m1('municipio_id=28079&date_from=2025-07-21')).status).toBe(200);
-      expectError(await m1('municipio_id=28079&date_from=2025-07-22'), 422, 'DATE_OUT_OF_RANGE', 'date_from');
+      expectErrorBody(await m1('municipio_id=28079&date_from=2025-07-22'), 422, 'DATE_OUT_OF_RANGE', 'date_from');
     });
 
     it('answers 422 INVALID_DATE_RANGE when date_from is after date_to', async () => {
-      expectError(await m1('municipio_id=28079&date_from=2025-07-10&date_to=2025-07-09'), 422, 'INVALID_DATE_RANGE', 'date_from');
+      expectErrorBody(await m1('municipio_id=28079&date_from=2025-07-10&date_to=2025-07-09'), 422, 'INVALID_DATE_RANGE', 'date_from');
     });
 
     it('answers 422 DATE_RANGE_TOO_LARGE beyond 366 days and accepts exactly 366', async () => {
-      expectError(await m1('municipio_id=28079&date_from=2023-01-01&date_to=2024-01-02'), 422, 'DATE_RANGE_TOO_LARGE', 'date_to');
+      expectErrorBody(await m1('municipio_id=28079&date_from=2023-01-01&date_to=2024-01-02'), 422, 'DATE_RANGE_TOO_LARGE', 'date_to');
       expect((await m1('municipio_id=28079&date_from=2024-01-01&date_to=2024-12-31')).status).toBe(200);
     });
 
     it('answers 401 MISSING_AUTH_HEADER without a token', async () => {
       const res = await request(rt.server!).get('/api/v3/m1?municipio_id=28079');
-      expectError(res, 401, 'MISSING_AUTH_HEADER', null);
+      expectErrorBody(res, 401, 'MISSING_AUTH_HEADER', null);
     });
 
     it('answers 403 INSUFFICIENT_SCOPE to a token without risk:read', async () => {
-      expectError(await m1('municipio_id=28079', await token(['ecosystem:read'])), 403, 'INSUFFICIENT_SCOPE', null);
+      expectErrorBody(await m1('municipio_id=28079', await token(['ecosystem:read'])), 403, 'INSUFFICIENT_SCOPE', null);
     });
 
     it('answers 403 INSUFFICIENT_SCOPE naming the municipality restriction outside the token’s municipality list, and 200 inside it', async () => {
       const madridOnly = await token(['risk:read'], { municipios: ['28079', '08019'] });
       const refused = await m1('municipio_id=41091&date_from=2025-07-01', madridOnly);
-      expectError(refused, 403, 'INSUFFICIENT_SCOPE', 'municipio_id');
+      expectErrorBody(refused, 403, 'INSUFFICIENT_SCOPE', 'municipio_id');
       expect(refused.body.error.message).toBe('This token is restricted to municipalities 28079, 08019; it may not read municipality 41091');
       expect((await m1('municipio_id=28079', madridOnly)).status).toBe(200);
     });

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import UPNG from '@pdf-lib/upng';
+import { pngChunk, PNG_SIGNATURE } from '../../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
 import { displayedImages, leftovers, pageImage, pdfImages, pdfinfo, startToolsService, textPdf, withFile, type ToolsService } from './support';
 
 const run = promisify(execFile);
@@ -20,14 +21,6 @@ const extracted = (pdf: Uint8Array) =>
 
 /** A valid PNG of width×height white 1-bit grey pixels: tiny on disk, huge once decoded. */
 function bilevelPng(width: number, height: number): Buffer {
-  const chunk = (type: string, body: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(body.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])), 0);
-    return Buffer.concat([head, body, crc]);
-  };
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -36,8 +29,7 @@ function bilevelPng(width: number, height: number): Buffer {
   row[0] = 0; // filter: none
   const raw = Buffer.alloc(row.length * height);
   for (let y = 0; y < height; y++) row.copy(raw, y * row.length);
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(raw, { level: 9 })), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 describe('POST /firma/tools/images-to-pdf', () => {
