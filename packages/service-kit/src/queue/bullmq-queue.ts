@@ -107,15 +107,22 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
       const listener = await queueEvents();
       const job = await add(name, payload, opts);
       const id = job.id as string;
-      const startedAt = Date.now();
+      // BullMQ rejects with a plain Error both on failure and on timeout. Our own timer,
+      // armed before BullMQ's with the same delay, fires first and tells them apart
+      // without depending on its wording. (Comparing Date.now() did not: a timer may
+      // fire a millisecond early by the wall clock, as libuv counts from its cached loop time.)
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+      }, opts.timeoutMs);
       try {
         return await job.waitUntilFinished(listener, opts.timeoutMs);
       } catch (err) {
-        // BullMQ rejects with a plain Error both on failure and on timeout; the clock
-        // tells them apart without depending on its wording.
-        if (Date.now() - startedAt >= opts.timeoutMs) throw new JobWaitTimeoutError(name, id, opts.timeoutMs);
+        if (timedOut) throw new JobWaitTimeoutError(name, id, opts.timeoutMs);
         if (closing) throw new Error(`Job queue closed while waiting for job "${name}" (id ${id})`, { cause: err });
         throw new JobFailedError(name, id, (err as Error).message, { cause: err });
+      } finally {
+        clearTimeout(timer);
       }
     },
 

@@ -127,10 +127,14 @@ describe('BullMQ queue and worker', () => {
         finished.resolve();
       },
     });
-    await expect(queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 100 })).rejects.toThrow(
-      JobWaitTimeoutError,
-    );
-    release.resolve();
+    try {
+      await expect(queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 100 })).rejects.toThrow(
+        JobWaitTimeoutError,
+      );
+    } finally {
+      // Released whatever happened, so that closing the worker does not wait on it.
+      release.resolve();
+    }
     await finished.promise;
   });
 
