@@ -7,4 +7,5 @@ export * from './discovery';
 export * from './signing';
 export * from './tools';
 export * from './images';
+export * from './layout';
 export type { PageSize, PdfAcceptance } from './inspect/pdf-acceptance';

@@ -5,6 +5,7 @@ import { ValidationError } from '@firma-riesgo/errors';
 import type * as Mupdf from 'mupdf/dist/mupdf';
 import { normalisePng } from '../images/normalise-png';
 import { acceptPdf } from '../inspect/pdf-acceptance';
+import { renderLayout } from '../layout/render-layout';
 import { verifyPdfSignatures } from '../signing/verify';
 import { imagesToPdf, probeEncryption, renderPages } from './mupdf-ops';
 import { redactPdf } from './mupdf-redact';
@@ -45,6 +46,7 @@ const handlers: Handlers = {
   'normalise-png': async (args) => normalisePng(await mupdf(), args),
   'accept-pdf': (args) => acceptPdf(args.pdf),
   'verify-signatures': ({ pdf, ...options }) => verifyPdfSignatures(pdf, options),
+  'render-layout': (args) => renderLayout(args),
 };
 
 /** ArrayBuffers of the result, moved to the pool instead of copied. */

@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '@firma-riesgo/errors';
 import type { PdfAcceptance } from '../inspect/pdf-acceptance';
+import type { LayoutDocument } from '../layout/layout-document';
 import type { PdfVerification, VerifyPdfOptions } from '../signing/verify';
 
 /** Messages between the pool (worker-pool.ts) and a worker (pdf-worker.ts). */
@@ -111,4 +112,5 @@ export interface WorkerOps {
   'normalise-png': { args: NormalisePngArgs; result: Uint8Array };
   'accept-pdf': { args: { pdf: Uint8Array }; result: PdfAcceptance };
   'verify-signatures': { args: { pdf: Uint8Array } & VerifyPdfOptions; result: PdfVerification };
+  'render-layout': { args: LayoutDocument; result: Uint8Array };
 }

@@ -1,0 +1,2 @@
+export * from './layout-document';
+export { FONT_FILES } from './fonts';

@@ -1,0 +1,170 @@
+import { readFileSync } from 'node:fs';
+import { FONT_FILES, loadFontCoverage, type FontCoverage } from './fonts';
+import type { LayoutBlock, LayoutDocument, LayoutInline } from './layout-document';
+
+/**
+ * Lays a LayoutDocument out on A4 pages with pdfmake (on pdfkit): real, selectable text
+ * in embedded, subset fonts; table headers repeated on every page; a footer with the
+ * page number and count; metadata and /Lang; tagged. Synchronous CPU work: it runs on
+ * the worker pool (op `render-layout`), never on the request thread.
+ */
+
+/** The parts of pdfmake's document definition used here (its @types package pulls in the DOM lib). */
+type Content = Record<string, unknown> | Content[];
+type TDocumentDefinitions = Record<string, unknown>;
+
+interface PdfMake {
+  virtualfs: { writeFileSync(name: string, data: Buffer): void };
+  setFonts(fonts: Record<string, Record<string, string>>): void;
+  setUrlAccessPolicy(policy: (url: string) => boolean): void;
+  setLocalAccessPolicy(policy: (path: string) => boolean): void;
+  createPdf(doc: TDocumentDefinitions): { getBuffer(): Promise<Buffer> };
+}
+
+const MAIN = 'Main';
+const FALLBACK = 'Fallback';
+/** 2 cm margins, in points; the bottom one leaves room for the footer. */
+const MARGINS: [number, number, number, number] = [56.7, 56.7, 56.7, 70];
+const PRODUCER = 'firma-riesgo esign (pdfmake)';
+
+interface Engine {
+  pdfmake: PdfMake;
+  coverage: FontCoverage;
+}
+
+let engine: Engine | undefined;
+
+/**
+ * pdfmake is a module-level singleton. The fonts are read once into its virtual file
+ * system, and every other file or URL access is refused: nothing in a document can
+ * make the renderer read a file or reach the network.
+ */
+function loadEngine(): Engine {
+  if (engine) return engine;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pdfmake = require('pdfmake') as PdfMake;
+  const families: Record<string, Record<string, string>> = {};
+  for (const [role, family] of [['main', MAIN], ['fallback', FALLBACK]] as const) {
+    families[family] = {};
+    for (const [style, file] of Object.entries(FONT_FILES[role])) {
+      const name = `${family}-${style}.ttf`;
+      pdfmake.virtualfs.writeFileSync(name, readFileSync(file));
+      families[family][style] = name;
+    }
+  }
+  pdfmake.setFonts(families);
+  pdfmake.setUrlAccessPolicy(() => false);
+  pdfmake.setLocalAccessPolicy(() => false);
+  engine = { pdfmake, coverage: loadFontCoverage() };
+  return engine;
+}
+
+function inlines(coverage: FontCoverage, content: LayoutInline[]): Content[] {
+  return content.flatMap((inline) =>
+    coverage.runs(inline.text).map((run) => ({
+      text: run.text,
+      bold: inline.bold ?? false,
+      italics: inline.italic ?? false,
+      ...(run.font === 'fallback' ? { font: FALLBACK } : {}),
+    })),
+  );
+}
+
+function block(coverage: FontCoverage, b: LayoutBlock): Content {
+  const text = (content: LayoutInline[]) => inlines(coverage, content);
+  switch (b.type) {
+    case 'title':
+      return { text: text(b.content), style: 'title', headlineLevel: 1 };
+    case 'heading':
+      return { text: text(b.content), style: b.level === 2 ? 'heading' : 'subheading', headlineLevel: b.level };
+    case 'paragraph':
+      return { text: text(b.content), style: 'paragraph' };
+    case 'list':
+      return { ul: b.items.map((item) => ({ text: text(item) })), style: 'list' };
+    case 'table': {
+      const columns = Math.max(b.align.length, 1);
+      const cell = (content: LayoutInline[] | undefined, i: number, header: boolean) => ({
+        text: text(content ?? []),
+        alignment: header ? 'left' : (b.align[i] ?? 'left'),
+        bold: header,
+      });
+      const row = (cells: LayoutInline[][], header: boolean) =>
+        Array.from({ length: columns }, (_, i) => cell(cells[i], i, header));
+      return {
+        table: {
+          headerRows: 1,
+          keepWithHeaderRows: 1,
+          dontBreakRows: true,
+          widths: Array.from({ length: columns }, (_, i) => (i === 0 ? '*' : 'auto')),
+          body: [row(b.header, true), ...b.rows.map((r) => row(r, false))],
+        },
+        layout: 'lightHorizontalLines',
+        style: 'table',
+      };
+    }
+    case 'signatures': {
+      const box = (s: { label: LayoutInline[]; name: LayoutInline[] }): Content => ({
+        stack: [
+          { text: text(s.label), bold: true },
+          { canvas: [{ type: 'line', x1: 0, y1: 48, x2: 200, y2: 48, lineWidth: 0.6 }] },
+          { text: text(s.name), margin: [0, 4, 0, 0] },
+        ],
+      });
+      const rows: Content[] = [];
+      for (let i = 0; i < b.boxes.length; i += 2) {
+        const pair = b.boxes.slice(i, i + 2).map(box);
+        rows.push({ columns: pair.length === 2 ? pair : [...pair, { text: '' }], columnGap: 24, margin: [0, 0, 0, 18] });
+      }
+      return { stack: rows, unbreakable: true, margin: [0, 24, 0, 0] };
+    }
+    case 'page-break':
+      return { text: '', pageBreak: 'after' };
+  }
+}
+
+export function layoutDefinition(doc: LayoutDocument, coverage: FontCoverage): TDocumentDefinitions {
+  const { metadata } = doc;
+  return {
+    pageSize: 'A4',
+    pageMargins: MARGINS,
+    language: metadata.language,
+    version: '1.7',
+    tagged: true,
+    displayTitle: true,
+    info: {
+      title: metadata.title,
+      author: metadata.author,
+      subject: metadata.subject,
+      keywords: metadata.keywords?.join(', '),
+      creator: PRODUCER,
+      producer: PRODUCER,
+      creationDate: new Date(metadata.creationDate),
+      modDate: new Date(metadata.creationDate),
+    },
+    defaultStyle: { font: MAIN, fontSize: 10.5, lineHeight: 1.25 },
+    styles: {
+      title: { fontSize: 15, bold: true, alignment: 'center', margin: [0, 0, 0, 14] },
+      heading: { fontSize: 11.5, bold: true, margin: [0, 12, 0, 6] },
+      subheading: { fontSize: 10.5, bold: true, italics: true, margin: [0, 8, 0, 4] },
+      paragraph: { alignment: 'justify', margin: [0, 0, 0, 7] },
+      list: { margin: [8, 0, 0, 7] },
+      table: { fontSize: 9.5, margin: [0, 4, 0, 10] },
+      footer: { alignment: 'center', fontSize: 8.5, margin: [0, 28, 0, 0] },
+    },
+    footer: (page: number, total: number) => ({
+      text: inlines(coverage, [{ text: doc.footer.replace('{page}', String(page)).replace('{total}', String(total)) }]),
+      style: 'footer',
+    }),
+    // A heading is never the last thing on a page: it moves to the next with its text.
+    // (The page's footer is among the nodes that follow it there, and does not count.)
+    pageBreakBefore: (node: { headlineLevel?: number }, query: { getFollowingNodesOnPage(): { style?: unknown }[] }) =>
+      node.headlineLevel !== undefined && query.getFollowingNodesOnPage().every((n) => n.style === 'footer'),
+    content: doc.blocks.map((b) => block(coverage, b)),
+  };
+}
+
+export async function renderLayout(doc: LayoutDocument): Promise<Uint8Array> {
+  const { pdfmake, coverage } = loadEngine();
+  const buffer = await pdfmake.createPdf(layoutDefinition(doc, coverage)).getBuffer();
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
