@@ -17,6 +17,7 @@ import { signingRequestsRouter } from './signing-requests/router';
 import { toolsRouter } from './tools/router';
 import { verificationRouter } from './verification/router';
 import { webhooksRouter } from './webhooks/router';
+import { contractsRouter } from './contracts/router';
 import { adminRouter } from './admin/router';
 import { dashboardRouter } from './admin/dashboard-routes';
 import { createSessions } from './admin/session';
@@ -69,6 +70,14 @@ export function createEsignApp(deps: EsignAppDeps): Express {
       maxUploadBytes: deps.config.maxUploadBytes,
       // The tools' budget and mechanism, counted apart: checking a file does not use up a client's tool calls.
       limiter: createRateLimiter({ points: deps.config.toolsRateLimit, durationSeconds: 60, keyPrefix: `${deps.config.rateLimitPrefix}:verify`, redis: deps.redis }),
+    }),
+  );
+  http.app.use(
+    contractsRouter(registry, {
+      contracts: signing.contracts,
+      authenticate: auth,
+      // The tools' budget and mechanism, counted apart.
+      limiter: createRateLimiter({ points: deps.config.toolsRateLimit, durationSeconds: 60, keyPrefix: `${deps.config.rateLimitPrefix}:contracts`, redis: deps.redis }),
     }),
   );
   http.app.use(webhooksRouter(registry, { webhooks: signing.webhooks, authenticate: auth }));

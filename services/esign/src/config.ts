@@ -19,6 +19,7 @@ const ZEsignEnvSchema = z.object({
   ESIGN_PUBLIC_URL: env.url(['http', 'https']).optional(),
   ESIGN_MAX_UPLOAD_MB: env.int(25, 1),
   ESIGN_TMP_DIR: z.string().optional(),
+  ESIGN_TEMPLATES_DIR: z.string().optional(),
   ESIGN_JSON_LIMIT: z.string().default('1mb'),
   SIGNING_P12_PATH: z.string().optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),
@@ -96,6 +97,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     mailDir: resolve(dataDir, 'mail'),
     publicUrl: (e.ESIGN_PUBLIC_URL ?? `http://localhost:${e.ESIGN_PORT}`).replace(/\/+$/, ''),
     maxUploadBytes: e.ESIGN_MAX_UPLOAD_MB * 1024 * 1024,
+    /** A folder of operator contract templates, loaded after (and replacing) the built-in ones of the same id. */
+    templatesDir: e.ESIGN_TEMPLATES_DIR === undefined ? undefined : resolve(e.INIT_CWD ?? process.cwd(), e.ESIGN_TEMPLATES_DIR),
     /** Where the PDF tools' per-call temp dirs go; the OS temp dir when unset. */
     tmpDir: e.ESIGN_TMP_DIR,
     jsonLimit: e.ESIGN_JSON_LIMIT,

@@ -30,6 +30,8 @@ import { ANONYMOUS_TENANT, createMeterRepository } from './metering/repository';
 import { createMeteringService, type MeteringService } from './metering/service';
 import { createAdminService, type AdminService } from './admin/service';
 import type { KeysService } from './keys/service';
+import { createContractsService, type ContractsService } from './contracts/service';
+import type { ContractTemplate } from './contracts/template-catalogue';
 
 /** The signing side of esign: documents, requests, the signee flow and the seals, wired explicitly. */
 export interface SigningFeatures {
@@ -45,6 +47,8 @@ export interface SigningFeatures {
   /** The mail job reports each delivered email here (the `email_sent` audit event). */
   emailSent: (email: SentEmail) => Promise<void>;
   webhooks: WebhooksService;
+  /** Contract templates rendered to PDF, and to a document in one step. */
+  contracts: ContractsService;
   /** The superadmin views and tenant erasure. */
   admin: AdminService;
   metering: MeteringService;
@@ -77,6 +81,8 @@ export function createSigningFeatures(deps: {
   webhookQueue: Pick<JobQueue<WebhookDeliveryJobs>, 'enqueue'>;
   /** Names the service in the user-agent of webhook deliveries. */
   version: string;
+  /** The contract templates, loaded and checked at start-up (contracts/template-catalogue.ts). */
+  templates: Map<string, ContractTemplate>;
   clock: () => Date;
 }): SigningFeatures {
   const { config, logger, jobs, db, clock } = deps;
@@ -162,6 +168,7 @@ export function createSigningFeatures(deps: {
       meterDay: meterDayOf,
       clock,
     }),
+    contracts: createContractsService({ templates: deps.templates, pool: deps.pool, documents: documentsService, clock, logger }),
     webhooks: createWebhooksService({ ...webhookRepos, delivery: webhookDelivery, secrets, policy: config.webhooks.policy, clock }),
     webhookDelivery,
     countToolCall: async (tenantId) => meterRepo.add(tenantId ?? ANONYMOUS_TENANT, meterDayOf(clock()), 'tool_calls'),

@@ -27,6 +27,7 @@ import { createToolsContext, type ToolsContext } from './tools/context';
 import { createSigningFeatures, type SigningFeatures } from './features';
 import { loadSealIdentity } from './signatures/seal-identity';
 import { startRecoverySweep } from './recovery-sweep';
+import { BUILT_IN_TEMPLATES_DIR, loadTemplates } from './contracts/template-catalogue';
 
 export type EsignRole = 'api' | 'worker' | 'all' | 'cli';
 
@@ -64,6 +65,10 @@ export interface StartOptions {
 export async function startEsign(config: EsignConfig, role: EsignRole, options: StartOptions = {}): Promise<EsignRuntime> {
   const logger = options.logger ?? createLogger({ service: 'esign', level: config.logLevel });
   const clock = options.clock ?? (() => new Date());
+  // Templates are read and parsed before anything opens: a broken one stops the start
+  // with its file and problem. Only the API serves them.
+  const serves = role === 'api' || role === 'all';
+  const templates = serves ? await loadTemplates([BUILT_IN_TEMPLATES_DIR, ...(config.templatesDir ? [config.templatesDir] : [])]) : new Map();
   const { version, database, redis } = await openServiceInfrastructure({
     service: 'esign',
     role,
@@ -95,8 +100,19 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     queueDepths: async () => ({ [ESIGN_QUEUE]: await jobs.queue.depth(), [WEBHOOK_QUEUE]: await webhookJobs.queue.depth() }),
     webhookQueue: { enqueue: (name, payload, opts) => webhookJobs.queue.enqueue(name, payload, opts) },
     version,
+    templates,
     clock,
   });
+  if (serves) {
+    try {
+      await signing.contracts.checkExamples();
+    } catch (err) {
+      await tools.close();
+      await database.close();
+      if (redis) redis.disconnect();
+      throw err;
+    }
+  }
   const mail = createMailService({
     repo: createMailRepository(database.db),
     mailer,
@@ -136,7 +152,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
 
   let server: Server | undefined;
   let url: string | undefined;
-  if (role === 'api' || role === 'all') {
+  if (serves) {
     const app = createEsignApp({ config, logger, metrics: createMetrics('esign'), version, database, redis, keys, jobs: jobs.queue, tools, signing });
     ({ server, url } = await listenHttp(app, config.port, config.host));
   }

@@ -59,12 +59,24 @@ function loadEngine(): Engine {
   return engine;
 }
 
+/**
+ * pdfmake text runs: one per stretch of one style and font. Adjacent inlines of the same
+ * style are joined first; separate runs would let text extractors put a space between
+ * "3" and "." where a value meets the template's text.
+ */
 function inlines(coverage: FontCoverage, content: LayoutInline[]): Content[] {
-  return content.flatMap((inline) =>
+  const joined: LayoutInline[] = [];
+  for (const inline of content) {
+    const last = joined[joined.length - 1];
+    if (last && Boolean(last.bold) === Boolean(inline.bold) && Boolean(last.italic) === Boolean(inline.italic)) last.text += inline.text;
+    else joined.push({ ...inline });
+  }
+  return joined.flatMap((inline) =>
     coverage.runs(inline.text).map((run) => ({
       text: run.text,
-      bold: inline.bold ?? false,
-      italics: inline.italic ?? false,
+      // Only when set: a run's `bold: false` would override a heading's or a header row's style.
+      ...(inline.bold ? { bold: true } : {}),
+      ...(inline.italic ? { italics: true } : {}),
       ...(run.font === 'fallback' ? { font: FALLBACK } : {}),
     })),
   );

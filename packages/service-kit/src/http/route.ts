@@ -18,6 +18,8 @@ export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z
   body?: B;
   /** Media type of the body when it is not JSON (e.g. multipart/form-data, documented only). */
   bodyContentType?: string;
+  /** Whether a client must send a body (OpenAPI `required`); default true. An absent body is validated as `{}`. */
+  bodyRequired?: boolean;
   /** Status to answer when the handler returns a value (default 200). */
   status?: number;
   responses: RouteConfig['responses'];
@@ -45,7 +47,7 @@ export function defineRoute<Q extends AnyObject, P extends AnyObject, B extends 
   if (spec.query) request.query = spec.query as never;
   if (spec.params) request.params = spec.params as never;
   if (spec.body) {
-    request.body = { content: { [spec.bodyContentType ?? 'application/json']: { schema: spec.body } }, required: true };
+    request.body = { content: { [spec.bodyContentType ?? 'application/json']: { schema: spec.body } }, required: spec.bodyRequired ?? true };
   }
   registry.registerPath({
     method: spec.method,

@@ -15,6 +15,8 @@ export const AUDIT_KINDS = [
   'request_cancelled',
   'document_finalised',
   'erased',
+  /** The document was rendered from a contract template (details: template id and version, SHA-256 of the variables). */
+  'document_generated',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

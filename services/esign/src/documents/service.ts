@@ -36,6 +36,11 @@ export type DocumentsRepos = UnitOfWork<{
   meter: MeterRepository;
 }>;
 
+export interface DocumentOrigin {
+  kind: 'document_generated';
+  details: Record<string, string | number | boolean | null>;
+}
+
 export interface DocumentsDeps {
   repos: DocumentsRepos;
   files: FileStore;
@@ -114,7 +119,13 @@ export function createDocumentsService(deps: DocumentsDeps) {
      * Stores the upload byte for byte, then records it. Were the insert to fail, the file is
      * removed again, so storage never holds a document the database does not know.
      */
-    async upload(principal: EsignPrincipal, file: { buffer: Buffer; originalname: string } | undefined, title?: string): Promise<DocumentRow> {
+    async upload(
+      principal: EsignPrincipal,
+      file: { buffer: Buffer; originalname: string } | undefined,
+      title?: string,
+      /** Where a generated document came from, recorded as its first audit event (never personal data). */
+      origin?: DocumentOrigin,
+    ): Promise<DocumentRow> {
       if (!file) throw ValidationError.single('form', 'file', 'Field required', 'missing');
       let pages: number;
       let pageSizes: [number, number][];
@@ -141,6 +152,9 @@ export function createDocumentsService(deps: DocumentsDeps) {
             sha256,
             createdAt,
           });
+          if (origin) {
+            await tx.audit.append({ documentId: id, tenantId: principal.tenantId, kind: origin.kind, occurredAt: createdAt, documentSha256: sha256, details: origin.details });
+          }
           await tx.meter.add(principal.tenantId, deps.meterDay(createdAt), 'documents_uploaded');
           await tx.meter.add(principal.tenantId, deps.meterDay(createdAt), 'storage_delta', file.buffer.length);
           return row;

@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit
 import { startEsign, type EsignRuntime } from '../../runtime';
 import { testConfig } from '../../__tests__/support';
 
-const run = promisify(execFile);
+export const run = promisify(execFile);
 
 export interface ToolsService {
   rt: EsignRuntime;
