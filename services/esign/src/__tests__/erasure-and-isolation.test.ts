@@ -114,6 +114,26 @@ describe('erasure and tenant isolation', () => {
     await receiver.close();
   });
 
+  it('writes no email_sent event with an address for an email reported while its document is being erased', async () => {
+    const key = await env.keyFor('erasure-race');
+    const { documentId, requests } = await documentWithRequests(key, 'Carrera', [{ email: 'race.erase@example.test', name: 'Raúl', sign: false }]);
+    // The erasure holds the document row (as DELETE /firma/documentos does) while the mail job reports a delivery.
+    const erasure = await env.rt.database.pool.connect();
+    try {
+      await erasure.query('begin');
+      await erasure.query('select id from documents where id = $1 for update', [documentId]);
+      const reported = env.rt.signing.emailSent({ id: 'race', documentId, requestId: requests[0]!.requestId, kind: 'otp', to: 'race.erase@example.test', sentAt: new Date() });
+      await erasure.query("update audit_events set email = '[suprimido]' where document_id = $1", [documentId]);
+      await erasure.query('update documents set erased_at = now() where id = $1', [documentId]);
+      await erasure.query('commit');
+      await reported;
+    } finally {
+      erasure.release();
+    }
+    const { rows } = await env.rt.database.pool.query("select kind from audit_events where document_id = $1 and email like 'race.erase@%'", [documentId]);
+    expect(rows).toEqual([]);
+  });
+
   it("answers every tenant endpoint called with another tenant's key with 404, and signed-pdf with 403 unless superadmin", async () => {
     const owner = await env.keyFor('owner');
     const intruder = await env.keyFor('intruder');

@@ -18,9 +18,12 @@ export function createRecordEmailSent(deps: {
   const clock = deps.clock ?? (() => new Date());
   return async (email: SentEmail): Promise<void> => {
     if (!email.documentId || !email.requestId) return;
-    const doc = await deps.repos.documents.find(email.documentId, clock());
-    if (!doc) return;
+    const documentId = email.documentId;
     await deps.repos.transaction(async (tx) => {
+      // Locked as erasure locks it: an erasure running now either finishes first (and the
+      // event is not written) or waits and then anonymises this event with the others.
+      const doc = await tx.documents.lock(documentId, clock());
+      if (!doc) return;
       await tx.meter.add(doc.tenantId, deps.meterDay(email.sentAt), 'emails_sent');
       if (doc.erasedAt) return;
       await tx.audit.append({
