@@ -107,7 +107,8 @@ function block(coverage: FontCoverage, b: LayoutBlock): Content {
           headerRows: 1,
           keepWithHeaderRows: 1,
           dontBreakRows: true,
-          widths: Array.from({ length: columns }, (_, i) => (i === 0 ? '*' : 'auto')),
+          // The first left-aligned column (the text one, e.g. a concept) takes the free width.
+          widths: Array.from({ length: columns }, (_, i) => (i === Math.max(b.align.indexOf('left'), 0) ? '*' : 'auto')),
           body: [row(b.header, true), ...b.rows.map((r) => row(r, false))],
         },
         layout: 'lightHorizontalLines',

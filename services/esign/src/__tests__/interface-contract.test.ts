@@ -199,8 +199,46 @@ describe('§4.1 signing flow and documents: the whole signee flow, as the docume
 });
 
 describe('§4.2 contracts', () => {
-  it.todo('§4.2 GET /firma/contratos → 200 JSON array of template metadata (issue 13)');
-  it.todo('§4.2 POST /firma/contratos/{template_id}/pdf (optional JSON variables, default {}) → 200 application/pdf (issue 13)');
+  const state: { templates?: { template_id: string; example: Record<string, unknown> }[] } = {};
+  rows([
+    {
+      section: '§4.2',
+      operation: 'GET /firma/contratos (no key) is a JSON array of metadata objects',
+      call: () => call('GET', '/firma/contratos'),
+      status: 200,
+      type: 'application/json',
+      check: async (res) => {
+        state.templates = await json(res);
+        expect(Array.isArray(state.templates)).toBe(true);
+        expect(state.templates!.length).toBeGreaterThan(0);
+        for (const t of state.templates!) expect(typeof t.template_id).toBe('string');
+      },
+    },
+    {
+      section: '§4.2',
+      operation: 'POST /firma/contratos/{template_id}/pdf (no key, JSON variables) renders the PDF',
+      call: () =>
+        call('POST', `/firma/contratos/${state.templates![0]!.template_id}/pdf`, {
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(state.templates![0]!.example),
+        }),
+      status: 200,
+      type: 'application/pdf',
+      check: async (res) => expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-'),
+    },
+    {
+      section: '§4.2/§7',
+      operation: 'POST /firma/contratos/{template_id}/pdf without a body is {}: its required variables are a 422 list',
+      call: () => call('POST', `/firma/contratos/${state.templates![0]!.template_id}/pdf`),
+      status: 422,
+      type: 'application/json',
+      check: async (res) => {
+        const { detail } = await json(res);
+        expect(detail.length).toBeGreaterThan(0);
+        for (const d of detail) expect(d).toEqual({ loc: expect.arrayContaining(['body']), msg: expect.any(String), type: 'missing' });
+      },
+    },
+  ]);
 });
 
 describe('§4.3 PDF tools: no authorization header, documented fields and enums', () => {
