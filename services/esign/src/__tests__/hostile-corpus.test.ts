@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -6,6 +6,7 @@ import { createLogger } from '@firma-riesgo/service-kit';
 import { captureLogLines, startHealthProbe } from '@firma-riesgo/service-kit/testing';
 import { cutIdatPng, makePng, truncatedPng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
 import { encryptPdf, textPdf } from '../tools/__tests__/support';
+import { BUILT_IN_TEMPLATES_DIR } from '../contracts/template-catalogue';
 import { cyclicPageTree, flateBomb, truncated, zeroPages } from './hostile/pdf-fixtures';
 import { linkOf, mailText, otpOf, startTestEsign, type TestEsign } from './support';
 
@@ -166,6 +167,26 @@ const CASES: Case[] = [
     check: (res) => expect(res.body.valid).toBe(false),
   },
   { name: 'verify: over ESIGN_MAX_UPLOAD_MB', send: (api, ctx) => verifyUpload(api, Buffer.concat([ctx.pdf, Buffer.alloc(3 * 1024 * 1024)])), expect: [413] },
+  // contracts: no key; the variables are validated against the template's schema, values are text
+  { name: 'contracts: malformed JSON', send: (api) => raw(api, '/firma/contratos/prestacion-servicios/pdf', 'application/json', '{"partidas": [', {}), expect: [422] },
+  { name: 'contracts: __proto__ and constructor keys', send: (api) => raw(api, '/firma/contratos/prestacion-servicios/pdf', 'application/json', '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}'), expect: [422] },
+  { name: 'contracts: 20,000 nested arrays', send: (api) => raw(api, '/firma/contratos/prestacion-servicios/pdf', 'application/json', `${'['.repeat(20_000)}${']'.repeat(20_000)}`), expect: [422] },
+  {
+    name: 'contracts: 100,000 items of a table',
+    send: (api) => raw(api, '/firma/contratos/prestacion-servicios/pdf', 'application/json', JSON.stringify({ partidas: Array.from({ length: 100_000 }, () => ({ concepto: 'x', cantidad: 1, precio_unitario: 1, iva: 21 })) })),
+    expect: [413, 422],
+  },
+  { name: 'contracts: numbers past every bound', send: (api) => raw(api, '/firma/contratos/prestacion-servicios/pdf', 'application/json', '{"partidas": [{"concepto": "x", "cantidad": 1e308, "precio_unitario": 1e308, "iva": 21}]}'), expect: [422] },
+  { name: 'contracts: a path-traversal template id', send: (api) => api().post('/firma/contratos/..%2F..%2Fetc%2Fpasswd/pdf').send({}), expect: [404] },
+  {
+    name: 'contracts: markup and template syntax as a name in a valid contract',
+    send: (api) => {
+      const { example } = JSON.parse(readFileSync(join(BUILT_IN_TEMPLATES_DIR, 'consentimiento-rgpd', 'template.json'), 'utf8'));
+      return api().post('/firma/contratos/consentimiento-rgpd/pdf').send({ ...example, interesado: { ...example.interesado, nombre: `${XSS} {{7*7}} \${1+1}` } });
+    },
+    expect: [200],
+    check: (res) => expect(res.headers['content-type']).toBe('application/pdf'),
+  },
 ];
 
 describe('the hostile-input corpus of esign', () => {

@@ -61,6 +61,7 @@ export function contractsRouter(registry: OpenAPIRegistry, deps: ContractsRouter
       413: errorResponse('A body larger than the JSON limit'),
       422: validationErrorResponse("The variables do not match the template's schema: one item per problem, `loc` = [\"body\", ...path]"),
       429: errorResponse('Too many renderings from this client; wait `Retry-After` seconds'),
+      500: errorResponse("The template's own expressions failed on valid variables (TEMPLATE_ERROR): an operator template's fault, logged with the expression"),
     },
     handler: async ({ params, body }, req, res) => {
       const rendered = await contracts.render(params.template_id, body, contractsClient(req));
