@@ -158,6 +158,7 @@ export function createSigningFeatures(deps: {
       signatures,
       pool: deps.pool,
       signatureLevel: config.signing.tsaUrl ? 'B-T' : 'B-B',
+      logger,
       meterDay: meterDayOf,
       clock,
     }),

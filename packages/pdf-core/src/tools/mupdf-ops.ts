@@ -2,7 +2,7 @@ import type * as Mupdf from 'mupdf/dist/mupdf';
 import { PdfInputError } from './errors';
 import { checkImages } from './image-checks';
 import { openPdf, type MupdfModule } from './mupdf-document';
-import type { EncryptionProbe, ImagesToPdfArgs, RenderArgs, RenderedPage } from './worker-protocol';
+import type { EncryptionProbe, ExtractTextArgs, ExtractedText, ImagesToPdfArgs, RenderArgs, RenderedPage } from './worker-protocol';
 
 /**
  * General mupdf operations: render, images to PDF, encryption probe. Redaction has its own
@@ -52,6 +52,34 @@ export function renderPages(mupdf: MupdfModule, args: RenderArgs): RenderedPage[
   }
   doc.destroy();
   return out;
+}
+
+/**
+ * The text of each page in reading order (mupdf structured text), for readers who cannot
+ * see the page images. Stops at `maxPages` pages or `maxChars` characters in all.
+ */
+export function extractText(mupdf: MupdfModule, args: ExtractTextArgs): ExtractedText {
+  const doc = openPdf(mupdf, args.pdf);
+  const count = doc.countPages();
+  const pages: string[] = [];
+  let chars = 0;
+  let truncated = count > args.maxPages;
+  for (let i = 0; i < Math.min(count, args.maxPages); i++) {
+    const page = doc.loadPage(i);
+    const stext = page.toStructuredText('preserve-whitespace');
+    let text = stext.asText().replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+    stext.destroy();
+    page.destroy();
+    if (chars + text.length > args.maxChars) {
+      text = text.slice(0, Math.max(0, args.maxChars - chars));
+      truncated = true;
+    }
+    chars += text.length;
+    pages.push(text);
+    if (truncated && chars >= args.maxChars) break;
+  }
+  doc.destroy();
+  return { pages, truncated };
 }
 
 const PAGE_SIZES: Record<ImagesToPdfArgs['pageSize'], [number, number]> = {

@@ -7,7 +7,7 @@ import { normalisePng } from '../images/normalise-png';
 import { acceptPdf } from '../inspect/pdf-acceptance';
 import { renderLayout } from '../layout/render-layout';
 import { verifyPdfSignatures } from '../signing/verify';
-import { imagesToPdf, probeEncryption, renderPages } from './mupdf-ops';
+import { extractText, imagesToPdf, probeEncryption, renderPages } from './mupdf-ops';
 import { redactPdf } from './mupdf-redact';
 import { numberPages, setMetadata, watermarkPdf } from './pdf-lib-ops';
 import type { WorkerOps, WorkerRequest, WorkerResponse } from './worker-protocol';
@@ -47,6 +47,7 @@ const handlers: Handlers = {
   'accept-pdf': (args) => acceptPdf(args.pdf),
   'verify-signatures': ({ pdf, ...options }) => verifyPdfSignatures(pdf, options),
   'render-layout': (args) => renderLayout(args),
+  'extract-text': async (args) => extractText(await mupdf(), args),
 };
 
 /** ArrayBuffers of the result, moved to the pool instead of copied. */

@@ -95,6 +95,21 @@ export interface NormalisePngArgs {
   maxHeight: number;
 }
 
+export interface ExtractTextArgs {
+  pdf: Uint8Array;
+  /** Pages read at most, from the first. */
+  maxPages: number;
+  /** Characters kept in all; the text stops there. */
+  maxChars: number;
+}
+
+export interface ExtractedText {
+  /** One entry per page read, in page order. */
+  pages: string[];
+  /** Whether pages or characters were left out. */
+  truncated: boolean;
+}
+
 export interface EncryptionProbe {
   method: string | null;
   pages: number | null;
@@ -113,4 +128,5 @@ export interface WorkerOps {
   'accept-pdf': { args: { pdf: Uint8Array }; result: PdfAcceptance };
   'verify-signatures': { args: { pdf: Uint8Array } & VerifyPdfOptions; result: PdfVerification };
   'render-layout': { args: LayoutDocument; result: Uint8Array };
+  'extract-text': { args: ExtractTextArgs; result: ExtractedText };
 }

@@ -103,6 +103,12 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       const viewed = await eventually(async () => (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'document_viewed'));
       expect(viewed.details).toMatchObject({ via: 'pages' });
       expect(await axeViolations(page)).toEqual([]);
+      // the text of the pages opens with a tap, stays inside the screen, and passes axe open too
+      await page.tap('details.doc-text summary');
+      await expect(page.locator('details.doc-text h3').allTextContents()).resolves.toEqual(['Página 1 de 2', 'Página 2 de 2']);
+      const open = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+      expect(open.scroll).toBeLessThanOrEqual(open.client);
+      expect(await axeViolations(page)).toEqual([]);
     } finally {
       await context.close();
     }

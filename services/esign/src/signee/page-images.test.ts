@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { linkOf, mailText, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
+import { textPdf } from '../tools/__tests__/support';
 
 /** GET /firma/firmar/{token}/paginas/{n}: the document as images, for devices without a PDF viewer. */
 describe('page images of the signing page', () => {
@@ -23,8 +24,8 @@ describe('page images of the signing page', () => {
       res.on('end', () => cb(null, Buffer.concat(chunks)));
     });
 
-  async function link(email: string) {
-    const up = await api().post('/firma/documentos').set('authorization', key).attach('file', await samplePdf({ pages: 3 }), { filename: 'p.pdf', contentType: 'application/pdf' });
+  async function link(email: string, pdf?: Buffer) {
+    const up = await api().post('/firma/documentos').set('authorization', key).attach('file', pdf ?? (await samplePdf({ pages: 3 })), { filename: 'p.pdf', contentType: 'application/pdf' });
     const created = await api().post('/firma/solicitudes').set('authorization', key).send({ document_id: up.body.document_id, signee_email: email });
     const { token } = linkOf(await env.smtp.waitFor((m) => m.to.includes(email) && mailText(m).includes('/firma/firmar/')));
     return { token, documentId: up.body.document_id as string, requestId: created.body.request_id as string };
@@ -64,5 +65,25 @@ describe('page images of the signing page', () => {
     expect([page.status, page.body.code]).toEqual([pdf.status, pdf.body.code]);
     await api().delete(`/firma/documentos/${documentId}`).set('authorization', key).expect(200);
     expect(await env.rt.signing.files.read(`documents/${documentId}/pages/1-960.png`)).toBeNull();
+  });
+
+  it('gives the text of every page under "Texto del documento", escaped, a heading per page, kept with the document', async () => {
+    const pdf = await textPdf(3, { line: (p) => (p === 2 ? [] : [`Cláusula ${p}: el precio es 1.234,56 EUR`, `<script>alert(${p})</script> & "comillas"`]) });
+    const { token, documentId } = await link('text@example.test', pdf);
+    const page = await api().get(`/firma/firmar/${token}`).expect(200);
+    const html = page.text;
+    const details = html.slice(html.indexOf('<details class="doc-text">'), html.indexOf('</details>') + 10);
+    expect(details).toContain('<summary>Texto del documento</summary>');
+    expect([...details.matchAll(/<h3>([^<]+)<\/h3>/g)].map((m) => m[1])).toEqual(['Página 1 de 3', 'Página 2 de 3', 'Página 3 de 3']);
+    expect(details).toContain('Cláusula 1: el precio es 1.234,56 EUR');
+    expect(details).toContain('&lt;script&gt;alert(3)&lt;/script&gt; &amp; &quot;comillas&quot;');
+    expect(html).not.toContain('<script>alert(');
+    expect(details).toContain('Esta página no tiene texto');
+    const cached = JSON.parse((await env.rt.signing.files.read(`documents/${documentId}/pages/text.json`))!.toString('utf8'));
+    expect(cached).toMatchObject({ truncated: false });
+    expect(cached.pages).toHaveLength(3);
+    // erasure takes the cache with the document's files
+    await api().delete(`/firma/documentos/${documentId}`).set('authorization', key).expect(200);
+    expect(await env.rt.signing.files.read(`documents/${documentId}/pages/text.json`)).toBeNull();
   });
 });

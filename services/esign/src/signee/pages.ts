@@ -31,6 +31,20 @@ function pageImages(ctx: SigningContext, base: string, t: (typeof SIGNEE_TEXT)[L
   return `<ol class="pages" aria-label="${escapeHtml(t.frameTitle(ctx.document.title ?? ctx.document.filename))}">${images.join('')}</ol>${more}`;
 }
 
+/**
+ * The text of every page, escaped, under a heading per page: for screen readers, for
+ * copying, and for anyone the images do not serve. Collapsed until opened.
+ */
+function documentText(ctx: SigningContext, t: (typeof SIGNEE_TEXT)[Locale]): string {
+  if (!ctx.text) return '';
+  const total = ctx.document.pages;
+  const pages = ctx.text.pages.map(
+    (text, i) => `<h3>${escapeHtml(t.textPage(i + 1, total))}</h3>${text ? `<p class="page-text">${escapeHtml(text)}</p>` : `<p class="hint">${escapeHtml(t.textEmpty)}</p>`}`,
+  );
+  const truncated = ctx.text.truncated ? `<p class="hint">${escapeHtml(t.textTruncated)}</p>` : '';
+  return `<details class="doc-text"><summary>${escapeHtml(t.textTitle)}</summary>${pages.join('')}${truncated}</details>`;
+}
+
 export function renderNotFound(locale: Locale, nonce: string): string {
   const t = SIGNEE_TEXT[locale];
   return renderMessagePage(locale, nonce, t.notFoundTitle, t.notFoundBody);
@@ -77,6 +91,7 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
   <h2 id="doc-h">${escapeHtml(t.step1)}</h2>
   ${pageImages(ctx, base, t)}
   <p><a href="${base}/documento" target="_blank" rel="noopener">${escapeHtml(t.open)}</a></p>
+  ${documentText(ctx, t)}
 </section>
 <form id="firmar" method="post" action="${base}/confirmar">
   <section aria-labelledby="decl-h">

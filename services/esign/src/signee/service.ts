@@ -8,7 +8,7 @@ import {
   RateLimitedError,
   ValidationError,
 } from '@firma-riesgo/errors';
-import type { JobQueue } from '@firma-riesgo/service-kit';
+import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { ClientInfo } from '../audit/client';
 import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
@@ -27,7 +27,7 @@ import { statusRecord } from '../signing-requests/records';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
 import { afterWrongCode, effectiveStatus, OTP_SENDS_PER_HOUR, OTP_TTL_SECONDS, otpSendAllowance, otpState, signingBlock } from '../signing-requests/rules';
 import { storageKeys, type FileStore } from '../storage/file-store';
-import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
+import type { ExtractedText, PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import { normaliseSignatureImage, parseSignatureImage } from './signature-image';
 
 /** Widths the signing page asks page images in (its srcset); nothing else is rendered. */
@@ -64,6 +64,7 @@ export interface SigneeDeps {
   meterDay: (at: Date) => string;
   /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
   signatureLevel: 'B-B' | 'B-T';
+  logger: Logger;
   clock?: () => Date;
 }
 
@@ -74,7 +75,13 @@ export interface SigningContext {
   status: SigningRequestRow['status'];
   /** Whether a code was sent and is still usable. */
   otpOutstanding: boolean;
+  /** The text of each page, for screen readers and copying; null when it cannot be read. */
+  text: ExtractedText | null;
 }
+
+/** The document text shown under the page images: the pages the page shows, 200,000 characters at most. */
+export const TEXT_MAX_PAGES = 100;
+export const TEXT_MAX_CHARS = 200_000;
 
 function otpHash(requestId: string, code: string): Buffer {
   return createHash('sha256').update(`${requestId}:${code}`).digest();
@@ -151,6 +158,26 @@ export function createSigneeService(deps: SigneeDeps) {
     await publishWebhookEvents(deps.jobs, eventIds);
   }
 
+  /**
+   * The document's text, read once on a worker thread and kept with its files (a cache,
+   * erased with them). A PDF whose text cannot be read still shows its pages.
+   */
+  async function documentText(document: DocumentRow): Promise<ExtractedText | null> {
+    const key = storageKeys.pageText(document.id);
+    const cached = await files.read(key);
+    if (cached) return JSON.parse(cached.toString('utf8')) as ExtractedText;
+    const original = await files.read(storageKeys.original(document.id));
+    if (!original) return null;
+    try {
+      const text = await deps.pool.run('extract-text', { pdf: original, maxPages: TEXT_MAX_PAGES, maxChars: TEXT_MAX_CHARS }, { timeoutMs: 20_000 });
+      await files.write(key, Buffer.from(JSON.stringify(text)));
+      return text;
+    } catch (err) {
+      deps.logger.warn({ err, documentId: document.id }, 'could not read the text of a document for its signing page');
+      return null;
+    }
+  }
+
   return {
     /** The signing page's data; records `link_opened` while the request can still be signed. */
     async openPage(token: string, client: ClientInfo): Promise<SigningContext> {
@@ -164,6 +191,7 @@ export function createSigneeService(deps: SigneeDeps) {
         tenant: await deps.tenantName(request.tenantId),
         status,
         otpOutstanding: otpState(request, now) === 'valid',
+        text: status === 'pending' && !request.lockedAt && !document.erasedAt ? await documentText(document) : null,
       };
     },
 

@@ -73,4 +73,6 @@ export const storageKeys = {
   final: (documentId: string) => `documents/${documentId}/final.pdf`,
   /** A rendering of page `n` at `width` pixels for the signing page (a cache: erased with the document). */
   pageImage: (documentId: string, n: number, width: number) => `documents/${documentId}/pages/${n}-${width}.png`,
+  /** The text of the pages for the signing page (a cache: erased with the document). */
+  pageText: (documentId: string) => `documents/${documentId}/pages/text.json`,
 };
