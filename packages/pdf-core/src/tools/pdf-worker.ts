@@ -4,6 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import { ValidationError } from '@firma-riesgo/errors';
 import type * as Mupdf from 'mupdf/dist/mupdf';
 import { normalisePng } from '../images/normalise-png';
+import { renderTypedName } from '../images/typed-name';
 import { acceptPdf } from '../inspect/pdf-acceptance';
 import { renderLayout } from '../layout/render-layout';
 import { verifyPdfSignatures } from '../signing/verify';
@@ -48,6 +49,7 @@ const handlers: Handlers = {
   'verify-signatures': ({ pdf, ...options }) => verifyPdfSignatures(pdf, options),
   'render-layout': (args) => renderLayout(args),
   'extract-text': async (args) => extractText(await mupdf(), args),
+  'typed-name': async (args) => renderTypedName(await mupdf(), args),
 };
 
 /** ArrayBuffers of the result, moved to the pool instead of copied. */

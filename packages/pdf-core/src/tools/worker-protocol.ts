@@ -95,6 +95,13 @@ export interface NormalisePngArgs {
   maxHeight: number;
 }
 
+export interface TypedNameArgs {
+  name: string;
+  /** Pixels of the PNG. */
+  width: number;
+  height: number;
+}
+
 export interface ExtractTextArgs {
   pdf: Uint8Array;
   /** Pages read at most, from the first. */
@@ -129,4 +136,5 @@ export interface WorkerOps {
   'verify-signatures': { args: { pdf: Uint8Array } & VerifyPdfOptions; result: PdfVerification };
   'render-layout': { args: LayoutDocument; result: Uint8Array };
   'extract-text': { args: ExtractTextArgs; result: ExtractedText };
+  'typed-name': { args: TypedNameArgs; result: Uint8Array };
 }

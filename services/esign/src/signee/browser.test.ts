@@ -56,6 +56,8 @@ describe('the signing page in a real browser (Debian chromium)', () => {
 
       await page.check('#declaration_accepted');
       await page.getByLabel('Código de 6 dígitos').fill(code);
+      // The pad in view first: the mouse draws where the screen shows it.
+      await page.locator('#pad').scrollIntoViewIfNeeded();
       const pad = (await page.locator('#pad').boundingBox())!;
       await page.mouse.move(pad.x + 20, pad.y + pad.height * 0.7);
       await page.mouse.down();
@@ -109,6 +111,38 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       const open = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
       expect(open.scroll).toBeLessThanOrEqual(open.client);
       expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('completes the whole flow on a phone with JavaScript disabled: page images, forms, and a typed name as the signature', async () => {
+    const email = 'sinjs@example.test';
+    const { url, requestId, documentId } = await emailedLink(email, 'Sergio Sin Script');
+    const context = await browser.newContext({ locale: 'es-ES', viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(url);
+      // the page images load without any script: the view is recorded via pages
+      const viewed = await eventually(async () => (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'document_viewed'));
+      expect(viewed.details).toMatchObject({ via: 'pages' });
+
+      await page.tap('label[for="declaration_accepted"]');
+      const before = env.smtp.messages.length;
+      await page.getByRole('button', { name: 'Enviar código' }).tap();
+      await page.waitForURL(/aviso=codigo-enviado/);
+      const code = otpOf(await env.smtp.waitFor((m) => env.smtp.messages.indexOf(m) >= before && m.to.includes(email) && /digo para firmar/.test(mailText(m))));
+
+      await page.tap('label[for="declaration_accepted"]');
+      await page.getByLabel('Código de 6 dígitos').fill(code);
+      await page.getByLabel('O escriba su nombre como firma').fill('Sergio Sin Script');
+      await page.getByRole('button', { name: 'Firmar el documento' }).tap();
+      await page.getByRole('heading', { name: 'Documento firmado' }).waitFor();
+
+      const row = await env.rt.signing.repos.requests.find(requestId);
+      expect(row).toMatchObject({ status: 'signed', hasSignatureImage: true });
+      const signedEvent = (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'signed');
+      expect(signedEvent?.details).toMatchObject({ signature_image: 'typed' });
     } finally {
       await context.close();
     }

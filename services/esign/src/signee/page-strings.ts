@@ -33,7 +33,9 @@ export const SIGNEE_TEXT = {
     padHelp: 'Si lo desea, dibuje su firma con el ratón, el dedo o un lápiz. No es obligatorio.',
     padLabel: 'Área para dibujar la firma',
     clear: 'Borrar dibujo',
-    noscript: 'Sin JavaScript no se puede dibujar la firma; puede firmar igualmente.',
+    noscript: 'Sin JavaScript no se puede dibujar la firma; puede escribir su nombre o firmar igualmente.',
+    typedLabel: 'O escriba su nombre como firma',
+    typedHelp: 'Se mostrará en letra cursiva en el lugar de la firma. Si dibuja la firma, se usará el dibujo.',
     sign: 'Firmar el documento',
     expires: (date: string) => `El enlace caduca el ${date}.`,
     notices: {
@@ -93,7 +95,9 @@ export const SIGNEE_TEXT = {
     padHelp: 'If you wish, draw your signature with the mouse, a finger or a pen. It is optional.',
     padLabel: 'Area to draw your signature',
     clear: 'Clear drawing',
-    noscript: 'Drawing a signature needs JavaScript; you can sign without it.',
+    noscript: 'Drawing a signature needs JavaScript; you can type your name or sign without it.',
+    typedLabel: 'Or type your name as your signature',
+    typedHelp: 'It is shown in italics where the signature goes. If you draw a signature, the drawing is used.',
     sign: 'Sign the document',
     expires: (date: string) => `The link expires on ${date}.`,
     notices: {

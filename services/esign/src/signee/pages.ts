@@ -117,6 +117,11 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
     <div class="row"><button type="button" class="secondary" id="pad-clear">${escapeHtml(t.clear)}</button></div>
     <input type="hidden" name="firma_imagen_b64" id="firma_imagen_b64" value="">
     <noscript><p>${escapeHtml(t.noscript)}</p></noscript>
+    <div class="row">
+      <label for="firma_nombre">${escapeHtml(t.typedLabel)}</label>
+      <input type="text" id="firma_nombre" name="firma_nombre" maxlength="100" autocomplete="name" aria-describedby="typed-help">
+      <p class="hint" id="typed-help">${escapeHtml(t.typedHelp)}</p>
+    </div>
   </section>
   <div class="row"><button type="submit">${escapeHtml(t.sign)}</button></div>
 </form>

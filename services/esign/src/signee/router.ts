@@ -185,7 +185,12 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       try {
         const { request: signed, record } = await signee.confirm(
           params.token,
-          { code: body.otp_code ?? body.code, declarationAccepted: body.declaration_accepted, imageB64: body.firma_imagen_b64 || undefined },
+          {
+            code: body.otp_code ?? body.code,
+            declarationAccepted: body.declaration_accepted,
+            imageB64: body.firma_imagen_b64 || undefined,
+            typedName: body.firma_nombre || undefined,
+          },
           clientOf(req),
         );
         if (!form) {

@@ -53,6 +53,12 @@ export const ZConfirmBodySchema = z.object({
     .nullable()
     .optional()
     .describe('Optional handwritten signature: PNG, base64 (data: URL prefix allowed), at most 512 KiB and 2000×1000 pixels; empty or null means none'),
+  firma_nombre: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .describe('Extension: the signee\'s name typed instead of drawn (at most 100 characters); set in an italic serif and stamped as the signature image. Ignored when `firma_imagen_b64` is sent; empty means none'),
 });
 
 export const ZConfirmedSchema = z

@@ -28,7 +28,7 @@ import type { SigningRequestRow, SigningRequestsRepository } from '../signing-re
 import { afterWrongCode, effectiveStatus, OTP_SENDS_PER_HOUR, OTP_TTL_SECONDS, otpSendAllowance, otpState, signingBlock } from '../signing-requests/rules';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import type { ExtractedText, PdfWorkerPool } from '@firma-riesgo/pdf-core';
-import { normaliseSignatureImage, parseSignatureImage } from './signature-image';
+import { normaliseSignatureImage, parseSignatureImage, typedNameImage } from './signature-image';
 
 /** Widths the signing page asks page images in (its srcset); nothing else is rendered. */
 export const PAGE_IMAGE_WIDTHS = [480, 960, 1440] as const;
@@ -264,7 +264,7 @@ export function createSigneeService(deps: SigneeDeps) {
      * check-and-sign, so of two concurrent confirmations the second finds it signed. Wrong
      * codes are counted (committed) before the error is raised; the fifth locks.
      */
-    async confirm(token: string, input: { code?: string; declarationAccepted: boolean; imageB64?: string }, client: ClientInfo) {
+    async confirm(token: string, input: { code?: string; declarationAccepted: boolean; imageB64?: string; typedName?: string }, client: ClientInfo) {
       if (!input.declarationAccepted) throw ValidationError.single('body', 'declaration_accepted', 'The declaration must be accepted to sign', 'declaration_required');
       if (!input.code || !/^\d{6}$/.test(input.code)) throw ValidationError.single('body', 'otp_code', 'The code has 6 digits', 'code_format');
       // The link first: no image work at all for an unknown or closed link. Then the
@@ -273,7 +273,13 @@ export function createSigneeService(deps: SigneeDeps) {
       const now = clock();
       assertActive(current, now);
       const parsed = input.imageB64 ? parseSignatureImage(input.imageB64) : null;
-      const image = parsed ? await normaliseSignatureImage(deps.pool, parsed, `ip:${client.ip ?? 'unknown'}`) : null;
+      // A drawn signature wins; a typed name is set as an image of the pad's size (on a worker thread).
+      const signatureKind = parsed ? 'drawn' : input.typedName ? 'typed' : null;
+      const image = parsed
+        ? await normaliseSignatureImage(deps.pool, parsed, `ip:${client.ip ?? 'unknown'}`)
+        : input.typedName
+          ? await typedNameImage(deps.pool, input.typedName, `ip:${client.ip ?? 'unknown'}`)
+          : null;
       // Written before the transaction under a name of its own: the loser of a race
       // deletes only its own file.
       const imageKey = image ? storageKeys.signatureImage(document.id, current.id) : null;
@@ -303,7 +309,7 @@ export function createSigneeService(deps: SigneeDeps) {
           });
           await event(tx, 'otp_verified', request, document, client, { at: now, email: true });
           await tx.meter.add(request.tenantId, deps.meterDay(now), 'signatures_completed');
-          await event(tx, 'signed', request, document, client, { at: now, email: true, details: { declaration_accepted: true, handwritten_image: Boolean(imageKey) } });
+          await event(tx, 'signed', request, document, client, { at: now, email: true, details: { declaration_accepted: true, handwritten_image: Boolean(imageKey), signature_image: signatureKind } });
           const eventIds = await tx.webhookEvents.append({
             tenantId: request.tenantId,
             documentId: document.id,

@@ -65,3 +65,19 @@ export async function normaliseSignatureImage(pool: Pick<PdfWorkerPool, 'run'>, 
     throw err;
   }
 }
+
+/** The pad's size: a typed name becomes an image as large as a drawn one. */
+export const TYPED_NAME_IMAGE = { width: 500, height: 160 } as const;
+
+/** A typed name set as a signature image, on a worker thread under the same budget as a drawn one. */
+export async function typedNameImage(pool: Pick<PdfWorkerPool, 'run'>, name: string, client?: string): Promise<Buffer> {
+  try {
+    const out = await pool.run('typed-name', { name, ...TYPED_NAME_IMAGE }, { timeoutMs: SIGNATURE_IMAGE_LIMITS.decodeMs, client });
+    return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  } catch (err) {
+    if (err instanceof WorkerTimeoutError || (err instanceof AppError && err.code === 'TOOL_WORKER_FAILED')) {
+      throw ValidationError.single('body', 'firma_nombre', 'The typed name could not be set within its time budget', 'value_error');
+    }
+    throw err;
+  }
+}

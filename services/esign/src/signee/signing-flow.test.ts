@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { PDFDocument } from 'pdf-lib';
 import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, verifyWithTools, type TestEsign } from '../__tests__/support';
+import { run, withFile } from '../tools/__tests__/support';
 
 /** A small real PNG (a black diagonal on white), as a signature pad would send. */
 async function padPng(): Promise<string> {
@@ -132,6 +133,45 @@ describe('the signing flow over HTTP with a real TSA (PAdES B-T)', () => {
     const again = await api().get(`/firma/firmar/${token}`);
     expect(again.text).toContain('Documento firmado');
     expect(again.text).toContain(`/firma/firmar/${token}/firmado`);
+  });
+
+  it('signs with a typed name instead of a drawing: set in italics as the signature image, stamped in the copy, recorded as typed', async () => {
+    const { id } = await newDocument('Nombre escrito');
+    const { body, token } = await newRequest(id, 'typed@example.test');
+    const code = await codeFor(token, 'typed@example.test');
+    const signed = await api()
+      .post(`/firma/firmar/${token}/confirmar`)
+      .type('form')
+      .send({ otp_code: code, declaration_accepted: 'true', firma_nombre: '  María Núñez Peña ' });
+    expect(signed.status).toBe(200);
+    const row = await env.rt.signing.repos.requests.find(body.request_id);
+    const image = await env.rt.signing.files.read(row!.signatureImageKey!);
+    expect(image!.readUInt32BE(16)).toBe(500);
+    expect(image!.readUInt32BE(20)).toBe(160);
+    // the name reads back from the image (Tesseract, the OCR engine of the tools)
+    const read = await withFile(image!, async (p) => (await run('tesseract', [p, '-', '-l', 'spa'])).stdout, 'firma.png');
+    expect(read.trim()).toBe('María Núñez Peña');
+    const copy = await eventually(async () => {
+      const res = await api().get(`/firma/documentos/${id}/signed-pdf`).set('authorization', key).buffer(true).parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+      return res.status === 200 ? (res.body as Buffer) : undefined;
+    });
+    const images = await withFile(copy, async (p) => (await run('pdfimages', ['-list', p])).stdout);
+    expect(images).toMatch(/\s500\s+160\s/);
+    const signedEvent = (await env.rt.signing.repos.audit.listForDocument(id)).find((e) => e.kind === 'signed');
+    expect(signedEvent?.details).toMatchObject({ handwritten_image: true, signature_image: 'typed' });
+  });
+
+  it('refuses a typed name over 100 characters with 422 naming firma_nombre', async () => {
+    const { id } = await newDocument('Nombre largo');
+    const { token } = await newRequest(id, 'typed-long@example.test');
+    const code = await codeFor(token, 'typed-long@example.test');
+    const res = await api().post(`/firma/firmar/${token}/confirmar`).send({ otp_code: code, declaration_accepted: true, firma_nombre: 'x'.repeat(101) });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(['body', 'firma_nombre']);
   });
 
   it('builds the combined final PDF once all requests are signed, with the audit certificate, sealed once and timestamped', async () => {
