@@ -119,7 +119,7 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
     <noscript><p>${escapeHtml(t.noscript)}</p></noscript>
     <div class="row">
       <label for="firma_nombre">${escapeHtml(t.typedLabel)}</label>
-      <input type="text" id="firma_nombre" name="firma_nombre" maxlength="100" autocomplete="name" aria-describedby="typed-help">
+      <input type="text" class="name" id="firma_nombre" name="firma_nombre" maxlength="100" autocomplete="name" aria-describedby="typed-help">
       <p class="hint" id="typed-help">${escapeHtml(t.typedHelp)}</p>
     </div>
   </section>
