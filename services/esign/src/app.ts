@@ -18,6 +18,7 @@ import { toolsRouter } from './tools/router';
 import { verificationRouter } from './verification/router';
 import { webhooksRouter } from './webhooks/router';
 import { contractsRouter } from './contracts/router';
+import { brandingRouter } from './branding/router';
 import { adminRouter } from './admin/router';
 import { dashboardRouter } from './admin/dashboard-routes';
 import { createSessions } from './admin/session';
@@ -81,6 +82,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
     }),
   );
   http.app.use(webhooksRouter(registry, { webhooks: signing.webhooks, authenticate: auth }));
+  http.app.use(brandingRouter(registry, { branding: signing.branding, authenticate: auth }));
   const authenticateSuperadmin = authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger }, { superadmin: true });
   http.app.use(adminRouter(registry, { admin: signing.admin, metering: signing.metering, authenticateSuperadmin }));
   http.app.use(dashboardRouter(registry, { admin: signing.admin, keys: deps.keys, sessions: createSessions(deps.config.sessionSecret), authenticateSuperadmin }));

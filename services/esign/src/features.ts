@@ -31,6 +31,8 @@ import { createMeteringService, type MeteringService } from './metering/service'
 import { createAdminService, type AdminService } from './admin/service';
 import type { KeysService } from './keys/service';
 import { createContractsService, type ContractsService } from './contracts/service';
+import { createBrandingService, type BrandingService } from './branding/service';
+import { createBrandingRepository } from './branding/repository';
 import type { ContractTemplate } from './contracts/template-catalogue';
 
 /** The signing side of esign: documents, requests, the signee flow and the seals, wired explicitly. */
@@ -49,6 +51,8 @@ export interface SigningFeatures {
   webhooks: WebhooksService;
   /** Contract templates rendered to PDF, and to a document in one step. */
   contracts: ContractsService;
+  /** The tenant's name, logo and accent colour as signees see them. */
+  branding: BrandingService;
   /** The superadmin views and tenant erasure. */
   admin: AdminService;
   metering: MeteringService;
@@ -135,6 +139,7 @@ export function createSigningFeatures(deps: {
     logger: logger.child({ component: 'webhooks' }),
     clock,
   });
+  const branding = createBrandingService({ repo: createBrandingRepository(db), pool: deps.pool, tenantName: deps.tenantName, publicUrl: config.publicUrl, clock });
   const documentsService = createDocumentsService({
     repos: createUnitOfWork(db, { ...withOutbox, webhookDeliveries: createWebhookDeliveriesRepository }),
     files,
@@ -149,10 +154,10 @@ export function createSigningFeatures(deps: {
     files,
     identity: deps.identity,
     documents: documentsService,
-    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, meterDay: meterDayOf, clock }),
+    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, meterDay: meterDayOf, clock }),
     signee: createSigneeService({
       repos: createUnitOfWork(db, withOutbox),
-      tenantName: deps.tenantName,
+      sender: branding.sender,
       files,
       jobs,
       signatures,
@@ -169,6 +174,7 @@ export function createSigningFeatures(deps: {
       meterDay: meterDayOf,
       clock,
     }),
+    branding,
     contracts: createContractsService({ templates: deps.templates, pool: deps.pool, documents: documentsService, clock, logger }),
     webhooks: createWebhooksService({ ...webhookRepos, delivery: webhookDelivery, secrets, policy: config.webhooks.policy, clock }),
     webhookDelivery,

@@ -5,6 +5,7 @@ import { ValidationError } from '@firma-riesgo/errors';
 import type * as Mupdf from 'mupdf/dist/mupdf';
 import { normalisePng } from '../images/normalise-png';
 import { renderTypedName } from '../images/typed-name';
+import { logoPng } from '../images/logo-png';
 import { acceptPdf } from '../inspect/pdf-acceptance';
 import { renderLayout } from '../layout/render-layout';
 import { verifyPdfSignatures } from '../signing/verify';
@@ -50,6 +51,7 @@ const handlers: Handlers = {
   'render-layout': (args) => renderLayout(args),
   'extract-text': async (args) => extractText(await mupdf(), args),
   'typed-name': async (args) => renderTypedName(await mupdf(), args),
+  'logo-png': async (args) => logoPng(await mupdf(), args),
 };
 
 /** ArrayBuffers of the result, moved to the pool instead of copied. */

@@ -95,6 +95,15 @@ export interface NormalisePngArgs {
   maxHeight: number;
 }
 
+export interface LogoArgs {
+  data: Uint8Array;
+  kind: 'png' | 'svg';
+  /** Form field named by a validation error. */
+  field: string;
+  maxWidth: number;
+  maxHeight: number;
+}
+
 export interface TypedNameArgs {
   name: string;
   /** Pixels of the PNG. */
@@ -137,4 +146,5 @@ export interface WorkerOps {
   'render-layout': { args: LayoutDocument; result: Uint8Array };
   'extract-text': { args: ExtractTextArgs; result: ExtractedText };
   'typed-name': { args: TypedNameArgs; result: Uint8Array };
+  'logo-png': { args: LogoArgs; result: Uint8Array };
 }

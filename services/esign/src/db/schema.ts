@@ -7,3 +7,4 @@ export * from '../audit/tables';
 export * from '../webhooks/tables';
 export * from '../admin/tables';
 export * from '../metering/tables';
+export * from '../branding/tables';

@@ -21,7 +21,12 @@ export function formatDate(date: Date, locale: Locale): string {
  * A whole page: lang, viewport, noindex, and the style (and the page's own script, if it
  * has one) under the response's CSP nonce, since the CSP refuses inline code without it.
  */
-export function renderPage(locale: Locale, title: string, nonce: string, body: string, script?: string): string {
+/**
+ * `accent`: a tenant's colour (`#rrggbb`, validated and contrast-checked by the branding
+ * feature) for buttons; anything else is ignored, so no style text comes from a tenant.
+ */
+export function renderPage(locale: Locale, title: string, nonce: string, body: string, script?: string, theme?: { accent: string | null }): string {
+  const accent = theme?.accent && /^#[0-9a-f]{6}$/.test(theme.accent) ? `:root{--accent:${theme.accent}}` : '';
   return `<!doctype html>
 <html lang="${locale}">
 <head>
@@ -29,7 +34,7 @@ export function renderPage(locale: Locale, title: string, nonce: string, body: s
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
-<style nonce="${nonce}">${PAGE_STYLE}</style>
+<style nonce="${nonce}">${PAGE_STYLE}${accent}</style>
 </head>
 <body>
 ${body}

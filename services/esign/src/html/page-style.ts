@@ -12,8 +12,9 @@ h1{font-size:1.6rem;margin:.25rem 0}h2{font-size:1.2rem;margin-top:1.75rem}
 iframe{width:100%;height:70vh;border:1px solid #767676}
 .pages{list-style:none;margin:0;padding:0}.pages img{display:block;width:100%;height:auto;border:1px solid #767676;margin:0 0 .75rem;background:#fff}
 a{color:#0645ad}
-button{font:inherit;padding:.6rem 1.1rem;border-radius:4px;border:2px solid #0b5394;background:#0b5394;color:#fff;cursor:pointer}
-button.secondary{background:#fff;color:#0b5394}
+button{font:inherit;padding:.6rem 1.1rem;border-radius:4px;border:2px solid var(--accent,#0b5394);background:var(--accent,#0b5394);color:#fff;cursor:pointer;min-height:44px}
+button.secondary{background:#fff;color:var(--accent,#0b5394)}
+.brand-logo{display:block;max-height:60px;max-width:min(240px,100%);height:auto;margin:0 0 .5rem}
 input[type=text]{font:inherit;font-size:1.3rem;letter-spacing:.25em;width:9ch;padding:.35rem;border:2px solid #555;border-radius:4px}
 input[type=checkbox]{width:1.3rem;height:1.3rem;margin-right:.5rem;vertical-align:top}
 :focus-visible{outline:3px solid #e37400;outline-offset:2px}

@@ -79,6 +79,7 @@ export function renderSigningPage(ctx: SigningContext, options: { locale: Locale
   const body = `
 <a class="skip" href="#firmar">${escapeHtml(t.skip)}</a>
 <header>
+  ${ctx.brand.logoPath ? `<img class="brand-logo" src="${escapeHtml(ctx.brand.logoPath)}" alt="${escapeHtml(ctx.tenant)}">` : ''}
   <p>${escapeHtml(t.asks(ctx.tenant))}</p>
   <h1>${escapeHtml(title)}</h1>
   <p class="hint">${escapeHtml(t.expires(formatDate(request.expiresAt, locale)))}</p>
@@ -126,7 +127,7 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
   <div class="row"><button type="submit">${escapeHtml(t.sign)}</button></div>
 </form>
 </main>`;
-  return renderPage(locale, `${title}`, nonce, body, SIGNATURE_PAD_SCRIPT);
+  return renderPage(locale, `${title}`, nonce, body, SIGNATURE_PAD_SCRIPT, { accent: ctx.brand.accentColor });
 }
 
 export function renderGonePage(locale: Locale, nonce: string, kind: 'expired' | 'cancelled' | 'locked' | 'erased'): string {

@@ -10,6 +10,7 @@ import {
 } from '@firma-riesgo/errors';
 import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { ClientInfo } from '../audit/client';
+import type { Sender } from '../branding/service';
 import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentRow, DocumentsRepository } from '../documents/repository';
@@ -53,8 +54,8 @@ export type SigneeRepos = UnitOfWork<SigneeTables>;
 
 export interface SigneeDeps {
   repos: SigneeRepos;
-  /** The tenant's display name, from the keys feature (the page says who asks for the signature). */
-  tenantName: (tenantId: string) => Promise<string>;
+  /** The sender as signees see it (branding): the page and the code email show it. */
+  sender: (tenantId: string) => Promise<Sender>;
   files: FileStore;
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   signatures: Pick<SignaturesService, 'sealOrRetryLater'>;
@@ -75,6 +76,8 @@ export interface SigningContext {
   status: SigningRequestRow['status'];
   /** Whether a code was sent and is still usable. */
   otpOutstanding: boolean;
+  /** The tenant's logo and accent colour, when it has set them. */
+  brand: { logoPath: string | null; accentColor: string | null };
   /** The text of each page, for screen readers and copying; null when it cannot be read. */
   text: ExtractedText | null;
 }
@@ -185,10 +188,12 @@ export function createSigneeService(deps: SigneeDeps) {
       const now = clock();
       const status = effectiveStatus(request, now);
       if (status === 'pending' && !request.lockedAt) await event(repos, 'link_opened', request, document, client, { email: true });
+      const sender = await deps.sender(request.tenantId);
       return {
         request,
         document,
-        tenant: await deps.tenantName(request.tenantId),
+        tenant: sender.name,
+        brand: { logoPath: sender.logoPath, accentColor: sender.accentColor },
         status,
         otpOutstanding: otpState(request, now) === 'valid',
         text: status === 'pending' && !request.lockedAt && !document.erasedAt ? await documentText(document) : null,
@@ -237,6 +242,7 @@ export function createSigneeService(deps: SigneeDeps) {
       }
       const { request: current, document } = await load(token);
       const now = clock();
+      const sender = await deps.sender(current.tenantId);
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const emailId = await repos.transaction(async (tx) => {
         const request = (await tx.requests.lockByTokenHash(current.tokenHash))!;
@@ -249,7 +255,13 @@ export function createSigneeService(deps: SigneeDeps) {
           throw new RateLimitedError(`At most ${OTP_SENDS_PER_HOUR} codes an hour; try again later`, allowance.retryAfterSeconds, 'OTP_RATE_LIMITED');
         }
         await tx.requests.update(request.id, { otpHash: otpHash(request.id, code).toString('hex'), otpExpiresAt: new Date(now.getTime() + OTP_TTL_SECONDS * 1000) });
-        const email = otpEmail({ locale: request.locale, code, documentTitle: document.title ?? document.filename, minutes: OTP_TTL_SECONDS / 60 });
+        const email = otpEmail({
+          locale: request.locale,
+          code,
+          documentTitle: document.title ?? document.filename,
+          minutes: OTP_TTL_SECONDS / 60,
+          brand: { name: sender.name, logoUrl: sender.logoUrl, accentColor: sender.accentColor },
+        });
         const id = await tx.outbox.insert({ to: request.signeeEmail, ...email, documentId: document.id, requestId: request.id, kind: 'otp' });
         await tx.meter.add(request.tenantId, deps.meterDay(now), 'otps_sent');
         await event(tx, 'otp_sent', request, document, client, { at: now, email: true, details: { declaration_accepted: true } });

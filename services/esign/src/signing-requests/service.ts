@@ -6,6 +6,7 @@ import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentsRepository } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
+import type { Sender } from '../branding/service';
 import type { EsignPrincipal } from '../keys/authenticate';
 import type { MailRepository } from '../mail/repository';
 import type { MeterRepository } from '../metering/repository';
@@ -35,6 +36,8 @@ export interface SigningRequestsDeps {
   repos: SigningRequestsRepos;
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   publicUrl: string;
+  /** The sender as signees see it (branding): the link email shows its name, logo and accent. */
+  sender: (tenantId: string) => Promise<Sender>;
   /** The usage day (METERING_TIMEZONE) of an instant. */
   meterDay: (at: Date) => string;
   clock?: () => Date;
@@ -58,6 +61,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
      */
     async create(principal: EsignPrincipal, body: z.output<typeof ZCreateSigningRequestSchema>, client: ClientInfo) {
       const now = clock();
+      const sender = await deps.sender(principal.tenantId);
       const link = newLinkToken();
       const expiresAt = new Date(now.getTime() + body.expires_in_hours * 3600_000);
       const signingUrl = `${deps.publicUrl}/firma/firmar/${link.token}`;
@@ -83,11 +87,12 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
         const email = signingLinkEmail({
           locale: body.locale,
           signeeName: request.signeeName,
-          tenant: principal.tenant,
+          tenant: sender.name,
           documentTitle: doc.title ?? doc.filename,
           message: request.message,
           url: signingUrl,
           expiresAt,
+          brand: { name: sender.name, logoUrl: sender.logoUrl, accentColor: sender.accentColor },
         });
         const emailId = await tx.outbox.insert({ to: body.signee_email, ...email, documentId: doc.id, requestId: request.id, kind: 'signing_link' });
         await tx.meter.add(principal.tenantId, deps.meterDay(now), 'requests_created');
