@@ -16,6 +16,11 @@ import type {
   RateLimitState,
   Reading,
   ReadingRange,
+  ReportFile,
+  ReportList,
+  ReportListQuery,
+  ReportPending,
+  ReportRequest,
 } from './types';
 
 /** Base URL used when none is given: the wildfire service's default local address. */
@@ -34,6 +39,9 @@ export const WILDFIRE_ENDPOINTS = {
   m10: { method: 'GET', path: '/api/v3/m10', query: ['municipio_id'], auth: true },
   ecosystem: { method: 'GET', path: '/ecosystem', query: ['municipio_id'], auth: true },
   framing: { method: 'GET', path: '/api/v1/framing', query: ['municipio_id', 'date', 'audience', 'lang'], auth: true },
+  report: { method: 'POST', path: '/api/v1/report', query: [], auth: true },
+  reports: { method: 'GET', path: '/api/v1/reports', query: ['limit', 'offset'], auth: true },
+  reportFile: { method: 'GET', path: '/api/v1/reports/{report_id}', query: [], auth: true },
 } as const;
 export type WildfireEndpoint = keyof typeof WILDFIRE_ENDPOINTS;
 
@@ -53,6 +61,14 @@ export interface WildfireClientOptions {
 }
 
 type Query = Record<string, string | undefined>;
+
+interface Request {
+  query?: Query;
+  /** Values of the `{name}` parts of the path. */
+  params?: Record<string, string>;
+  /** Sent as JSON. */
+  body?: unknown;
+}
 
 /**
  * A typed client of the wildfire API. Retries 500 and 503 only (never 4xx, 429
@@ -125,26 +141,66 @@ export class WildfireClient {
     return this.call('ecosystem', { municipio_id: query.municipio_id });
   }
 
+  /** `POST /api/v1/report` (reports:write): the report's file, or `pending` when the service answered 202 (still generating). */
+  async report(request: ReportRequest): Promise<ReportFile | ReportPending> {
+    const { municipio_id, periodo, format, lang } = request;
+    return this.reportAnswer(await this.send('report', { body: { municipio_id, periodo, format, lang } }));
+  }
+
+  /** `GET /api/v1/reports` (reports:read): the account's reports, newest first. */
+  reports(query: ReportListQuery = {}): Promise<ReportList> {
+    const page = (n: number | undefined) => (n === undefined ? undefined : String(n));
+    return this.call('reports', { limit: page(query.limit), offset: page(query.offset) });
+  }
+
+  /** `GET /api/v1/reports/{report_id}` (reports:read): the file again, or `pending` while it is generated. */
+  async reportFile(reportId: string): Promise<ReportFile | ReportPending> {
+    return this.reportAnswer(await this.send('reportFile', { params: { report_id: reportId } }));
+  }
+
+  private async reportAnswer(res: Response): Promise<ReportFile | ReportPending> {
+    if (res.status === 202) {
+      const body = (await res.json()) as { report_id: string; status_url: string };
+      const retryAfter = retryAfterMs(res.headers.get('retry-after'), this.clock());
+      return { status: 'pending', reportId: body.report_id, statusUrl: body.status_url, retryAfterSeconds: retryAfter === null ? null : Math.ceil(retryAfter / 1000) };
+    }
+    return {
+      status: 'ready',
+      reportId: res.headers.get('x-report-id') ?? '',
+      contentType: res.headers.get('content-type') ?? 'application/octet-stream',
+      bytes: new Uint8Array(await res.arrayBuffer()),
+    };
+  }
+
   private async call<T>(endpoint: WildfireEndpoint, query: Query = {}): Promise<T> {
+    return (await (await this.send(endpoint, { query })).json()) as T;
+  }
+
+  /** The successful response of one call, after the retries; throws WildfireApiError otherwise. */
+  private async send(endpoint: WildfireEndpoint, request: Request): Promise<Response> {
     const spec = WILDFIRE_ENDPOINTS[endpoint];
-    const url = new URL(this.baseUrl + spec.path);
-    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(request.params?.[name] ?? ''));
+    const url = new URL(this.baseUrl + path);
+    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
+    // Report files come as PDF, CSV or JSON, as their format says.
+    const headers: Record<string, string> = { accept: endpoint === 'report' || endpoint === 'reportFile' ? '*/*' : 'application/json' };
     if (spec.auth) {
       if (!this.token) throw new TypeError(`${endpoint}() needs a token: new WildfireClient({ token })`);
       headers.authorization = `Bearer ${this.token}`;
     }
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
 
     for (let attempt = 1; ; attempt++) {
       let res: Response;
       try {
         // redirect: 'error': the API never redirects, and a redirect must not carry the token elsewhere.
-        res = await this.fetch(url, { method: spec.method, headers, redirect: 'error', signal: AbortSignal.timeout(this.timeoutMs) });
+        res = await this.fetch(url, { method: spec.method, headers, body, redirect: 'error', signal: AbortSignal.timeout(this.timeoutMs) });
       } catch (err) {
         throw new WildfireNetworkError(`${spec.method} ${url.pathname} failed: ${(err as Error).message}`, { cause: err });
       }
       this.recordRateLimit(res);
-      if (res.ok) return (await res.json()) as T;
+      if (res.ok) return res;
 
       const retryAfter = retryAfterMs(res.headers.get('retry-after'), this.clock());
       const delay = retryDelayMs(res.status, attempt, retryAfter, this.maxAttempts);

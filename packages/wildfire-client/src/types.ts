@@ -240,3 +240,61 @@ export interface Framing {
   source: 'observed' | 'synthetic';
   sources: SourceRef[];
 }
+
+export type ReportFormat = 'pdf' | 'csv' | 'json';
+
+/** The body of `POST /api/v1/report`. */
+export interface ReportRequest {
+  municipio_id: string;
+  /** `YYYY-MM`, from 2015-01 to the current month (provisional). */
+  periodo: string;
+  format?: ReportFormat;
+  lang?: 'es' | 'en';
+}
+
+/** A report's file: the PDF, its daily data as CSV, or its content as JSON (as bytes). */
+export interface ReportFile {
+  status: 'ready';
+  reportId: string;
+  /** `application/pdf`, `text/csv; charset=utf-8` or `application/json; charset=utf-8`. */
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** A report still being generated: fetch `status_url` (with `reportFile`) again later. */
+export interface ReportPending {
+  status: 'pending';
+  reportId: string;
+  statusUrl: string;
+  retryAfterSeconds: number | null;
+}
+
+/** One entry of `GET /api/v1/reports`. */
+export interface ReportRecord {
+  report_id: string;
+  municipio_id: string;
+  periodo: string;
+  format: ReportFormat;
+  lang: 'es' | 'en';
+  status: 'pending' | 'ready' | 'failed' | 'expired';
+  provisional: boolean;
+  source: 'observed' | 'synthetic';
+  size_bytes: number | null;
+  sha256: string | null;
+  created_at: string;
+  expires_at: string;
+  download_url: string;
+}
+
+export interface ReportListQuery {
+  limit?: number;
+  offset?: number;
+}
+
+/** `GET /api/v1/reports`: the account's reports, newest first. */
+export interface ReportList {
+  total: number;
+  limit: number;
+  offset: number;
+  data: ReportRecord[];
+}

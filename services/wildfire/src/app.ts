@@ -17,6 +17,8 @@ import type { WildfireJobs } from './jobs/registry';
 import { createWildfireRegistry, WILDFIRE_API_DESCRIPTION, WILDFIRE_INTERFACE_VERSION } from './openapi';
 import type { RateLimits } from './rate-limits/service';
 import { readingsRouter } from './readings/router';
+import { reportsRouter } from './reports/router';
+import type { ReportsService } from './reports/service';
 import type { ReadingsService } from './readings/service';
 import { tokensRouter } from './tokens/router';
 import type { TokensService } from './tokens/service';
@@ -34,6 +36,7 @@ export interface WildfireAppDeps {
   decisionSupport: DecisionSupportService;
   decisions: DecisionsService;
   framing: FramingService;
+  reports: ReportsService;
   limits: RateLimits;
   jobs: JobQueue<WildfireJobs>;
   clock?: () => Date;
@@ -59,6 +62,7 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
   http.app.use(decisionSupportRouter(registry, auth, deps.decisionSupport));
   http.app.use(decisionsRouter(registry, auth, deps.decisions));
   http.app.use(framingRouter(registry, auth, deps.framing));
+  http.app.use(reportsRouter(registry, auth, deps.reports));
   http.app.use(
     docsRouter(
       () =>

@@ -87,6 +87,8 @@ const ZWildfireEnvSchema = z.object({
   RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('wildfire-rl'),
   WILDFIRE_RATE_LIMIT_DATA: env.int(100, 1),
   WILDFIRE_RATE_LIMIT_REPORTS: env.int(10, 1),
+  WILDFIRE_REPORT_WAIT_MS: env.int(60_000, 1),
+  WILDFIRE_PDF_WORKERS: env.int(2, 1),
   SHUTDOWN_GRACE_MS: env.int(10_000),
   LOG_LEVEL: env.logLevel(),
   ...httpEdgeEnv,
@@ -112,6 +114,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     workerConcurrency: e.WILDFIRE_WORKER_CONCURRENCY,
     queuePrefix: e.QUEUE_PREFIX,
     rateLimits: { prefix: e.RATE_LIMIT_PREFIX, perMinute: { data: e.WILDFIRE_RATE_LIMIT_DATA, reports: e.WILDFIRE_RATE_LIMIT_REPORTS } },
+    reports: {
+      /** How long POST /api/v1/report waits for the file before answering 202. */
+      waitMs: e.WILDFIRE_REPORT_WAIT_MS,
+      /** Worker threads rendering PDFs in a process that runs jobs. */
+      pdfWorkers: e.WILDFIRE_PDF_WORKERS,
+    },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
     /** Server timeouts and the /metrics token (HTTP_*_TIMEOUT_MS, METRICS_TOKEN). */

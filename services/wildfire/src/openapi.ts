@@ -31,10 +31,18 @@ export const WILDFIRE_ERROR_CODES = [
   { code: 'IP_NOT_ALLOWED', status: 403, meaning: 'the token has an IP allowlist and the request comes from outside it' },
   { code: 'NOT_FOUND', status: 404, meaning: 'no such route' },
   { code: 'MUNICIPALITY_NOT_FOUND', status: 404, meaning: '`municipio_id` is well-formed but no municipality has that INE code' },
-  { code: 'READING_NOT_FOUND', status: 404, meaning: 'live tokens: the latest reading was asked for and nothing is stored yet, or m3/framing asked for a `date` with no stored reading (`param` is `date`)' },
+  {
+    code: 'READING_NOT_FOUND',
+    status: 404,
+    meaning:
+      'live tokens: the latest reading was asked for and nothing is stored yet, m3/framing asked for a `date` with no stored reading (`param` is `date`), or a report for a month with no stored reading (`param` is `periodo`)',
+  },
+  { code: 'REPORT_NOT_FOUND', status: 404, meaning: 'no report with the given id, or it belongs to another account (`param` is `report_id`)' },
+  { code: 'REPORT_EXPIRED', status: 410, meaning: 'the report was generated more than 12 months ago and is no longer available' },
   { code: 'ECOSYSTEM_NOT_FOUND', status: 404, meaning: 'no ecosystem data is loaded for the municipality yet (live tokens, m10 and /ecosystem)' },
   { code: 'PAYLOAD_TOO_LARGE', status: 413, meaning: 'the request body exceeds WILDFIRE_JSON_LIMIT (100 kB by default)' },
-  { code: 'DATE_OUT_OF_RANGE', status: 422, meaning: 'a date is before 2015-01-01 or after today (Spanish calendar); `param` names it' },
+  { code: 'DATE_OUT_OF_RANGE', status: 422, meaning: 'a date is before 2015-01-01 or after today (Spanish calendar), or a report `periodo` before 2015-01 or after the current month; `param` names it' },
+  { code: 'UNSUPPORTED_FORMAT', status: 422, meaning: 'the report `format` is not one of pdf, csv, json (`param` is `format`)' },
   { code: 'INVALID_DATE_RANGE', status: 422, meaning: '`date_from` is after `date_to`' },
   { code: 'DATE_RANGE_TOO_LARGE', status: 422, meaning: 'the range covers more than 366 days (both ends included)' },
   {
@@ -44,6 +52,7 @@ export const WILDFIRE_ERROR_CODES = [
   },
   { code: 'QUOTA_EXCEEDED', status: 429, meaning: 'the account’s monthly request quota is spent (live tokens); `Retry-After` counts the seconds to the next month (Spanish time)' },
   { code: 'INTERNAL_ERROR', status: 500, meaning: 'an unexpected error; it is logged under the `request_id`' },
+  { code: 'REPORT_FAILED', status: 500, meaning: 'the report generation job failed; retry `POST /api/v1/report`' },
   {
     code: 'SERVICE_UNAVAILABLE',
     status: 503,
@@ -112,7 +121,7 @@ export const WILDFIRE_API_DESCRIPTION = [
   '',
   `Implements the "Wildfire Risk Service Interface" as of its revision ${WILDFIRE_INTERFACE_VERSION} (\`info.version\`; the running package is \`info.x-package-version\`). ` +
     'API versions are URL prefixes: `/api/v3/` for the analytical modules, `/api/v1/` for account and reports; `/ecosystem` and `/health` carry none. ' +
-    'Not built yet: `GET /api/v3/m3`, `GET /api/v3/decisiones`, `GET /api/v1/framing` (issue 15) and `POST /api/v1/report` (issue 16).',
+    'Reports: `POST /api/v1/report` answers the monthly report (PDF, or its data as csv or json); `GET /api/v1/reports` and `GET /api/v1/reports/{report_id}` list and download them again for 12 months.',
   '',
   'Authentication: `Authorization: Bearer <token>`. `pk_test_` tokens read deterministic synthetic data; `pk_live_` tokens read the database.',
   '',

@@ -1,8 +1,10 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { createWorkerPool } from '@firma-riesgo/pdf-core';
 import {
   closeServer,
+  createFileStore,
   createLogger,
   createMetrics,
   listenHttp,
@@ -31,6 +33,9 @@ import { todayInSpain } from './calendar';
 import { createIngestWeather, type WeatherIngestSummary } from './readings/ingest-weather';
 import { createReadingsRepository } from './readings/repository';
 import { createReadingsService, type ReadingsService } from './readings/service';
+import { createGenerateReport } from './reports/generate-report';
+import { createReportsRepository } from './reports/repository';
+import { createReportsService, type ReportsService } from './reports/service';
 import { createSyntheticData } from './synthetic/synthetic-data';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
@@ -52,6 +57,7 @@ export interface WildfireRuntime {
   decisionSupport: DecisionSupportService;
   decisions: DecisionsService;
   framing: FramingService;
+  reports: ReportsService;
   /** Per-token rate limits (in Redis when REDIS_URL is set, else in this process) and monthly usage. */
   limits: RateLimits;
   /** `wildfire ingest ...`: each validates the whole file and loads all of it or nothing. */
@@ -128,6 +134,13 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
   const framing = createFramingService({ decisionSupport });
 
+  // Report files live under DATA_DIR/wildfire/files: API and worker processes must share that folder.
+  const files = createFileStore(join(config.dataDir, 'wildfire', 'files'));
+  const reportsRepo = createReportsRepository(database.db);
+  // Threads start on the first PDF, so a process that renders none never loads the layout engine.
+  const pdfPool = createWorkerPool({ size: config.reports.pdfWorkers });
+  const generateReport = createGenerateReport({ repo: reportsRepo, municipalities, readings, synthetic, pool: pdfPool, files, clock });
+
   const limits = createRateLimits({
     perMinute: config.rateLimits.perMinute,
     keyPrefix: config.rateLimits.prefix,
@@ -143,9 +156,20 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     registry: wildfireJobs,
     handlers: () => ({
       'token.touch': (payload) => tokens.touch(payload.tokenId, new Date(payload.usedAt)),
+      'report.generate': (payload, ctx) => generateReport(payload.reportId, ctx),
     }),
     runWorker: role === 'worker' || role === 'all',
     concurrency: config.workerConcurrency,
+    logger,
+  });
+  const reports = createReportsService({
+    repo: reportsRepo,
+    municipalities,
+    readings,
+    jobs: jobs.queue,
+    files,
+    clock,
+    waitMs: config.reports.waitMs,
     logger,
   });
 
@@ -165,6 +189,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
       decisionSupport,
       decisions,
       framing,
+      reports,
       limits,
       jobs: jobs.queue,
       clock,
@@ -186,6 +211,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     decisionSupport,
     decisions,
     framing,
+    reports,
     limits,
     ingest,
     clock,
@@ -196,6 +222,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     async close() {
       if (server) await closeServer(server, config.shutdownGraceMs);
       await jobs.close();
+      await pdfPool.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await database.close();
     },

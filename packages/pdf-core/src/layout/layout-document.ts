@@ -37,10 +37,14 @@ export interface LayoutMetadata {
   creationDate: string;
   /** BCP 47, written as the document's /Lang. */
   language: string;
+  /** Creator and Producer; default `firma-riesgo (pdfmake)`. */
+  producer?: string;
 }
 
 export interface LayoutDocument {
   metadata: LayoutMetadata;
+  /** A line printed small at the top of every page (e.g. what the document is about and its status); none when absent. */
+  header?: string;
   /** The footer of every page, with `{page}` and `{total}` replaced. */
   footer: string;
   blocks: LayoutBlock[];

@@ -24,7 +24,7 @@ const info = (pdf: Uint8Array) => withPdf(pdf, async (p) => (await run('pdfinfo'
 
 function doc(overrides: Partial<LayoutDocument> = {}): LayoutDocument {
   return {
-    metadata: { title: 'Acuerdo', author: 'Ana', subject: 'NDA', keywords: ['nda', 'es'], creationDate: '2026-11-22T10:00:00Z', language: 'es-ES' },
+    metadata: { title: 'Acuerdo', author: 'Ana', subject: 'NDA', keywords: ['nda', 'es'], creationDate: '2026-11-22T10:00:00Z', language: 'es-ES', producer: 'firma-riesgo esign (pdfmake)' },
     footer: 'Página {page} de {total}',
     blocks: [
       { type: 'title', content: [{ text: 'ACUERDO DE CONFIDENCIALIDAD' }] },
@@ -76,6 +76,21 @@ describe('renderLayout', () => {
     });
     const all = pages.join('\n');
     for (let i = 1; i <= 150; i++) expect(all).toMatch(new RegExp(`Partida ${i}\\s+${i}\\n`));
+  });
+
+  it('prints the header line at the top of every page, above the content, and none when it is absent', async () => {
+    const rows = Array.from({ length: 150 }, (_, i) => [[{ text: `Día ${i + 1}` }], [{ text: String(i + 1) }]]);
+    const header = 'Sevilla (Sevilla) · julio de 2025 · PROVISIONAL';
+    const pdf = await renderLayout(doc({ header, blocks: [{ type: 'table', align: ['left', 'right'], header: [[{ text: 'Fecha' }], [{ text: 'FWI' }]], rows }] }));
+    const pages = (await text(pdf)).split('\f').filter((p) => p.trim());
+    expect(pages.length).toBeGreaterThan(2);
+    for (const page of pages) {
+      const lines = page.trim().split('\n').map((l) => l.trim()).filter(Boolean);
+      expect(lines[0]).toBe(header);
+      expect(lines[1]).toMatch(/^Fecha\s+FWI$/);
+    }
+    const plain = (await text(await renderLayout(doc()))).trim().split('\n')[0]!.trim();
+    expect(plain).toBe('ACUERDO DE CONFIDENCIALIDAD');
   });
 
   it('prints markup and template syntax in the text literally', async () => {

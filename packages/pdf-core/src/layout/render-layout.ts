@@ -4,9 +4,10 @@ import type { LayoutBlock, LayoutDocument, LayoutInline } from './layout-documen
 
 /**
  * Lays a LayoutDocument out on A4 pages with pdfmake (on pdfkit): real, selectable text
- * in embedded, subset fonts; table headers repeated on every page; a footer with the
- * page number and count; metadata and /Lang; tagged. Synchronous CPU work: it runs on
- * the worker pool (op `render-layout`), never on the request thread.
+ * in embedded, subset fonts; table headers repeated on every page; an optional header
+ * line and a footer with the page number and count on every page; metadata and /Lang;
+ * tagged. Synchronous CPU work: it runs on the worker pool (op `render-layout`), never on
+ * the request thread.
  */
 
 /** The parts of pdfmake's document definition used here (its @types package pulls in the DOM lib). */
@@ -25,7 +26,7 @@ const MAIN = 'Main';
 const FALLBACK = 'Fallback';
 /** 2 cm margins, in points; the bottom one leaves room for the footer. */
 const MARGINS: [number, number, number, number] = [56.7, 56.7, 56.7, 70];
-const PRODUCER = 'firma-riesgo esign (pdfmake)';
+const PRODUCER = 'firma-riesgo (pdfmake)';
 
 interface Engine {
   pdfmake: PdfMake;
@@ -149,8 +150,8 @@ export function layoutDefinition(doc: LayoutDocument, coverage: FontCoverage): T
       author: metadata.author,
       subject: metadata.subject,
       keywords: metadata.keywords?.join(', '),
-      creator: PRODUCER,
-      producer: PRODUCER,
+      creator: metadata.producer ?? PRODUCER,
+      producer: metadata.producer ?? PRODUCER,
       creationDate: new Date(metadata.creationDate),
       modDate: new Date(metadata.creationDate),
     },
@@ -162,16 +163,18 @@ export function layoutDefinition(doc: LayoutDocument, coverage: FontCoverage): T
       paragraph: { alignment: 'justify', margin: [0, 0, 0, 7] },
       list: { margin: [8, 0, 0, 7] },
       table: { fontSize: 9.5, margin: [0, 4, 0, 10] },
+      header: { alignment: 'center', fontSize: 8, color: '#444444', margin: [56.7, 28, 56.7, 0] },
       footer: { alignment: 'center', fontSize: 8.5, margin: [0, 28, 0, 0] },
     },
+    ...(doc.header ? { header: () => ({ text: inlines(coverage, [{ text: doc.header! }]), style: 'header' }) } : {}),
     footer: (page: number, total: number) => ({
       text: inlines(coverage, [{ text: doc.footer.replace('{page}', String(page)).replace('{total}', String(total)) }]),
       style: 'footer',
     }),
     // A heading is never the last thing on a page: it moves to the next with its text.
-    // (The page's footer is among the nodes that follow it there, and does not count.)
+    // (The page's footer and header are among the nodes that follow it there, and do not count.)
     pageBreakBefore: (node: { headlineLevel?: number }, query: { getFollowingNodesOnPage(): { style?: unknown }[] }) =>
-      node.headlineLevel !== undefined && query.getFollowingNodesOnPage().every((n) => n.style === 'footer'),
+      node.headlineLevel !== undefined && query.getFollowingNodesOnPage().every((n) => n.style === 'footer' || n.style === 'header'),
     content: doc.blocks.map((b) => block(coverage, b)),
   };
 }

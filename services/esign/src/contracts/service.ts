@@ -73,6 +73,7 @@ export function createContractsService(deps: ContractsDeps) {
         keywords: [...template.keywords, template.id, `v${template.version}`],
         creationDate: at.toISOString(),
         language: template.locale,
+        producer: 'firma-riesgo esign (pdfmake)',
       },
       footer: PAGE_FOOTER[template.locale],
       blocks: await evaluateTemplate(template.body, variables, template.locale),

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { runCli } from '../cli';
@@ -48,6 +48,13 @@ describe('wildfire on the embedded defaults (no database URL, no Redis)', () => 
     ]);
     const unknown = await request(rt.server!).get('/api/v3/m1?municipio_id=99999').set('Authorization', `Bearer ${rt.demoToken}`);
     expect(unknown.body.error.code).toBe('MUNICIPALITY_NOT_FOUND');
+  });
+
+  it('generates a report PDF with the demo token, on in-process jobs, stored under DATA_DIR/wildfire/files', async () => {
+    const res = await request(rt.server!).post('/api/v1/report').set('Authorization', `Bearer ${rt.demoToken}`).send({ municipio_id: '41091', periodo: '2024-07' });
+    expect([res.status, res.headers['content-type']]).toEqual([200, 'application/pdf']);
+    const id = res.headers['x-report-id'];
+    expect(readFileSync(join(dataDir, 'wildfire', 'files', 'reports', `${id}.pdf`)).equals(res.body)).toBe(true);
   });
 
   it('lets the CLI list and create tokens while the service runs, joining its database through the socket', async () => {

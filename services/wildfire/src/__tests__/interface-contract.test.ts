@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
@@ -28,12 +28,16 @@ interface Operation {
   method: 'get' | 'post';
   path: string;
   query?: Record<string, string>;
+  /** A JSON body (POST). */
+  body?: Body;
   status?: number;
   mediaType?: 'application/json' | 'application/pdf';
   expectBody?: (body: Body, kind: Kind) => void;
   /** Not built yet: the issue that builds it. */
   todo?: string;
 }
+
+const REPORT_CALL = { method: 'post', path: '/api/v1/report', body: { municipio_id: '28079', periodo: '2025-07' } } as const;
 
 const expectReading = (r: Body, municipioId: string) => {
   expect(r).toMatchObject({ municipio_id: municipioId, date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), risk_label: expect.stringMatching(/^(LOW|MEDIUM|HIGH)$/) });
@@ -105,7 +109,14 @@ const OPERATIONS: Operation[] = [
     query: { municipio_id: '28079' },
     expectBody: (body) => expect(body).toMatchObject({ municipio_id: '28079', lang: 'es', headline: expect.any(String), key_messages: expect.any(Array) }),
   },
-  { section: '§4 POST /api/v1/report', method: 'post', path: '/api/v1/report', mediaType: 'application/pdf', todo: 'issue 16' },
+  {
+    section: '§4 POST /api/v1/report',
+    method: 'post',
+    path: '/api/v1/report',
+    body: { municipio_id: '28079', periodo: '2025-07' },
+    mediaType: 'application/pdf',
+    expectBody: (body) => expect(String(body.pdf).startsWith('%PDF-')).toBe(true),
+  },
   { section: '§4 GET /api/v1/me', method: 'get', path: '/api/v1/me', expectBody: (body, kind) => expect(body).toMatchObject({ token: { type: kind } }) },
   { section: '§4 GET /health', method: 'get', path: '/health', expectBody: (body) => expect(body).toMatchObject({ status: 'ok' }) },
 ];
@@ -124,6 +135,19 @@ describe('the wildfire interface document, against the running service', () => {
     return token === undefined ? req : req.set('Authorization', `Bearer ${token}`);
   };
 
+  /** An operation called exactly as §4 states it, with plain fetch: query parameters, or a JSON body for POST. */
+  const callAsDocumented = async (op: Pick<Operation, 'method' | 'path' | 'query' | 'body'>, token?: string) => {
+    const url = new URL(op.path, rt.url);
+    for (const [name, value] of Object.entries(op.query ?? {})) url.searchParams.set(name, value);
+    const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
+    if (op.body) headers['Content-Type'] = 'application/json';
+    const res = await fetch(url, { method: op.method.toUpperCase(), headers, body: op.body ? JSON.stringify(op.body) : undefined });
+    const type = res.headers.get('content-type')?.split(';')[0];
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const body: Body = type === 'application/json' ? JSON.parse(bytes.toString('utf8')) : { pdf: bytes.toString('latin1') };
+    return { status: res.status, type, headers: res.headers, body };
+  };
+
   /** §7: every error is the status plus `{"error": {code, message, param, request_id}}`. */
   const expectError = (res: request.Response, status: number, code: string, param?: string) => {
     expect([res.status, res.body?.error?.code]).toEqual([status, code]);
@@ -139,7 +163,8 @@ describe('the wildfire interface document, against the running service', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('wildfire_contract');
-    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, RATE_LIMIT_PREFIX: prefix }), 'api', {
+    // API and BullMQ worker in one process: POST /api/v1/report waits for its job.
+    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, RATE_LIMIT_PREFIX: prefix }), 'all', {
       clock: () => now,
     });
     // Live tokens read what the operator loaded, so load it the way the operator does.
@@ -171,9 +196,9 @@ describe('the wildfire interface document, against the running service', () => {
         continue;
       }
       it.each<Kind>(['live', 'test'])(`${name} to a %s token`, async (kind) => {
-        const res = await call(op.method, op.path, op.query, await issue(kind));
+        const res = await callAsDocumented(op, await issue(kind));
         expect(res.status).toBe(op.status ?? 200);
-        expect(res.headers['content-type']?.split(';')[0]).toBe(op.mediaType ?? 'application/json');
+        expect(res.type).toBe(op.mediaType ?? 'application/json');
         op.expectBody?.(res.body, kind);
       });
     }
@@ -303,10 +328,81 @@ describe('the wildfire interface document, against the running service', () => {
       });
     });
 
-    it.todo('REPORT_NOT_FOUND 404: no report with the given ID, or another account’s (issue 16)');
-    it.todo('REPORT_EXPIRED 410: report generated more than 12 months ago (issue 16)');
-    it.todo('REPORT_FAILED 500: the report generation job failed (issue 16)');
-    it.todo('UNSUPPORTED_FORMAT 422: format unavailable for the report type (issue 16)');
+    const createReport = async (token: string) => {
+      const res = await callAsDocumented(REPORT_CALL, token);
+      expect(res.status).toBe(200);
+      return res.headers.get('x-report-id')!;
+    };
+    /** §7 on a fetch answer: the status, the code, and the envelope with the request id. */
+    const expectFetchError = (res: Awaited<ReturnType<typeof callAsDocumented>>, status: number, code: string) => {
+      expect([res.status, res.type, (res.body.error as Body | undefined)?.code]).toEqual([status, 'application/json', code]);
+      expect(res.body).toEqual({ error: { code, message: expect.any(String), param: expect.anything(), request_id: res.headers.get('x-request-id') } });
+    };
+
+    describe('REPORT_NOT_FOUND 404: no report with the given ID, or it belongs to another account', () => {
+      it('an unknown id', async () => {
+        const res = await callAsDocumented({ method: 'get', path: '/api/v1/reports/7d3f1c9e-0000-4000-8000-000000000000' }, await issue('live'));
+        expectFetchError(res, 404, 'REPORT_NOT_FOUND');
+      });
+      it('another account’s report', async () => {
+        const id = await createReport(await issue('live'));
+        const other = (await rt.tokens.create({ account: 'ayto-otra', type: 'live', scopes: ['reports:read'] })).token;
+        expectFetchError(await callAsDocumented({ method: 'get', path: `/api/v1/reports/${id}` }, other), 404, 'REPORT_NOT_FOUND');
+      });
+    });
+
+    it('REPORT_EXPIRED 410: report generated more than 12 months ago', async () => {
+      const token = await issue('live');
+      const id = await createReport(token);
+      expect((await callAsDocumented({ method: 'get', path: `/api/v1/reports/${id}` }, token)).status).toBe(200);
+      now = new Date('2026-07-20T10:00:01Z');
+      expectFetchError(await callAsDocumented({ method: 'get', path: `/api/v1/reports/${id}` }, token), 410, 'REPORT_EXPIRED');
+    });
+
+    it('REPORT_FAILED 500: the report generation job failed; retry POST /api/v1/report', async () => {
+      // A service whose file store cannot be written: every generation job fails.
+      const broken = await startWildfire(
+        testConfig({ WILDFIRE_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: `${prefix}-broken`, RATE_LIMIT_PREFIX: prefix }),
+        'all',
+        { clock: () => now },
+      );
+      try {
+        const files = join(broken.config.dataDir, 'wildfire', 'files');
+        mkdirSync(files, { recursive: true });
+        writeFileSync(join(files, 'reports'), 'not a folder');
+        const url = new URL('/api/v1/report', broken.url);
+        const res = await fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${await issue('live')}`, 'Content-Type': 'application/json' }, body: JSON.stringify(REPORT_CALL.body) });
+        const body = (await res.json()) as { error: { code: string } };
+        expect([res.status, body.error.code]).toEqual([500, 'REPORT_FAILED']);
+      } finally {
+        await broken.close();
+        await clearRedisPrefix(`${prefix}-broken`);
+      }
+    });
+
+    it('UNSUPPORTED_FORMAT 422: format unavailable for the report', async () => {
+      for (const kind of ['live', 'test'] as const) {
+        const res = await callAsDocumented({ ...REPORT_CALL, body: { ...REPORT_CALL.body, format: 'docx' } }, await issue(kind));
+        expectFetchError(res, 422, 'UNSUPPORTED_FORMAT');
+        expect(res.body.error).toMatchObject({ param: 'format' });
+      }
+    });
+
+    describe('POST /api/v1/report: the §7 codes of its JSON body', () => {
+      it.each<[string, Body, number, string, string]>([
+        ['periodo absent', { municipio_id: '28079' }, 400, 'MISSING_REQUIRED_PARAM', 'periodo'],
+        ['municipio_id absent', { periodo: '2025-07' }, 400, 'MISSING_REQUIRED_PARAM', 'municipio_id'],
+        ['periodo not YYYY-MM', { municipio_id: '28079', periodo: '07-2025' }, 400, 'INVALID_PARAM_FORMAT', 'periodo'],
+        ['municipio_id not 5 digits', { municipio_id: '2807', periodo: '2025-07' }, 400, 'INVALID_PARAM_FORMAT', 'municipio_id'],
+        ['periodo before 2015-01', { municipio_id: '28079', periodo: '2014-12' }, 422, 'DATE_OUT_OF_RANGE', 'periodo'],
+        ['periodo in the future', { municipio_id: '28079', periodo: '2025-08' }, 422, 'DATE_OUT_OF_RANGE', 'periodo'],
+        ['an unknown municipality', { municipio_id: '99999', periodo: '2025-07' }, 404, 'MUNICIPALITY_NOT_FOUND', 'municipio_id'],
+      ])('%s', async (_name, body, status, code, param) => {
+        const res = await callAsDocumented({ ...REPORT_CALL, body }, await issue('live'));
+        expectFetchError(res, status, code);
+        expect(res.body.error).toMatchObject({ param });
+      });
+    });
   });
 
   describe('§8 limits', () => {
@@ -336,7 +432,23 @@ describe('the wildfire interface document, against the running service', () => {
       for (let i = 0; i < 101; i++) expect((await call('get', '/api/v3/m1', { municipio_id: '28079' }, token)).status).toBe(200);
     });
 
-    it.todo('counts POST /api/v1/report at 10 per minute per token (issue 16)');
+    it('counts POST /api/v1/report at 10 per minute per token: the 11th answers 429 with Retry-After and X-RateLimit-*; test tokens are not counted', async () => {
+      const token = await issue('live');
+      for (let i = 1; i <= 10; i++) {
+        const res = await callAsDocumented({ ...REPORT_CALL, body: { ...REPORT_CALL.body, format: 'csv' } }, token);
+        expect([res.status, res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual([200, '10', String(10 - i)]);
+      }
+      const res = await callAsDocumented({ ...REPORT_CALL, body: { ...REPORT_CALL.body, format: 'csv' } }, token);
+      expect([res.status, (res.body.error as Body).code]).toEqual([429, 'RATE_LIMIT_EXCEEDED']);
+      expect(res.headers.get('retry-after')).toMatch(INTEGER);
+      expect(res.headers.get('x-ratelimit-reset')).toMatch(INTEGER);
+      expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual(['10', '0']);
+      const test = await issue('test');
+      for (let i = 0; i < 11; i++) {
+        const ok = await callAsDocumented({ ...REPORT_CALL, body: { ...REPORT_CALL.body, format: 'csv' } }, test);
+        expect([ok.status, ok.headers.get('x-ratelimit-limit')]).toEqual([200, null]);
+      }
+    });
   });
 
   describe('§9 versioning', () => {

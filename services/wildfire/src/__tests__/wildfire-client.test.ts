@@ -70,6 +70,19 @@ describe('@firma-riesgo/wildfire-client against the running service', () => {
     await expect(client('pk_live_0000000000000000000000000000000000000000000').me()).rejects.toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
   });
 
+  it('creates a report, downloads it again and lists it', async () => {
+    const { token } = await rt.tokens.create({ account: 'client-reports', type: 'test', scopes: ['reports:write', 'reports:read'] });
+    const c = client(token);
+    const created = await c.report({ municipio_id: '28079', periodo: '2024-07', format: 'csv' });
+    expect(created).toMatchObject({ status: 'ready', contentType: 'text/csv; charset=utf-8' });
+    if (created.status !== 'ready') throw new Error('expected the file');
+    expect(Buffer.from(created.bytes).toString('utf8')).toMatch(/^date,fwi,/);
+    const again = await c.reportFile(created.reportId);
+    expect(again).toEqual(created);
+    expect(await c.reports()).toMatchObject({ total: 1, data: [{ report_id: created.reportId, format: 'csv', status: 'ready' }] });
+    await expect(c.reportFile('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 404, code: 'REPORT_NOT_FOUND', attempts: 1 });
+  });
+
   it('exposes the rate-limit headers of a live token’s counted call', async () => {
     const { token } = await rt.tokens.create({ account: 'client', type: 'live', scopes: ['risk:read'] });
     const c = client(token);

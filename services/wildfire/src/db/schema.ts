@@ -5,3 +5,4 @@ export * from '../readings/tables';
 export * from '../ecosystem/tables';
 export * from '../rate-limits/tables';
 export * from '../decisions/tables';
+export * from '../reports/tables';

@@ -1,0 +1,122 @@
+/**
+ * The `report.generate` job: reads the report's row, the month's days and the same
+ * month of the other years (stored readings for live tokens, the synthetic series for
+ * test tokens), builds the content, renders it (the PDF on pdf-core's worker threads)
+ * and stores the file atomically before marking the row ready. On the last attempt a
+ * failure removes any file and marks the row failed, so nothing half-done is ever served.
+ */
+import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
+import type { FileStore, JobContext } from '@firma-riesgo/service-kit';
+import { createHash } from 'node:crypto';
+import { todayInSpain } from '../calendar';
+import { storedHistory, syntheticHistory } from '../decision-support/fwi-history';
+import { SOURCES } from '../decision-support/sources';
+import type { MunicipalitiesService } from '../municipalities/service';
+import { EARLIEST_DATE, type DateRange } from '../readings/date-range';
+import type { ReadingsService } from '../readings/service';
+import type { SyntheticData } from '../synthetic/synthetic-data';
+import { generateReportJob } from './jobs';
+import { buildReportContent } from './report-content';
+import { dailyCsv } from './report-csv';
+import { reportLayout } from './report-layout';
+import type { ReportRow, ReportsRepository } from './repository';
+import { lastDayOf, monthDays } from './rules';
+import type { TReportContent } from './schemas';
+
+/** How long one PDF may take on a worker thread before it is stopped. */
+const RENDER_TIMEOUT_MS = 60_000;
+
+export interface GenerateReportDeps {
+  repo: Pick<ReportsRepository, 'find' | 'markReady' | 'markFailed'>;
+  municipalities: Pick<MunicipalitiesService, 'names'>;
+  readings: Pick<ReadingsService, 'storedRange' | 'storedFwiInWindows'>;
+  synthetic: SyntheticData;
+  pool: Pick<PdfWorkerPool, 'run'>;
+  files: Pick<FileStore, 'write' | 'remove'>;
+  clock: () => Date;
+}
+
+export const REPORT_EXTENSIONS = { pdf: 'pdf', csv: 'csv', json: 'json' } as const;
+
+/** Where a report's file is stored. */
+export const reportFileKey = (report: Pick<ReportRow, 'id' | 'format'>) => `reports/${report.id}.${REPORT_EXTENSIONS[report.format]}`;
+
+/** The same month in every other year from 2015 up to `today`. */
+export function historyWindows(periodo: string, today: string): DateRange[] {
+  const windows: DateRange[] = [];
+  const [year, month] = periodo.split('-') as [string, string];
+  for (let y = Number(EARLIEST_DATE.slice(0, 4)); y <= Number(today.slice(0, 4)); y++) {
+    if (y === Number(year)) continue;
+    const other = `${y}-${month}`;
+    const from = `${other}-01`;
+    const last = lastDayOf(other);
+    if (from <= today) windows.push({ from, to: last < today ? last : today });
+  }
+  return windows;
+}
+
+export function createGenerateReport(deps: GenerateReportDeps) {
+  const stored = storedHistory(deps.readings);
+  const synthetic = syntheticHistory(deps.synthetic);
+
+  async function content(report: ReportRow): Promise<TReportContent> {
+    const municipality = await deps.municipalities.names(report.municipioId);
+    if (!municipality) throw new Error(`municipality ${report.municipioId} of report ${report.id} no longer exists`);
+    // "Today" is the day the report was asked for, so a retry or a slow queue gives the same report.
+    const today = todayInSpain(report.createdAt);
+    const period = monthDays(report.periodo, today);
+    const history = report.source === 'synthetic' ? synthetic : stored;
+    const [days, past] = await Promise.all([
+      history.range(report.municipioId, period.from, period.to),
+      history.fwiInWindows(report.municipioId, historyWindows(report.periodo, today)),
+    ]);
+    if (days.length === 0) throw new Error(`no readings for ${report.municipioId} in ${report.periodo}`);
+    return buildReportContent({
+      reportId: report.id,
+      municipioId: report.municipioId,
+      municipality,
+      periodo: report.periodo,
+      lang: report.lang,
+      provisional: report.provisional,
+      source: report.source,
+      generatedAt: report.createdAt,
+      period,
+      days,
+      history: past,
+      sources: [report.source === 'synthetic' ? SOURCES.synthetic : SOURCES.readings, SOURCES.cffdrs, SOURCES.effis],
+    });
+  }
+
+  async function render(report: ReportRow, c: TReportContent, signal: AbortSignal): Promise<Uint8Array> {
+    switch (report.format) {
+      case 'pdf':
+        return deps.pool.run('render-layout', reportLayout(c), { timeoutMs: RENDER_TIMEOUT_MS, client: `account:${report.accountId}`, signal });
+      case 'csv':
+        return Buffer.from(dailyCsv(c.days), 'utf8');
+      case 'json':
+        return Buffer.from(JSON.stringify(c), 'utf8');
+    }
+  }
+
+  return async function generateReport(reportId: string, ctx: Pick<JobContext, 'attempt' | 'signal' | 'logger'>): Promise<void> {
+    const report = await deps.repo.find(reportId);
+    // Gone or already finished (a duplicate or late retry): nothing to do.
+    if (!report || report.status !== 'pending') return;
+    const key = reportFileKey(report);
+    try {
+      const bytes = await render(report, await content(report), ctx.signal);
+      await deps.files.write(key, bytes);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      await deps.repo.markReady(report.id, { fileKey: key, sizeBytes: bytes.byteLength, sha256 }, deps.clock());
+    } catch (err) {
+      // The last attempt: no file without a ready row. (A row another run finished keeps its file.)
+      if (ctx.attempt >= generateReportJob.attempts && (await deps.repo.find(report.id))?.status === 'pending') {
+        await deps.repo.markFailed(report.id, String((err as Error)?.message ?? err).slice(0, 1000), deps.clock());
+        await deps.files.remove(key).catch((removeErr: unknown) => ctx.logger.warn({ err: removeErr, reportId }, 'could not remove the file of a failed report'));
+      }
+      throw err;
+    }
+  };
+}
+
+export type GenerateReport = ReturnType<typeof createGenerateReport>;

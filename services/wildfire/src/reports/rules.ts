@@ -1,0 +1,58 @@
+/**
+ * The rules of monthly reports, as pure functions of the request, the row and `now`:
+ * which months may be asked for, which are provisional, which days a month covers,
+ * when a report expires and what a download answers.
+ */
+import { AppError } from '@firma-riesgo/errors';
+import { EARLIEST_DATE } from '../readings/date-range';
+
+/** The first month served: the month of the earliest data. */
+export const EARLIEST_PERIODO = EARLIEST_DATE.slice(0, 7);
+/** Interface §8: reports are kept 12 months. */
+export const RETENTION_MONTHS = 12;
+
+/** 422 DATE_OUT_OF_RANGE unless `periodo` (well-formed YYYY-MM) is from 2015-01 to the current month in Spain. */
+export function requireServedPeriodo(periodo: string, today: string): void {
+  if (periodo < EARLIEST_PERIODO) {
+    throw new AppError(422, 'DATE_OUT_OF_RANGE', `periodo ${periodo} is before ${EARLIEST_PERIODO}, the first month with data`, { param: 'periodo' });
+  }
+  if (periodo > today.slice(0, 7)) {
+    throw new AppError(422, 'DATE_OUT_OF_RANGE', `periodo ${periodo} is in the future (today is ${today} in Spain)`, { param: 'periodo' });
+  }
+}
+
+/** The month is not over yet (Spanish calendar): its report is provisional. */
+export function isProvisional(periodo: string, today: string): boolean {
+  return periodo === today.slice(0, 7);
+}
+
+/** The last day of a YYYY-MM month. */
+export function lastDayOf(periodo: string): string {
+  const [year, month] = periodo.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
+}
+
+/** The days a report of `periodo` covers: the whole month, or up to today for the current one. */
+export function monthDays(periodo: string, today: string): { from: string; to: string } {
+  const last = lastDayOf(periodo);
+  return { from: `${periodo}-01`, to: last < today ? last : today };
+}
+
+/** `createdAt` plus 12 calendar months (UTC); the 29th–31st fall back to the month's last day. */
+export function expiryOf(createdAt: Date): Date {
+  const d = new Date(createdAt.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + RETENTION_MONTHS);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}
+
+export type DownloadState = 'expired' | 'pending' | 'failed' | 'ready';
+
+/** What `GET /api/v1/reports/{id}` answers for a row of the caller's account: expiry first, then its status. */
+export function downloadState(report: { status: 'pending' | 'ready' | 'failed'; expiresAt: Date }, now: Date): DownloadState {
+  if (now.getTime() >= report.expiresAt.getTime()) return 'expired';
+  return report.status;
+}

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, GoneError, InternalError, NotFoundError } from '@firma-riesgo/errors';
+import { JobFailedError, JobWaitTimeoutError, type FileStore, type JobQueue } from '@firma-riesgo/service-kit';
+import { todayInSpain } from '../calendar';
+import type { WildfireJobs } from '../jobs/registry';
+import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
+import type { MunicipalitiesService } from '../municipalities/service';
+import type { ReadingsService } from '../readings/service';
+import type { ReportRow, ReportsRepository } from './repository';
+import { downloadState, expiryOf, isProvisional, monthDays, requireServedPeriodo } from './rules';
+import { DEFAULT_REPORTS_LIMIT, type TReportList, type TReportListQuery, type TReportRecord, type TReportRequest } from './schemas';
+import { REPORT_FORMATS } from './tables';
+
+const isReportFormat = (format: string): format is (typeof REPORT_FORMATS)[number] => (REPORT_FORMATS as readonly string[]).includes(format);
+
+export interface ReportsServiceDeps {
+  repo: Pick<ReportsRepository, 'insert' | 'find' | 'findForAccount' | 'listForAccount' | 'markFailed'>;
+  municipalities: Pick<MunicipalitiesService, 'names'>;
+  readings: Pick<ReadingsService, 'storedRange'>;
+  jobs: Pick<JobQueue<WildfireJobs>, 'enqueueAndWait'>;
+  files: Pick<FileStore, 'read'>;
+  clock: () => Date;
+  /** How long POST waits for the file before answering 202 with the report's URL. */
+  waitMs: number;
+  logger: { error(obj: object, msg?: string): void };
+}
+
+export type ReportCaller = DataCaller & { accountId: string };
+
+export interface ReportFile {
+  bytes: Buffer;
+  contentType: string;
+  filename: string;
+}
+
+export type ReportOutcome = { state: 'ready'; record: TReportRecord; file: ReportFile } | { state: 'pending'; record: TReportRecord };
+
+/** Seconds a client should wait before asking again for a pending report. */
+export const PENDING_RETRY_AFTER_SECONDS = 2;
+
+export const REPORT_CONTENT_TYPES = { pdf: 'application/pdf', csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8' } as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const reportUrl = (id: string) => `/api/v1/reports/${id}`;
+
+function recordOf(row: ReportRow, now: Date): TReportRecord {
+  const state = downloadState(row, now);
+  return {
+    report_id: row.id,
+    municipio_id: row.municipioId,
+    periodo: row.periodo,
+    format: row.format,
+    lang: row.lang,
+    status: state,
+    provisional: row.provisional,
+    source: row.source,
+    size_bytes: row.sizeBytes,
+    sha256: row.sha256,
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
+    download_url: reportUrl(row.id),
+  };
+}
+
+const reportNotFound = (id: string) => new NotFoundError(`No report ${id} exists for this account`, 'REPORT_NOT_FOUND', { param: 'report_id' });
+const reportFailed = (id: string, why: string) => new InternalError(`Report ${id} could not be generated${why}; retry POST /api/v1/report`, 'REPORT_FAILED');
+
+/**
+ * Monthly reports: `create` checks the request, records a pending report for the
+ * caller's account and waits for the `report.generate` job; `download` and `list`
+ * answer the account's reports. Accounts only ever see their own reports.
+ */
+export function createReportsService(deps: ReportsServiceDeps) {
+  async function fileOf(row: ReportRow): Promise<ReportFile> {
+    const bytes = row.fileKey ? await deps.files.read(row.fileKey) : null;
+    if (!bytes) {
+      deps.logger.error({ reportId: row.id, fileKey: row.fileKey }, 'the file of a ready report is missing');
+      throw reportFailed(row.id, ': its file is no longer available');
+    }
+    const name = `${row.lang === 'en' ? 'report' : 'informe'}-${row.municipioId}-${row.periodo}.${row.format}`;
+    return { bytes, contentType: REPORT_CONTENT_TYPES[row.format], filename: name };
+  }
+
+  return {
+    async create(caller: ReportCaller, request: TReportRequest): Promise<ReportOutcome> {
+      const format = request.format ?? 'pdf';
+      if (!isReportFormat(format)) {
+        throw new AppError(422, 'UNSUPPORTED_FORMAT', `format "${format}" is not available for the monthly report; use ${REPORT_FORMATS.join(', ')}`, { param: 'format' });
+      }
+      const { municipio_id: municipioId, periodo } = request;
+      requireMunicipalityAllowed(caller, municipioId);
+      const now = deps.clock();
+      const today = todayInSpain(now);
+      requireServedPeriodo(periodo, today);
+      if (!(await deps.municipalities.names(municipioId))) throw municipalityNotFound(municipioId);
+      const source = caller.type === 'test' ? 'synthetic' : 'observed';
+      if (source === 'observed') {
+        const { from, to } = monthDays(periodo, today);
+        if ((await deps.readings.storedRange(municipioId, from, to)).length === 0) {
+          throw new NotFoundError(`No reading is stored for municipality ${municipioId} in ${periodo}; there is nothing to report`, 'READING_NOT_FOUND', {
+            param: 'periodo',
+          });
+        }
+      }
+
+      const row = await deps.repo.insert({
+        id: randomUUID(),
+        accountId: caller.accountId,
+        municipioId,
+        periodo,
+        format,
+        lang: request.lang ?? 'es',
+        source,
+        provisional: isProvisional(periodo, today),
+        createdAt: now,
+        expiresAt: expiryOf(now),
+      });
+      try {
+        await deps.jobs.enqueueAndWait('report.generate', { reportId: row.id }, { timeoutMs: deps.waitMs });
+      } catch (err) {
+        if (err instanceof JobWaitTimeoutError) return { state: 'pending', record: recordOf(row, now) };
+        // The handler marks the row failed on its last attempt; this covers a job that never ran.
+        await deps.repo.markFailed(row.id, String((err as Error)?.message ?? err).slice(0, 1000), deps.clock());
+        if (err instanceof JobFailedError) throw reportFailed(row.id, '');
+        throw err;
+      }
+      const done = (await deps.repo.find(row.id))!;
+      if (done.status !== 'ready') throw reportFailed(row.id, '');
+      return { state: 'ready', record: recordOf(done, deps.clock()), file: await fileOf(done) };
+    },
+
+    async download(caller: ReportCaller, reportId: string): Promise<ReportOutcome> {
+      const row = UUID.test(reportId) ? await deps.repo.findForAccount(caller.accountId, reportId.toLowerCase()) : null;
+      if (!row) throw reportNotFound(reportId);
+      const now = deps.clock();
+      switch (downloadState(row, now)) {
+        case 'expired':
+          throw new GoneError(`Report ${row.id} was generated on ${row.createdAt.toISOString()} and expired on ${row.expiresAt.toISOString()} (reports are kept 12 months)`, 'REPORT_EXPIRED', {
+            param: 'report_id',
+          });
+        case 'failed':
+          throw reportFailed(row.id, '');
+        case 'pending':
+          return { state: 'pending', record: recordOf(row, now) };
+        case 'ready':
+          return { state: 'ready', record: recordOf(row, now), file: await fileOf(row) };
+      }
+    },
+
+    async list(caller: ReportCaller, query: TReportListQuery): Promise<TReportList> {
+      const limit = query.limit ?? DEFAULT_REPORTS_LIMIT;
+      const offset = query.offset ?? 0;
+      const { total, rows } = await deps.repo.listForAccount(caller.accountId, { limit, offset });
+      const now = deps.clock();
+      return { total, limit, offset, data: rows.map((r) => recordOf(r, now)) };
+    },
+  };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;

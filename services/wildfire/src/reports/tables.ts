@@ -1,0 +1,42 @@
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { accounts } from '../tokens/tables';
+
+export const REPORT_FORMATS = ['pdf', 'csv', 'json'] as const;
+export const REPORT_LANGS = ['es', 'en'] as const;
+export const REPORT_STATUSES = ['pending', 'ready', 'failed'] as const;
+export const REPORT_SOURCES = ['observed', 'synthetic'] as const;
+
+/**
+ * One generated (or generating) monthly report. The account comes from the token that
+ * asked for it, never from the request. The file lives in the service's file store
+ * under `file_key` once `status` is `ready`; a failed report has an `error` and no file.
+ * Rows outlive their files: after `expires_at` the API answers 410 from the row.
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    municipioId: text('municipio_id').notNull(),
+    /** `YYYY-MM`. */
+    periodo: text('periodo').notNull(),
+    format: text('format', { enum: REPORT_FORMATS }).notNull(),
+    lang: text('lang', { enum: REPORT_LANGS }).notNull(),
+    /** observed: stored readings (live tokens); synthetic: the test series (test tokens). */
+    source: text('source', { enum: REPORT_SOURCES }).notNull(),
+    /** The month was not over when the report was generated. */
+    provisional: boolean('provisional').notNull(),
+    status: text('status', { enum: REPORT_STATUSES }).notNull(),
+    sizeBytes: integer('size_bytes'),
+    sha256: text('sha256'),
+    fileKey: text('file_key'),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** created_at + 12 months (interface §8). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('reports_account_created_idx').on(t.accountId, t.createdAt)],
+);
