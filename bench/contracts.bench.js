@@ -6,21 +6,12 @@ const { execFileSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { performance } = require('node:perf_hooks');
-const { benchDatabase } = require('./lib');
+const { benchDatabase, medianMs } = require('./lib');
 
 const RUNS = Number(process.env.BENCH_RUNS || 15);
 
-async function median(fn) {
-  await fn(); // warm-up: fonts, JIT, the worker thread
-  const times = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
-}
+// One warm-up call first: fonts, JIT, the worker thread.
+const median = (fn) => medianMs(fn, RUNS, { warmup: 1 });
 
 function pages(pdf, work) {
   const file = join(work, 'p.pdf');

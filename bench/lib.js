@@ -45,4 +45,17 @@ async function benchDatabase(tag) {
   return { url: url.toString(), host: url.host, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
-module.exports = { DURATION, CONNECTIONS, load, row, listen, benchDatabase };
+/** The median wall time of `runs` sequential calls of `fn`, in ms; `warmup` calls first are not counted. */
+async function medianMs(fn, runs, { warmup = 0 } = {}) {
+  const { performance } = require('node:perf_hooks');
+  for (let i = 0; i < warmup; i++) await fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+module.exports = { DURATION, CONNECTIONS, load, row, listen, benchDatabase, medianMs };

@@ -7,10 +7,9 @@ const { execFile } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { performance } = require('node:perf_hooks');
 const { promisify } = require('node:util');
 const { PDFDocument, StandardFonts } = require('pdf-lib');
-const { DURATION, benchDatabase } = require('./lib');
+const { DURATION, benchDatabase, medianMs } = require('./lib');
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS || 3);
@@ -38,15 +37,7 @@ function multipart(fields, files) {
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-async function median(fn) {
-  const times = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
-}
+const median = (fn) => medianMs(fn, RUNS);
 
 module.exports = async function pdfToolsBench() {
   const db = await benchDatabase('tools');
