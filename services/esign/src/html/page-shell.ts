@@ -10,11 +10,16 @@ import { PAGE_STYLE } from './page-style';
 /** Re-exported so page bodies take every HTML helper from this one module. */
 export { escapeHtml };
 
+/** The languages of the verification pages. */
 export type Locale = 'es' | 'en';
+/** Every language a public page may be in: the signing page also speaks Catalan, Galician and Basque. */
+export type PageLocale = Locale | 'ca' | 'gl' | 'eu';
+
+const TAGS: Record<PageLocale, string> = { es: 'es-ES', en: 'en-GB', ca: 'ca-ES', gl: 'gl-ES', eu: 'eu-ES' };
 
 /** Long date and time in UTC, in the page's language: the public pages never guess a time zone. */
-export function formatDate(date: Date, locale: Locale): string {
-  return `${new Intl.DateTimeFormat(locale === 'es' ? 'es-ES' : 'en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
+export function formatDate(date: Date, locale: PageLocale): string {
+  return `${new Intl.DateTimeFormat(TAGS[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
 }
 
 /**
@@ -25,7 +30,7 @@ export function formatDate(date: Date, locale: Locale): string {
  * `accent`: a tenant's colour (`#rrggbb`, validated and contrast-checked by the branding
  * feature) for buttons; anything else is ignored, so no style text comes from a tenant.
  */
-export function renderPage(locale: Locale, title: string, nonce: string, body: string, script?: string, theme?: { accent: string | null }): string {
+export function renderPage(locale: PageLocale, title: string, nonce: string, body: string, script?: string, theme?: { accent: string | null }): string {
   const accent = theme?.accent && /^#[0-9a-f]{6}$/.test(theme.accent) ? `:root{--accent:${theme.accent}}` : '';
   return `<!doctype html>
 <html lang="${locale}">
@@ -44,6 +49,6 @@ ${script ? `<script nonce="${nonce}">${script}</script>` : ''}
 }
 
 /** A page that only says one thing: a heading and a paragraph (not found, expired, ...). */
-export function renderMessagePage(locale: Locale, nonce: string, title: string, text: string): string {
+export function renderMessagePage(locale: PageLocale, nonce: string, title: string, text: string): string {
   return renderPage(locale, title, nonce, `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main>`);
 }

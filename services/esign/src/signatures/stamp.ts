@@ -1,10 +1,20 @@
+import type { SigneeLocale } from '../signing-requests/email-strings';
 import { StandardFonts, rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
 import { winAnsiText } from './winansi';
+
+/** The stamp's two fixed phrases in the request's language (WinAnsi letters only: the standard fonts draw them). */
+const STAMP_WORDS: Record<SigneeLocale, { signedBy: string; request: string }> = {
+  es: { signedBy: 'Firmado electrónicamente por', request: 'Solicitud' },
+  en: { signedBy: 'Electronically signed by', request: 'Request' },
+  ca: { signedBy: 'Signat electrònicament per', request: 'Sol·licitud' },
+  gl: { signedBy: 'Asinado electronicamente por', request: 'Solicitude' },
+  eu: { signedBy: 'Elektronikoki sinatu du:', request: 'Eskaera' },
+};
 
 export interface StampData {
   /** Position among the document's requests (creation order): where on the page the block goes. */
   slot: number;
-  locale: 'es' | 'en';
+  locale: SigneeLocale;
   name: string | null;
   maskedEmail: string;
   signedAt: Date;
@@ -45,14 +55,14 @@ async function drawStamp(doc: PDFDocument, page: PDFPage, stamp: StampData, regu
     page.drawImage(png, { x: x + 6, y: y + (BLOCK_H - png.height * scale) / 2, width: png.width * scale, height: png.height * scale });
     textX = x + 98;
   }
-  const es = stamp.locale === 'es';
+  const words = STAMP_WORDS[stamp.locale];
   const when = `${stamp.signedAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
   const lines: [PDFFont, number, string][] = [
-    [bold, 7.5, es ? 'Firmado electrónicamente por' : 'Electronically signed by'],
+    [bold, 7.5, words.signedBy],
     [bold, 9, stamp.name ?? stamp.maskedEmail],
     [regular, 7, stamp.maskedEmail],
     [regular, 7, when],
-    [regular, 5.6, `${es ? 'Solicitud' : 'Request'} ${stamp.requestId}`],
+    [regular, 5.6, `${words.request} ${stamp.requestId}`],
   ];
   let lineY = y + BLOCK_H - 14;
   const maxWidth = x + BLOCK_W - 6 - textX;

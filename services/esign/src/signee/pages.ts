@@ -1,6 +1,7 @@
 import { maskEmail } from '../signing-requests/mask-email';
 import { otpAttemptsLeft } from '../signing-requests/rules';
-import { escapeHtml, formatDate, renderMessagePage, renderPage, type Locale } from '../html/page-shell';
+import { escapeHtml, formatDate, renderMessagePage, renderPage } from '../html/page-shell';
+import type { SigneeLocale as Locale } from '../signing-requests/email-strings';
 import { SIGNEE_TEXT } from './page-strings';
 import type { SigningContext } from './service';
 import { SIGNATURE_PAD_SCRIPT } from './signature-pad-script';

@@ -5,7 +5,7 @@ import { AppError, ValidationError } from '@firma-riesgo/errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { errorResponse } from '../openapi';
 import { clientOf } from '../audit/client';
-import type { Locale } from '../html/page-shell';
+import type { SigneeLocale as Locale } from '../signing-requests/email-strings';
 import { renderNotFound, renderSigningPage } from './pages';
 import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { PageImageWidth, SigneeService } from './service';
@@ -65,7 +65,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     path: '/firma/firmar/{token}',
     summary: 'Signing page',
     description:
-      'Server-rendered, accessible HTML (Spanish by default, the request\'s `locale` otherwise): the document, the declaration, the code step, an optional signature pad and the confirm button. Works without JavaScript except for the pad. Expired, cancelled, locked and already-signed links get a page that says so (the signed one links to the signee\'s sealed copy).',
+      'Server-rendered, accessible HTML (Spanish by default, the request\'s `locale` otherwise: es, en, ca, gl or eu): the document, the declaration, the code step, an optional signature pad and the confirm button. Works without JavaScript except for the pad. Expired, cancelled, locked and already-signed links get a page that says so (the signed one links to the signee\'s sealed copy).',
     tags: TAGS,
     params: ZTokenParamsSchema,
     query: ZSigningPageQuerySchema,

@@ -1,3 +1,4 @@
+import { SIGNEE_LOCALES } from '../signing-requests/email-strings';
 import { z } from 'zod';
 import { ZSignatureSchema } from '../signing-requests/schemas';
 
@@ -27,7 +28,7 @@ export const ZPageImageQuerySchema = z.object({
 });
 
 export const ZSigningPageQuerySchema = z.object({
-  locale: z.enum(['es', 'en']).optional().describe("Overrides the request's language"),
+  locale: z.enum(SIGNEE_LOCALES).optional().describe("Overrides the request's language (es, en, ca, gl, eu)"),
   aviso: z.string().max(40).optional().describe('Notice shown after a form post (fixed set of keys)'),
   error: z.string().max(40).optional().describe('Error code shown after a failed form post (fixed set of codes)'),
 });

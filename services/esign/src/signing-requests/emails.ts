@@ -1,6 +1,8 @@
 import { escapeHtml } from '@firma-riesgo/service-kit';
 
-export type Locale = 'es' | 'en';
+import { EMAIL_TEXT, LOCALE_TAGS, type SigneeLocale } from './email-strings';
+
+export type Locale = SigneeLocale;
 
 export interface RenderedEmail {
   subject: string;
@@ -9,7 +11,7 @@ export interface RenderedEmail {
 }
 
 function formatDate(date: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === 'es' ? 'es-ES' : 'en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date) + ' UTC';
+  return new Intl.DateTimeFormat(LOCALE_TAGS[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date) + ' UTC';
 }
 
 /** The tenant's branding in an email: a logo above the text and an accent for the link. */
@@ -38,48 +40,38 @@ export function signingLinkEmail(input: {
   expiresAt: Date;
   brand?: EmailBrand;
 }): RenderedEmail {
-  const es = input.locale === 'es';
-  const greeting = input.signeeName ? (es ? `Hola, ${input.signeeName}:` : `Hello ${input.signeeName},`) : es ? 'Hola:' : 'Hello,';
-  const intro = es
-    ? `${input.tenant} le pide que firme electrónicamente el documento «${input.documentTitle}».`
-    : `${input.tenant} asks you to sign the document "${input.documentTitle}" electronically.`;
-  const action = es ? 'Revise y firme el documento en este enlace:' : 'Review and sign the document at this link:';
-  const expiry = es ? `El enlace caduca el ${formatDate(input.expiresAt, 'es')}.` : `The link expires on ${formatDate(input.expiresAt, 'en')}.`;
-  const note = es
-    ? 'Si no esperaba este mensaje, ignórelo. No comparta este enlace: es personal.'
-    : 'If you did not expect this message, ignore it. Do not share this link: it is personal.';
-  const messageLabel = es ? 'Mensaje del remitente:' : 'Message from the sender:';
-  const text = [greeting, '', intro, ...(input.message ? ['', messageLabel, input.message] : []), '', action, input.url, '', expiry, '', note, ''].join('\n');
+  const t = EMAIL_TEXT[input.locale];
+  const greeting = t.greeting(input.signeeName);
+  const intro = t.linkIntro(input.tenant, input.documentTitle);
+  const expiry = t.linkExpiry(formatDate(input.expiresAt, input.locale));
+  const text = [greeting, '', intro, ...(input.message ? ['', t.messageLabel, input.message] : []), '', t.linkAction, input.url, '', expiry, '', t.linkNote, ''].join('\n');
   const html = layout(
     input.locale,
     [
       `<p>${escapeHtml(greeting)}</p>`,
       `<p>${escapeHtml(intro)}</p>`,
-      input.message ? `<p><strong>${escapeHtml(messageLabel)}</strong><br>${escapeHtml(input.message)}</p>` : '',
+      input.message ? `<p><strong>${escapeHtml(t.messageLabel)}</strong><br>${escapeHtml(input.message)}</p>` : '',
       input.brand?.accentColor && HEX.test(input.brand.accentColor)
-        ? `<p>${escapeHtml(action)}</p><p><a href="${escapeHtml(input.url)}" style="display:inline-block;padding:.6em 1.2em;background:${input.brand.accentColor};color:#ffffff;text-decoration:none;border-radius:4px">${escapeHtml(input.url)}</a></p>`
-        : `<p>${escapeHtml(action)}<br><a href="${escapeHtml(input.url)}">${escapeHtml(input.url)}</a></p>`,
+        ? `<p>${escapeHtml(t.linkAction)}</p><p><a href="${escapeHtml(input.url)}" style="display:inline-block;padding:.6em 1.2em;background:${input.brand.accentColor};color:#ffffff;text-decoration:none;border-radius:4px">${escapeHtml(input.url)}</a></p>`
+        : `<p>${escapeHtml(t.linkAction)}<br><a href="${escapeHtml(input.url)}">${escapeHtml(input.url)}</a></p>`,
       `<p>${escapeHtml(expiry)}</p>`,
-      `<p style="color:#555">${escapeHtml(note)}</p>`,
+      `<p style="color:#555">${escapeHtml(t.linkNote)}</p>`,
     ].join(''),
     input.brand,
   );
-  return { subject: es ? `Documento para firmar: ${input.documentTitle}` : `Document to sign: ${input.documentTitle}`, text, html };
+  return { subject: t.linkSubject(input.documentTitle), text, html };
 }
 
 /** The one-time code email. The code sits on a line of its own, easy to read and to copy. */
 export function otpEmail(input: { locale: Locale; code: string; documentTitle: string; minutes: number; brand?: EmailBrand }): RenderedEmail {
-  const es = input.locale === 'es';
-  const intro = es
-    ? `Su código para firmar «${input.documentTitle}» es:`
-    : `Your code to sign "${input.documentTitle}" is:`;
-  const validity = es ? `Caduca en ${input.minutes} minutos y solo sirve una vez.` : `It expires in ${input.minutes} minutes and works once.`;
-  const note = es ? 'Si no ha pedido este código, ignore este mensaje.' : 'If you did not ask for this code, ignore this message.';
-  const text = [intro, '', input.code, '', validity, note, ''].join('\n');
+  const t = EMAIL_TEXT[input.locale];
+  const intro = t.otpIntro(input.documentTitle);
+  const validity = t.otpValidity(input.minutes);
+  const text = [intro, '', input.code, '', validity, t.otpNote, ''].join('\n');
   const html = layout(
     input.locale,
-    `<p>${escapeHtml(intro)}</p><p style="font-size:1.6em;letter-spacing:.2em"><strong>${escapeHtml(input.code)}</strong></p><p>${escapeHtml(validity)}</p><p style="color:#555">${escapeHtml(note)}</p>`,
+    `<p>${escapeHtml(intro)}</p><p style="font-size:1.6em;letter-spacing:.2em"><strong>${escapeHtml(input.code)}</strong></p><p>${escapeHtml(validity)}</p><p style="color:#555">${escapeHtml(t.otpNote)}</p>`,
     input.brand,
   );
-  return { subject: es ? 'Su código de firma' : 'Your signing code', text, html };
+  return { subject: t.otpSubject, text, html };
 }

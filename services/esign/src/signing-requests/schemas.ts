@@ -1,3 +1,4 @@
+import { SIGNEE_LOCALES } from './email-strings';
 import { z } from 'zod';
 
 export const ZCreateSigningRequestSchema = z.object({
@@ -7,7 +8,7 @@ export const ZCreateSigningRequestSchema = z.object({
   message: z.string().trim().min(1).max(2000).optional(),
   expires_in_hours: z.number().int().min(1).max(24 * 90).default(168).describe('Hours the link stays valid (default 168 = 7 days, at most 90 days)'),
   redirect_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Where the success page sends the signee on "Continue"'),
-  locale: z.enum(['es', 'en']).default('es').describe('Language of the emails and the signing page'),
+  locale: z.enum(SIGNEE_LOCALES).default('es').describe('Language of the emails and the signing page: es (default), en, ca (Catalan), gl (Galician), eu (Basque)'),
 });
 
 export const ZCreatedSigningRequestSchema = z
@@ -39,7 +40,7 @@ export const ZSigningRequestStatusSchema = z
     status: z.enum(['pending', 'signed', 'expired', 'cancelled']),
     signee_email: z.string(),
     signee_name: z.string().nullable(),
-    locale: z.enum(['es', 'en']),
+    locale: z.enum(SIGNEE_LOCALES),
     redirect_url: z.string().nullable(),
     expires_at: z.iso.datetime(),
     created_at: z.iso.datetime(),

@@ -1,3 +1,4 @@
+import { SIGNEE_LOCALES } from './email-strings';
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { documents } from '../documents/tables';
 import { tenants } from '../keys/tables';
@@ -20,7 +21,7 @@ export const signingRequests = pgTable(
     signeeName: text('signee_name'),
     message: text('message'),
     redirectUrl: text('redirect_url'),
-    locale: text('locale', { enum: ['es', 'en'] }).notNull().default('es'),
+    locale: text('locale', { enum: SIGNEE_LOCALES }).notNull().default('es'),
     tokenHash: text('token_hash').notNull().unique(),
     status: text('status', { enum: ['pending', 'signed', 'expired', 'cancelled'] })
       .notNull()

@@ -1,0 +1,92 @@
+/**
+ * The two signee emails' text in every language a request may have (`locale`): Spanish by
+ * default, English, and Catalan, Galician and Basque. Values are interpolated as text; the
+ * HTML part escapes them.
+ */
+export const SIGNEE_LOCALES = ['es', 'en', 'ca', 'gl', 'eu'] as const;
+export type SigneeLocale = (typeof SIGNEE_LOCALES)[number];
+
+/** BCP 47 tags for Intl and `lang`. */
+export const LOCALE_TAGS: Record<SigneeLocale, string> = { es: 'es-ES', en: 'en-GB', ca: 'ca-ES', gl: 'gl-ES', eu: 'eu-ES' };
+
+export interface EmailStrings {
+  greeting: (name: string | null) => string;
+  linkIntro: (sender: string, title: string) => string;
+  linkAction: string;
+  linkExpiry: (date: string) => string;
+  linkNote: string;
+  messageLabel: string;
+  linkSubject: (title: string) => string;
+  otpIntro: (title: string) => string;
+  otpValidity: (minutes: number) => string;
+  otpNote: string;
+  otpSubject: string;
+}
+
+export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
+  es: {
+    greeting: (name) => (name ? `Hola, ${name}:` : 'Hola:'),
+    linkIntro: (sender, title) => `${sender} le pide que firme electrónicamente el documento «${title}».`,
+    linkAction: 'Revise y firme el documento en este enlace:',
+    linkExpiry: (date) => `El enlace caduca el ${date}.`,
+    linkNote: 'Si no esperaba este mensaje, ignórelo. No comparta este enlace: es personal.',
+    messageLabel: 'Mensaje del remitente:',
+    linkSubject: (title) => `Documento para firmar: ${title}`,
+    otpIntro: (title) => `Su código para firmar «${title}» es:`,
+    otpValidity: (minutes) => `Caduca en ${minutes} minutos y solo sirve una vez.`,
+    otpNote: 'Si no ha pedido este código, ignore este mensaje.',
+    otpSubject: 'Su código de firma',
+  },
+  en: {
+    greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
+    linkIntro: (sender, title) => `${sender} asks you to sign the document "${title}" electronically.`,
+    linkAction: 'Review and sign the document at this link:',
+    linkExpiry: (date) => `The link expires on ${date}.`,
+    linkNote: 'If you did not expect this message, ignore it. Do not share this link: it is personal.',
+    messageLabel: 'Message from the sender:',
+    linkSubject: (title) => `Document to sign: ${title}`,
+    otpIntro: (title) => `Your code to sign "${title}" is:`,
+    otpValidity: (minutes) => `It expires in ${minutes} minutes and works once.`,
+    otpNote: 'If you did not ask for this code, ignore this message.',
+    otpSubject: 'Your signing code',
+  },
+  ca: {
+    greeting: (name) => (name ? `Hola, ${name}:` : 'Hola:'),
+    linkIntro: (sender, title) => `${sender} us demana que signeu electrònicament el document «${title}».`,
+    linkAction: 'Reviseu i signeu el document en aquest enllaç:',
+    linkExpiry: (date) => `L'enllaç caduca el dia ${date}.`,
+    linkNote: "Si no esperàveu aquest missatge, ignoreu-lo. No compartiu aquest enllaç: és personal.",
+    messageLabel: 'Missatge del remitent:',
+    linkSubject: (title) => `Document per signar: ${title}`,
+    otpIntro: (title) => `El vostre codi per signar «${title}» és:`,
+    otpValidity: (minutes) => `Caduca d'aquí a ${minutes} minuts i només es pot fer servir una vegada.`,
+    otpNote: "Si no heu demanat aquest codi, ignoreu aquest missatge.",
+    otpSubject: 'El vostre codi de signatura',
+  },
+  gl: {
+    greeting: (name) => (name ? `Ola, ${name}:` : 'Ola:'),
+    linkIntro: (sender, title) => `${sender} pídelle que asine electronicamente o documento «${title}».`,
+    linkAction: 'Revise e asine o documento nesta ligazón:',
+    linkExpiry: (date) => `A ligazón caduca o ${date}.`,
+    linkNote: 'Se non esperaba esta mensaxe, ignórea. Non comparta esta ligazón: é persoal.',
+    messageLabel: 'Mensaxe do remitente:',
+    linkSubject: (title) => `Documento para asinar: ${title}`,
+    otpIntro: (title) => `O seu código para asinar «${title}» é:`,
+    otpValidity: (minutes) => `Caduca en ${minutes} minutos e só serve unha vez.`,
+    otpNote: 'Se non pediu este código, ignore esta mensaxe.',
+    otpSubject: 'O seu código de sinatura',
+  },
+  eu: {
+    greeting: (name) => (name ? `Kaixo, ${name}:` : 'Kaixo:'),
+    linkIntro: (sender, title) => `«${title}» dokumentua elektronikoki sinatzeko eskaera bat duzu. Igorlea: ${sender}.`,
+    linkAction: 'Berrikusi eta sinatu dokumentua esteka honetan:',
+    linkExpiry: (date) => `Esteka data honetan iraungiko da: ${date}.`,
+    linkNote: 'Mezu hau espero ez bazenuen, ez egin kasurik. Ez partekatu esteka hau: pertsonala da.',
+    messageLabel: 'Igorlearen mezua:',
+    linkSubject: (title) => `Sinatzeko dokumentua: ${title}`,
+    otpIntro: (title) => `«${title}» sinatzeko zure kodea hau da:`,
+    otpValidity: (minutes) => `${minutes} minututan iraungiko da, eta behin bakarrik balio du.`,
+    otpNote: 'Kode hau eskatu ez baduzu, ez egin kasurik mezu honi.',
+    otpSubject: 'Zure sinadura-kodea',
+  },
+};
