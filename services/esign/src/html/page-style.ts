@@ -24,6 +24,7 @@ input[type=checkbox]{width:1.3rem;height:1.3rem;margin-right:.5rem;vertical-alig
 canvas{display:block;width:100%;max-width:500px;height:auto;aspect-ratio:500/160;border:2px dashed #555;border-radius:4px;touch-action:none;background:#fff}
 .row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;margin:.5rem 0}
 .hint{color:#444}
+.field-error{color:#b00020;font-weight:600;margin:.25rem 0;flex-basis:100%}.alert a{color:#b00020}
 input.name{letter-spacing:normal;font-size:1.1rem;width:100%;max-width:24rem;min-height:44px;box-sizing:border-box}
 .row label{flex-basis:100%}
 .doc-text{margin:0 0 1rem}.doc-text summary{cursor:pointer;min-height:44px;display:flex;align-items:center;font-weight:600}.doc-text h3{font-size:1rem;margin:1rem 0 .25rem}.page-text{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}

@@ -54,6 +54,14 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       await expect(page.getByRole('status').first().textContent()).resolves.toContain('Le hemos enviado el código');
       const code = otpOf(await env.smtp.waitFor((m) => env.smtp.messages.indexOf(m) >= before && m.to.includes(email) && /digo para firmar/.test(mailText(m))));
 
+      // a wrong code first: the page with its error (beside the code field) passes axe too
+      await page.check('#declaration_accepted');
+      await page.getByLabel('Código de 6 dígitos').fill(code === '000000' ? '111111' : '000000');
+      await page.getByRole('button', { name: 'Firmar el documento' }).click();
+      await page.waitForURL(/error=INVALID_OTP/);
+      await expect(page.locator('#code-error').isVisible()).resolves.toBe(true);
+      expect(await axeViolations(page)).toEqual([]);
+
       await page.check('#declaration_accepted');
       await page.getByLabel('Código de 6 dígitos').fill(code);
       // The pad in view first: the mouse draws where the screen shows it.
@@ -132,6 +140,19 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       await page.getByRole('button', { name: 'Enviar código' }).tap();
       await page.waitForURL(/aviso=codigo-enviado/);
       const code = otpOf(await env.smtp.waitFor((m) => env.smtp.messages.indexOf(m) >= before && m.to.includes(email) && /digo para firmar/.test(mailText(m))));
+
+      // a wrong code first: the message sits next to the code field, tied to it, and the summary links there
+      await page.tap('label[for="declaration_accepted"]');
+      await page.getByLabel('Código de 6 dígitos').fill(code === '000000' ? '111111' : '000000');
+      await page.getByRole('button', { name: 'Firmar el documento' }).tap();
+      await page.waitForURL(/error=INVALID_OTP/);
+      const codeField = page.locator('#code');
+      await expect(codeField.getAttribute('aria-invalid')).resolves.toBe('true');
+      await expect(codeField.getAttribute('aria-describedby')).resolves.toBe('code-error otp-help');
+      await expect(page.locator('#code-error').textContent()).resolves.toBe('El código no es correcto. Le quedan 4 intentos.');
+      await expect(page.locator('#error a').getAttribute('href')).resolves.toBe('#code');
+      const sameRow = await page.evaluate<boolean>("document.getElementById('code-error').parentElement === document.getElementById('code').parentElement");
+      expect(sameRow).toBe(true);
 
       await page.tap('label[for="declaration_accepted"]');
       await page.getByLabel('Código de 6 dígitos').fill(code);

@@ -46,6 +46,18 @@ function documentText(ctx: SigningContext, t: (typeof SIGNEE_TEXT)[Locale]): str
   return `<details class="doc-text"><summary>${escapeHtml(t.textTitle)}</summary>${pages.join('')}${truncated}</details>`;
 }
 
+/** The field an error code concerns: its message is shown next to it, and the summary links there. */
+const ERROR_FIELD: Record<string, 'declaration_accepted' | 'code' | 'firma_nombre' | 'doc-h'> = {
+  declaration_required: 'declaration_accepted',
+  DOCUMENT_NOT_VIEWED: 'doc-h',
+  OTP_RATE_LIMITED: 'code',
+  OTP_NOT_REQUESTED: 'code',
+  OTP_EXPIRED: 'code',
+  INVALID_OTP: 'code',
+  code_format: 'code',
+  png_invalid: 'firma_nombre',
+};
+
 export function renderNotFound(locale: Locale, nonce: string): string {
   const t = SIGNEE_TEXT[locale];
   return renderMessagePage(locale, nonce, t.notFoundTitle, t.notFoundBody);
@@ -73,9 +85,14 @@ export function renderSigningPage(ctx: SigningContext, options: { locale: Locale
   if (ctx.status === 'cancelled') return renderMessagePage(locale, nonce, t.cancelledTitle, t.cancelledBody);
   if (request.lockedAt) return renderMessagePage(locale, nonce, t.lockedTitle, t.lockedBody);
 
-  const error = options.error ? t.errors[options.error] : undefined;
+  const errorText = options.error ? t.errors[options.error] : undefined;
+  const error = errorText && options.error === 'INVALID_OTP' ? `${errorText} ${t.attemptsLeft(otpAttemptsLeft(request))}` : errorText;
+  const errorField = error ? (ERROR_FIELD[options.error!] ?? null) : null;
+  // The message beside its field, tied to it for screen readers; the top alert links to it.
+  const inline = (field: string) => (errorField === field ? `<p class="field-error" id="${field}-error">${escapeHtml(error!)}</p>` : '');
+  const invalid = (field: string, describedBy: string) =>
+    errorField === field ? ` aria-invalid="true" aria-describedby="${field}-error ${describedBy}"` : ` aria-describedby="${describedBy}"`;
   const notice = options.notice ? t.notices[options.notice] : undefined;
-  const attemptsLeft = otpAttemptsLeft(request);
   const hint = maskEmail(request.signeeEmail);
   const body = `
 <a class="skip" href="#firmar">${escapeHtml(t.skip)}</a>
@@ -86,11 +103,12 @@ export function renderSigningPage(ctx: SigningContext, options: { locale: Locale
   <p class="hint">${escapeHtml(t.expires(formatDate(request.expiresAt, locale)))}</p>
 </header>
 <main>
-${error ? `<div class="alert" role="alert" id="error"><strong>${escapeHtml(t.errorTitle)}:</strong> ${escapeHtml(error)}${options.error === 'INVALID_OTP' ? ` ${escapeHtml(t.attemptsLeft(attemptsLeft))}` : ''}</div>` : ''}
+${error ? `<div class="alert" role="alert" id="error"><strong>${escapeHtml(t.errorTitle)}:</strong> ${errorField ? `<a href="#${errorField}">${escapeHtml(error)}</a>` : escapeHtml(error)}</div>` : ''}
 ${notice ? `<div class="notice" role="status">${escapeHtml(notice)}</div>` : ''}
 ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtml(t.message)}</h2><p>${escapeHtml(request.message)}</p></section>` : ''}
 <section aria-labelledby="doc-h">
-  <h2 id="doc-h">${escapeHtml(t.step1)}</h2>
+  <h2 id="doc-h" tabindex="-1">${escapeHtml(t.step1)}</h2>
+  ${inline('doc-h')}
   ${pageImages(ctx, base, t)}
   <p><a href="${base}/documento" target="_blank" rel="noopener">${escapeHtml(t.open)}</a></p>
   ${documentText(ctx, t)}
@@ -98,8 +116,9 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
 <form id="firmar" method="post" action="${base}/confirmar">
   <section aria-labelledby="decl-h">
     <h2 id="decl-h">${escapeHtml(t.step2)}</h2>
+    ${inline('declaration_accepted')}
     <div class="check">
-      <input type="checkbox" id="declaration_accepted" name="declaration_accepted" value="true" required>
+      <input type="checkbox" id="declaration_accepted" name="declaration_accepted" value="true" required${errorField === 'declaration_accepted' ? ' aria-invalid="true" aria-describedby="declaration_accepted-error"' : ''}>
       <label for="declaration_accepted">${escapeHtml(t.declaration)}</label>
     </div>
   </section>
@@ -109,7 +128,8 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
     <div class="row"><button type="submit" class="secondary" formaction="${base}/otp" formnovalidate>${escapeHtml(ctx.otpOutstanding ? t.resendCode : t.sendCode)}</button></div>
     <div class="row">
       <label for="code">${escapeHtml(t.codeLabel)}</label>
-      <input type="text" id="code" name="otp_code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" aria-describedby="otp-help"${options.error === 'INVALID_OTP' || options.error === 'code_format' ? ' aria-invalid="true"' : ''}>
+      ${inline('code')}
+      <input type="text" id="code" name="otp_code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6"${invalid('code', 'otp-help')}>
     </div>
   </section>
   <section aria-labelledby="pad-h">
@@ -121,7 +141,8 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
     <noscript><p>${escapeHtml(t.noscript)}</p></noscript>
     <div class="row">
       <label for="firma_nombre">${escapeHtml(t.typedLabel)}</label>
-      <input type="text" class="name" id="firma_nombre" name="firma_nombre" maxlength="100" autocomplete="name" aria-describedby="typed-help">
+      ${inline('firma_nombre')}
+      <input type="text" class="name" id="firma_nombre" name="firma_nombre" maxlength="100" autocomplete="name"${invalid('firma_nombre', 'typed-help')}>
       <p class="hint" id="typed-help">${escapeHtml(t.typedHelp)}</p>
     </div>
   </section>
