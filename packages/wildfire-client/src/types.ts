@@ -11,6 +11,8 @@ export interface Health {
   database: 'ok' | 'down';
   database_kind: 'postgres' | 'pglite';
   redis: 'ok' | 'down' | 'disabled';
+  /** How report PDFs are sealed: with the generated certificate or the operator's, with or without a TSA. */
+  signing: { self_signed: boolean; tsa: boolean };
 }
 
 export interface RateLimitWindow {

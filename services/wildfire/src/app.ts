@@ -39,6 +39,8 @@ export interface WildfireAppDeps {
   reports: ReportsService;
   limits: RateLimits;
   jobs: JobQueue<WildfireJobs>;
+  /** How report PDFs are sealed, for /health. */
+  signing: { selfSigned: boolean; tsa: boolean };
   clock?: () => Date;
 }
 
@@ -55,7 +57,7 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
   });
   const auth = { tokens: deps.tokens, jobs: deps.jobs, logger: deps.logger, clock: deps.clock, limits: deps.limits };
   http.app.use(deprecationHeaders(deps.config.deprecatedPrefixes, deps.clock));
-  http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis }));
+  http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis, signing: deps.signing }));
   http.app.use(tokensRouter(registry, auth));
   http.app.use(readingsRouter(registry, auth, deps.readings));
   http.app.use(ecosystemRouter(registry, auth, deps.ecosystem));

@@ -36,6 +36,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WILDFIRE_DEPRECATED_PREFIXES: '/api/v1=next-year' })).toThrow(/WILDFIRE_DEPRECATED_PREFIXES: .*"next-year" is not a date/);
   });
 
+  it('seals reports with a self-signed identity and no TSA by default, and refuses a signing password without its PKCS#12', () => {
+    expect(loadConfig({}).signing).toEqual({ p12Path: undefined, p12Password: undefined, tsaUrl: undefined });
+    expect(loadConfig({ WILDFIRE_SIGNING_P12_PATH: '/etc/wf/seal.p12', WILDFIRE_SIGNING_P12_PASSWORD: 's3cret', WILDFIRE_TSA_URL: 'https://tsa.example/tsr' }).signing).toEqual({
+      p12Path: '/etc/wf/seal.p12',
+      p12Password: 's3cret',
+      tsaUrl: 'https://tsa.example/tsr',
+    });
+    expect(() => loadConfig({ WILDFIRE_SIGNING_P12_PASSWORD: 's3cret' })).toThrow(/WILDFIRE_SIGNING_P12_PASSWORD: set without WILDFIRE_SIGNING_P12_PATH/);
+    expect(() => loadConfig({ WILDFIRE_TSA_URL: 'ftp://tsa.example' })).toThrow(/WILDFIRE_TSA_URL/);
+  });
+
   it('reads the deprecated versions', () => {
     const config = loadConfig({ WILDFIRE_DEPRECATED_PREFIXES: '/api/v1=2027-06-30>/api/v2' });
     expect(config.deprecatedPrefixes).toEqual([{ prefix: '/api/v1', sunset: new Date('2027-06-30T00:00:00Z'), successor: '/api/v2' }]);

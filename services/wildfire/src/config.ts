@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@firma-riesgo/service-kit';
+import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@firma-riesgo/service-kit';
 
 /** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */
 export interface DeprecatedPrefix {
@@ -89,6 +89,9 @@ const ZWildfireEnvSchema = z.object({
   WILDFIRE_RATE_LIMIT_REPORTS: env.int(10, 1),
   WILDFIRE_REPORT_WAIT_MS: env.int(60_000, 1),
   WILDFIRE_PDF_WORKERS: env.int(2, 1),
+  WILDFIRE_SIGNING_P12_PATH: z.string().min(1).optional(),
+  WILDFIRE_SIGNING_P12_PASSWORD: z.string().optional(),
+  WILDFIRE_TSA_URL: env.url(['http', 'https']).optional(),
   SHUTDOWN_GRACE_MS: env.int(10_000),
   LOG_LEVEL: env.logLevel(),
   ...httpEdgeEnv,
@@ -98,6 +101,10 @@ export type WildfireConfig = ReturnType<typeof loadConfig>;
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
   const e = parseConfig(ZWildfireEnvSchema, source);
+  if (e.WILDFIRE_SIGNING_P12_PASSWORD !== undefined && !e.WILDFIRE_SIGNING_P12_PATH) {
+    // A password alone means the operator meant their own certificate: never fall back to a self-signed seal quietly.
+    throw new ConfigError(['WILDFIRE_SIGNING_P12_PASSWORD: set without WILDFIRE_SIGNING_P12_PATH']);
+  }
   // npm -w runs scripts inside the workspace folder; INIT_CWD is where the user typed the command.
   const dataDir = resolve(e.INIT_CWD ?? process.cwd(), e.DATA_DIR ?? 'data');
   return {
@@ -120,6 +127,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       /** Worker threads rendering PDFs in a process that runs jobs. */
       pdfWorkers: e.WILDFIRE_PDF_WORKERS,
     },
+    /** The identity that seals report PDFs (a self-signed one under DATA_DIR unless a PKCS#12 is given), and the TSA for B-T seals. */
+    signing: { p12Path: e.WILDFIRE_SIGNING_P12_PATH, p12Password: e.WILDFIRE_SIGNING_P12_PASSWORD, tsaUrl: e.WILDFIRE_TSA_URL },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
     /** Server timeouts and the /metrics token (HTTP_*_TIMEOUT_MS, METRICS_TOKEN). */

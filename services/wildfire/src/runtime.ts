@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { createWorkerPool } from '@firma-riesgo/pdf-core';
+import { createTsaClient, createWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import {
   closeServer,
   createFileStore,
@@ -36,11 +36,20 @@ import { createReadingsService, type ReadingsService } from './readings/service'
 import { createGenerateReport } from './reports/generate-report';
 import { createReportsRepository } from './reports/repository';
 import { createReportsService, type ReportsService } from './reports/service';
+import { loadReportSealIdentity } from './reports/seal-identity';
+import { createReportSealer } from './reports/seal-report';
 import { createSyntheticData } from './synthetic/synthetic-data';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
 import { createUsageRepository } from './rate-limits/repository';
 import { createRateLimits, type RateLimits } from './rate-limits/service';
+
+/** The CLI generates no report: a report job reaching it would be a wiring mistake, so it fails loudly. */
+const noSealer = {
+  seal(): Promise<Buffer> {
+    return Promise.reject(new Error('this process has no sealing identity (the CLI role generates no report)'));
+  },
+};
 
 export type WildfireRole = 'api' | 'worker' | 'all' | 'cli';
 
@@ -137,9 +146,21 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   // Report files live under DATA_DIR/wildfire/files: API and worker processes must share that folder.
   const files = createFileStore(join(config.dataDir, 'wildfire', 'files'));
   const reportsRepo = createReportsRepository(database.db);
+  // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
+  let identity: SigningIdentity | undefined;
+  if (role !== 'cli') {
+    try {
+      identity = await loadReportSealIdentity(config);
+    } catch (err) {
+      if (redis) redis.disconnect();
+      await database.close();
+      throw err;
+    }
+  }
+  const sealer = identity && createReportSealer({ identity, tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined, clock });
   // Threads start on the first PDF, so a process that renders none never loads the layout engine.
   const pdfPool = createWorkerPool({ size: config.reports.pdfWorkers });
-  const generateReport = createGenerateReport({ repo: reportsRepo, municipalities, readings, synthetic, pool: pdfPool, files, clock });
+  const generateReport = createGenerateReport({ repo: reportsRepo, municipalities, readings, synthetic, pool: pdfPool, sealer: sealer ?? noSealer, files, clock });
 
   const limits = createRateLimits({
     perMinute: config.rateLimits.perMinute,
@@ -192,6 +213,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
       reports,
       limits,
       jobs: jobs.queue,
+      signing: { selfSigned: identity!.selfSigned, tsa: Boolean(config.signing.tsaUrl) },
       clock,
     });
     ({ server, url } = await listenHttp(app, config.port, config.host));

@@ -129,3 +129,21 @@ export async function ensureSelfSignedIdentity(path: string, options: SelfSigned
   }
   return loadPkcs12(await readFile(path), undefined);
 }
+
+export interface SigningIdentitySource {
+  /** A PKCS#12 from a CA (or the operator's own); when unset, the self-signed identity below. */
+  p12Path?: string;
+  p12Password?: string;
+  /** Where the self-signed identity is kept (generated on first use) when there is no `p12Path`. */
+  selfSignedPath: string;
+  selfSigned: SelfSignedOptions;
+}
+
+/**
+ * A service's sealing identity: the PKCS#12 at `p12Path`, or a self-signed one kept at
+ * `selfSignedPath`. Services call it at start-up, so a bad path or password stops the process at once.
+ */
+export async function loadSigningIdentity(source: SigningIdentitySource): Promise<SigningIdentity> {
+  if (source.p12Path) return loadPkcs12(await readFile(source.p12Path), source.p12Password);
+  return ensureSelfSignedIdentity(source.selfSignedPath, source.selfSigned);
+}

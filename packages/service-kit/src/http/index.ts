@@ -1,5 +1,6 @@
 export * from './create-app';
 export * from './route';
+export * from './prefer';
 export * from './openapi';
 export * from './docs';
 export * from './escape-html';

@@ -6,7 +6,7 @@ import { controlCharacterIssues, filenameIssues } from './control-characters';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
-export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z.ZodType> {
+export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z.ZodType, H extends AnyObject = AnyObject> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI-style path: `/firma/documentos/{document_id}`. */
   path: string;
@@ -15,6 +15,8 @@ export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z
   tags: string[];
   query?: Q;
   params?: P;
+  /** Request headers the route reads (keys lower-case, as Node gives them); other headers pass untouched. */
+  headers?: H;
   body?: B;
   /** Media type of the body when it is not JSON (e.g. multipart/form-data, documented only). */
   bodyContentType?: string;
@@ -27,7 +29,7 @@ export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z
   /** Runs before validation: authentication, scopes, rate limits, body parsers. */
   before?: RequestHandler[];
   handler: (
-    input: { query: z.infer<Q>; params: z.infer<P>; body: z.infer<B> },
+    input: { query: z.infer<Q>; params: z.infer<P>; body: z.infer<B>; headers: z.infer<H> },
     req: Request,
     res: Response,
   ) => Promise<unknown> | unknown;
@@ -38,14 +40,15 @@ export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z
  * ValidationError located in query/path/body) and document it in OpenAPI. Before any
  * schema, text holding control characters (NUL included) is refused for every route.
  */
-export function defineRoute<Q extends AnyObject, P extends AnyObject, B extends z.ZodType>(
+export function defineRoute<Q extends AnyObject, P extends AnyObject, B extends z.ZodType, H extends AnyObject = AnyObject>(
   router: Router,
   registry: OpenAPIRegistry,
-  spec: RouteSpec<Q, P, B>,
+  spec: RouteSpec<Q, P, B, H>,
 ): void {
   const request: RouteConfig['request'] = {};
   if (spec.query) request.query = spec.query as never;
   if (spec.params) request.params = spec.params as never;
+  if (spec.headers) request.headers = spec.headers as never;
   if (spec.body) {
     request.body = { content: { [spec.bodyContentType ?? 'application/json']: { schema: spec.body } }, required: spec.bodyRequired ?? true };
   }
@@ -67,7 +70,8 @@ export function defineRoute<Q extends AnyObject, P extends AnyObject, B extends 
     const query = parse(spec.query, req.query, 'query');
     const params = parse(spec.params, req.params, 'path');
     const body = parse(spec.body, req.body, bodyLocation);
-    const result = await spec.handler({ query, params, body } as never, req, res);
+    const headers = parse(spec.headers, req.headers, 'header');
+    const result = await spec.handler({ query, params, body, headers } as never, req, res);
     if (result !== undefined && !res.headersSent) res.status(spec.status ?? 200).json(result);
   };
   router[spec.method](expressPath, ...(spec.before ?? []), validate);
@@ -84,7 +88,7 @@ function rejectControlCharacters(req: Request, bodyLocation: InputLocation): voi
   if (issues.length > 0) throw new ValidationError(issues);
 }
 
-function parse(schema: z.ZodType | undefined, value: unknown, location: 'query' | 'path' | 'body' | 'form'): unknown {
+function parse(schema: z.ZodType | undefined, value: unknown, location: InputLocation): unknown {
   if (!schema) return undefined;
   const result = schema.safeParse(value ?? {});
   if (!result.success) throw fromZodError(result.error, location, value ?? {});

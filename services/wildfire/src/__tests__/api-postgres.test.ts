@@ -34,7 +34,7 @@ describe('wildfire on Postgres and Redis', () => {
     it('reports a healthy Postgres database and Redis', async () => {
       const res = await request(rt.server!).get('/health');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ service: 'wildfire', status: 'ok', version: '0.1.0', database: 'ok', database_kind: 'postgres', redis: 'ok' });
+      expect(res.body).toEqual({ service: 'wildfire', status: 'ok', version: '0.1.0', database: 'ok', database_kind: 'postgres', redis: 'ok', signing: { self_signed: true, tsa: false } });
     });
 
     it('creates no demo token against a real database', async () => {

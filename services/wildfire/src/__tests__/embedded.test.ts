@@ -23,7 +23,7 @@ describe('wildfire on the embedded defaults (no database URL, no Redis)', () => 
   it('runs on PGlite with in-process jobs and reports Redis as disabled', async () => {
     const res = await request(rt.server!).get('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', database: 'ok', database_kind: 'pglite', redis: 'disabled' });
+    expect(res.body).toMatchObject({ status: 'ok', database: 'ok', database_kind: 'pglite', redis: 'disabled', signing: { self_signed: true, tsa: false } });
     expect(rt.jobs.mode).toBe('in-process');
   });
 

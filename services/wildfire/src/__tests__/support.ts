@@ -4,6 +4,8 @@ import type { WildfireDb } from '../db';
 import { readingOf } from '../readings/reading';
 import { readings } from '../readings/tables';
 
+export { verifyWithTools } from '../../../../packages/pdf-core/src/signing/__tests__/verify-tools';
+export { startOpensslTsa, type OpensslTsa } from '../../../../packages/pdf-core/src/signing/__tests__/openssl-tsa';
 export { TEST_REDIS_URL as REDIS_URL, captureOutput, clearRedisPrefix, eventually, uniquePrefix } from '@firma-riesgo/service-kit/testing';
 
 /** A short temp dir for an embedded DATA_DIR. */

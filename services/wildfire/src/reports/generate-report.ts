@@ -1,8 +1,8 @@
 /**
  * The `report.generate` job: reads the report's row, the month's days and the same
  * month of the other years (stored readings for live tokens, the synthetic series for
- * test tokens), builds the content, renders it (the PDF on pdf-core's worker threads)
- * and stores the file atomically before marking the row ready. On the last attempt a
+ * test tokens), builds the content, renders it (the PDF on pdf-core's worker threads,
+ * then sealed with the service's PAdES identity) and stores the file atomically before marking the row ready. On the last attempt a
  * failure removes any file and marks the row failed, so nothing half-done is ever served.
  */
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
@@ -22,6 +22,7 @@ import { reportLayout } from './report-layout';
 import type { ReportRow, ReportsRepository } from './repository';
 import { lastDayOf, monthDays } from './rules';
 import type { TReportContent } from './schemas';
+import type { ReportSealer } from './seal-report';
 
 /** How long one PDF may take on a worker thread before it is stopped. */
 const RENDER_TIMEOUT_MS = 60_000;
@@ -32,6 +33,7 @@ export interface GenerateReportDeps {
   readings: Pick<ReadingsService, 'storedRange' | 'storedFwiInWindows'>;
   synthetic: SyntheticData;
   pool: Pick<PdfWorkerPool, 'run'>;
+  sealer: Pick<ReportSealer, 'seal'>;
   files: Pick<FileStore, 'write' | 'remove'>;
   clock: () => Date;
 }
@@ -89,8 +91,10 @@ export function createGenerateReport(deps: GenerateReportDeps) {
 
   async function render(report: ReportRow, c: TReportContent, signal: AbortSignal): Promise<Uint8Array> {
     switch (report.format) {
-      case 'pdf':
-        return deps.pool.run('render-layout', reportLayout(c), { timeoutMs: RENDER_TIMEOUT_MS, client: `account:${report.accountId}`, signal });
+      case 'pdf': {
+        const pdf = await deps.pool.run('render-layout', reportLayout(c), { timeoutMs: RENDER_TIMEOUT_MS, client: `account:${report.accountId}`, signal });
+        return deps.sealer.seal(pdf, c);
+      }
       case 'csv':
         return Buffer.from(dailyCsv(c.days), 'utf8');
       case 'json':

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestDatabase, unusedDataDir, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { clearRedisPrefix, eventually, expectErrorBody, REDIS_URL, storeReading, testConfig, uniquePrefix } from '../__tests__/support';
+import { clearRedisPrefix, eventually, expectErrorBody, REDIS_URL, storeReading, testConfig, uniquePrefix, verifyWithTools } from '../__tests__/support';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { reports } from './tables';
 
@@ -28,6 +28,8 @@ describe('report generation jobs', () => {
     for (const rt of started.reverse()) await rt.close();
     await db?.drop();
     await clearRedisPrefix(prefix);
+    await clearRedisPrefix(`${prefix}-async`);
+    await clearRedisPrefix(`${prefix}-wait`);
   });
 
   it('answers 500 REPORT_FAILED when the job fails for good, leaves the report failed with no file, and keeps answering REPORT_FAILED for it', async () => {
@@ -80,5 +82,54 @@ describe('report generation jobs', () => {
     expect(done.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(done.text).toMatch(/^date,fwi,.*\r\n2025-07-01,45,/s);
     expect(existsSync(join(dataDir, 'wildfire', 'files', 'reports', `${id}.csv`))).toBe(true);
+  });
+
+  it('with Prefer: respond-async answers 202 at once (Preference-Applied, Location) while no worker runs, and a worker started later seals the PDF it then serves', async () => {
+    // An API process alone, with the default 60 s wait: only the preference can make it answer before a worker exists.
+    // A queue of its own: the worker of the test before must not take this job (it has another DATA_DIR).
+    const own = { DATA_DIR: unusedDataDir('wf'), QUEUE_PREFIX: `${prefix}-async` };
+    const api = await start('api', own);
+    await storeReading(api, '28079', '2025-07-02', 33);
+    const bearer = await token(api);
+
+    const created = await request(api.server!)
+      .post('/api/v1/report')
+      .set('Authorization', `Bearer ${bearer}`)
+      .set('Prefer', 'return=minimal, respond-async')
+      .send({ municipio_id: '28079', periodo: '2025-07' });
+    expect(created.status).toBe(202);
+    const id = created.headers['x-report-id'];
+    expect(created.body).toEqual({ report_id: id, status: 'pending', status_url: `/api/v1/reports/${id}` });
+    expect([created.headers.location, created.headers['preference-applied'], created.headers.vary]).toEqual([`/api/v1/reports/${id}`, 'respond-async', 'Prefer']);
+    expect(created.headers['x-ratelimit-remaining']).toBe('9');
+    const [row] = (await rowsOf(api)).filter((r) => r.id === id);
+    expect(row!.status).toBe('pending');
+
+    await start('worker', own);
+    const done = await eventually(async () => {
+      const res = await request(api.server!)
+        .get(`/api/v1/reports/${id}`)
+        .set('Authorization', `Bearer ${bearer}`)
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
+      return res.status === 202 ? undefined : res;
+    });
+    expect([done.status, done.headers['content-type']]).toEqual([200, 'application/pdf']);
+    expect((await verifyWithTools(done.body as Buffer)).pdfsig.stdout).toContain('Signature is Valid');
+  });
+
+  it('without the preference (or with others only) waits for the file as before', async () => {
+    const rt = await start('all', { QUEUE_PREFIX: `${prefix}-wait` });
+    await storeReading(rt, '28079', '2025-07-03', 20);
+    const res = await request(rt.server!)
+      .post('/api/v1/report')
+      .set('Authorization', `Bearer ${await token(rt)}`)
+      .set('Prefer', 'return=representation')
+      .send({ municipio_id: '28079', periodo: '2025-07', format: 'csv' });
+    expect([res.status, res.headers['preference-applied']]).toEqual([200, undefined]);
   });
 });

@@ -165,6 +165,7 @@ export function reportLayout(content: TReportContent): LayoutDocument {
     p(content.provisional ? m.provisional : m.final),
     p(m.digest),
     { type: 'list', items: [t(content.data_sha256)] },
+    p(m.seal),
     p(m.notIncluded),
     p(m.sources),
     { type: 'list', items: content.sources.map((src) => t(`${m.sourceNames[src.id] ?? src.name}: ${src.url}`)) },

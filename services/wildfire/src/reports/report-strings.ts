@@ -59,6 +59,7 @@ export interface ReportStrings {
     provisional: string;
     final: string;
     digest: string;
+    seal: string;
     notIncluded: string;
     sources: string;
     /** Names of the sources the report cites, by SOURCES id; others keep their own name. */
@@ -146,7 +147,10 @@ const ES: ReportStrings = {
     provisional: 'Estado: PROVISIONAL. El mes no había terminado al generar el informe; los días que falten y las cifras pueden cambiar.',
     final: 'Estado: definitivo. El mes estaba completo al generar el informe.',
     digest: 'SHA-256 de los datos diarios, tal como los da el formato csv de este informe:',
-    notIncluded: 'Este informe aún no incluye el gráfico diario, las decisiones vigentes, el contexto de combustible y ecosistema ni un sello electrónico.',
+    seal:
+      'Este PDF lleva un sello electrónico PAdES del servicio wildfire que cubre el documento entero: cualquier cambio posterior lo invalida. ' +
+      'Un lector de PDF (o pdfsig) lo comprueba.',
+    notIncluded: 'Este informe aún no incluye el gráfico diario, las decisiones vigentes ni el contexto de combustible y ecosistema.',
     sources: 'Fuentes:',
     sourceNames: {
       readings: 'Lecturas diarias del servicio: tiempo a mediodía cargado por el operador, pasado por el sistema FWI',
@@ -237,7 +241,8 @@ const EN: ReportStrings = {
     provisional: 'Status: PROVISIONAL. The month was not over when the report was generated; missing days and the figures may change.',
     final: 'Status: final. The month was complete when the report was generated.',
     digest: 'SHA-256 of the daily data, as this report’s csv format gives them:',
-    notIncluded: 'This report does not yet include the daily chart, the decisions in force, the fuel and ecosystem context or an electronic seal.',
+    seal: 'This PDF carries a PAdES electronic seal of the wildfire service covering the whole document: any later change invalidates it. A PDF reader (or pdfsig) checks it.',
+    notIncluded: 'This report does not yet include the daily chart, the decisions in force or the fuel and ecosystem context.',
     sources: 'Sources:',
     sourceNames: {},
   },

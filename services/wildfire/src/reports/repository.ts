@@ -1,9 +1,12 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNotNull, lte } from 'drizzle-orm';
 import type { WildfireDb } from '../db';
 import { reports } from './tables';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReport = Omit<typeof reports.$inferInsert, 'status' | 'sizeBytes' | 'sha256' | 'fileKey' | 'error' | 'finishedAt'>;
+
+/** How many same-day reports reuse looks at: the newest usually wins; the others cover a lost file. */
+const REUSE_CANDIDATES = 3;
 
 /** The only code that touches the reports table. */
 export function createReportsRepository(db: WildfireDb) {
@@ -28,6 +31,37 @@ export function createReportsRepository(db: WildfireDb) {
         .from(reports)
         .where(and(eq(reports.id, id), eq(reports.accountId, accountId)));
       return row ?? null;
+    },
+
+    /**
+     * The ready reports with a file of exactly this request (account, municipality, month,
+     * format, language, source) created from `since` to `now`, newest first: the candidates
+     * for reuse, which `isReusable` (rules.ts) decides on.
+     */
+    async reuseCandidates(
+      key: Pick<ReportRow, 'accountId' | 'municipioId' | 'periodo' | 'format' | 'lang' | 'source'>,
+      since: Date,
+      now: Date,
+    ): Promise<ReportRow[]> {
+      return db
+        .select()
+        .from(reports)
+        .where(
+          and(
+            eq(reports.accountId, key.accountId),
+            eq(reports.municipioId, key.municipioId),
+            eq(reports.periodo, key.periodo),
+            eq(reports.format, key.format),
+            eq(reports.lang, key.lang),
+            eq(reports.source, key.source),
+            eq(reports.status, 'ready'),
+            isNotNull(reports.fileKey),
+            gte(reports.createdAt, since),
+            lte(reports.createdAt, now),
+          ),
+        )
+        .orderBy(desc(reports.createdAt), desc(reports.id))
+        .limit(REUSE_CANDIDATES);
     },
 
     /** The account's reports, newest first, and their total. */

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { pdfFonts, pdfInfo, pdfPages } from '../__tests__/pdf-readers';
-import { clearRedisPrefix, expectErrorBody, REDIS_URL, storeReading, testConfig, uniquePrefix } from '../__tests__/support';
+import { clearRedisPrefix, expectErrorBody, REDIS_URL, storeReading, testConfig, uniquePrefix, verifyWithTools } from '../__tests__/support';
 import { startWildfire, type WildfireRuntime } from '../runtime';
+import { reports } from './tables';
 import type { TokenScope } from '../tokens/service';
 
 /** POST /api/v1/report, GET /api/v1/reports and GET /api/v1/reports/{id} against Postgres, Redis and a BullMQ worker. */
@@ -137,6 +139,28 @@ describe('monthly reports', () => {
       expect(text).toContain('cffdrs');
       expect(text).toContain('muy bajo < 5,2 ≤ bajo < 11,2 ≤ moderado < 21,3 ≤ alto < 38 ≤ muy alto < 50 ≤ extremo');
       expect(text).toContain('Estado: definitivo.');
+    });
+
+    it('is sealed by the wildfire service over the whole file: pdfsig finds one valid signature, and the seal names the report and its data digest', async () => {
+      const checked = await verifyWithTools(pdf);
+      expect(checked.signatureCount).toBe(1);
+      expect(checked.pdfsig.stdout).toContain('Signature is Valid');
+      expect(checked.pdfsig.stdout).toContain('Total document signed');
+      expect(checked.pdfsig.stdout).toContain('Signer Certificate Common Name: wildfire service report seal (self-signed)');
+      expect(checked.cms[0]!.code).toBe(0);
+      const json = await post(await token(), { municipio_id: '28079', periodo: '2025-07', format: 'json' });
+      // The seal's /Reason, which PDF readers show beside the signature.
+      const raw = pdf.toString('latin1');
+      expect(raw).toMatch(new RegExp(`/Reason \\(Informe mensual oficial ${reportId} \\\\?\\(28079, 2025-07\\\\?\\); SHA-256 de los datos ${json.body.data_sha256}\\)`));
+    });
+
+    it('prints its report id and the SHA-256 of its daily data (the csv format’s digest) in its text', async () => {
+      const csv = await post(await token(), { municipio_id: '28079', periodo: '2025-07', format: 'csv' }).buffer(true).parse(binaryParser);
+      const digest = createHash('sha256').update(csv.body as Buffer).digest('hex');
+      const text = pages.join('\n');
+      expect(text).toContain(`Informe ${reportId}`);
+      expect(text).toMatch(new RegExp(`^\\s*(•\\s*)?${digest}\\s*$`, 'm'));
+      expect(text.replace(/\s+/g, ' ')).toContain('Este PDF lleva un sello electrónico PAdES del servicio wildfire');
     });
 
     it('downloads the same bytes again from GET /api/v1/reports/{id}', async () => {
@@ -289,7 +313,8 @@ describe('monthly reports', () => {
       const ids: string[] = [];
       for (const [i, format] of (['csv', 'json', 'csv'] as const).entries()) {
         now = new Date(NOW.getTime() + i * 60_000);
-        const res = await post(await token({ account }), { municipio_id: '28079', periodo: '2025-07', format });
+        // force: the same request within the day would otherwise answer the first report again.
+        const res = await post(await token({ account }), { municipio_id: '28079', periodo: '2025-07', format, force: true });
         ids.push(res.headers['x-report-id']!);
       }
       const reader = await token({ account, scopes: ['reports:read'] });
@@ -344,15 +369,89 @@ describe('monthly reports', () => {
     });
   });
 
+  describe('idempotent reuse within the UTC day', () => {
+    const csvOf = (res: request.Response) => (res.body as Buffer).toString('utf8');
+    const rowsOf = async (account: string) => (await get(await token({ account, scopes: ['reports:read'] }), '/api/v1/reports')).body.data as { report_id: string; status: string }[];
+    const ask = (bearer: string, body: object = {}) => post(bearer, { municipio_id: '28079', periodo: '2025-07', format: 'csv', ...body }).buffer(true).parse(binaryParser);
+
+    it('answers the finished report again (same report_id and bytes, no new report) to any token of the account until 23:59:59 UTC, and a new one from 00:00 UTC', async () => {
+      const account = 'ayto-reuso';
+      const first = await ask(await token({ account }));
+      expect(first.status).toBe(200);
+      const id = first.headers['x-report-id'];
+
+      now = new Date('2025-08-10T21:59:59Z');
+      const again = await ask(await token({ account }));
+      expect([again.status, again.headers['x-report-id'], again.headers['content-location']]).toEqual([200, id, `/api/v1/reports/${id}`]);
+      expect(csvOf(again)).toBe(csvOf(first));
+      now = new Date('2025-08-10T23:59:59Z');
+      expect((await ask(await token({ account }))).headers['x-report-id']).toBe(id);
+      // No new row, so no new job either (a job only ever generates its own row).
+      expect(await rowsOf(account)).toEqual([expect.objectContaining({ report_id: id, status: 'ready' })]);
+
+      now = new Date('2025-08-11T00:00:00Z');
+      const nextDay = await ask(await token({ account }));
+      expect(nextDay.headers['x-report-id']).not.toBe(id);
+      expect((await rowsOf(account)).map((r) => r.report_id)).toEqual([nextDay.headers['x-report-id'], id]);
+    });
+
+    it('generates a new report for another format, language or kind of token, and when the body says force: true', async () => {
+      const account = 'ayto-reuso-distinto';
+      const bearer = await token({ account });
+      const id = (await ask(bearer)).headers['x-report-id'];
+      const others = [
+        await ask(bearer, { format: 'json' }),
+        await ask(bearer, { lang: 'en' }),
+        await ask(await token({ account, type: 'test' })),
+        // a second later (the clock is fixed here): the forced report is the newest of the day
+        await (async () => {
+          now = new Date(now.getTime() + 1000);
+          return ask(bearer, { force: true });
+        })(),
+      ].map((res) => [res.status, res.headers['x-report-id']]);
+      for (const [status, other] of others) expect([status, other === id]).toEqual([200, false]);
+      expect(new Set(others.map(([, other]) => other)).size).toBe(4);
+      expect((await rowsOf(account)).length).toBe(5);
+      // The forced report is now the newest: a plain request reuses it.
+      expect((await ask(bearer)).headers['x-report-id']).toBe(others[3]![1]);
+    });
+
+    it('never reuses a failed or expired report', async () => {
+      const account = 'ayto-reuso-fallo';
+      const bearer = await token({ account });
+      const failed = (await ask(bearer)).headers['x-report-id']!;
+      await rt.database.db.update(reports).set({ status: 'failed' }).where(eq(reports.id, failed));
+      const expired = (await ask(bearer)).headers['x-report-id']!;
+      expect(expired).not.toBe(failed);
+      await rt.database.db.update(reports).set({ expiresAt: new Date(NOW.getTime() - 1) }).where(eq(reports.id, expired));
+      const fresh = (await ask(bearer)).headers['x-report-id']!;
+      expect(new Set([failed, expired, fresh]).size).toBe(3);
+    });
+
+    it('does not reuse the current month’s provisional report once the next day has begun in Spain', async () => {
+      const bearer = await token({ account: 'ayto-reuso-provisional' });
+      const id = (await ask(bearer, { periodo: '2025-08' })).headers['x-report-id'];
+      now = new Date('2025-08-10T21:59:00Z');
+      expect((await ask(bearer, { periodo: '2025-08' })).headers['x-report-id']).toBe(id);
+      // 00:01 on 11 August in Madrid, still 10 August in UTC: the report would miss a day.
+      now = new Date('2025-08-10T22:01:00Z');
+      expect((await ask(bearer, { periodo: '2025-08' })).headers['x-report-id']).not.toBe(id);
+    });
+
+    it('answers 400 INVALID_PARAM_FORMAT for a force that is not a boolean', async () => {
+      expectErrorBody(await post(await token(), { municipio_id: '28079', periodo: '2025-07', force: 'yes' }), 400, 'INVALID_PARAM_FORMAT', 'force');
+    });
+  });
+
   describe('rate limit: 10 report creations per minute per live token', () => {
     it('answers the 11th creation of a minute 429 with Retry-After and X-RateLimit-*, each counted answer carrying the headers', async () => {
       const bearer = await token({ account: 'ayto-prisa' });
       for (let i = 1; i <= 10; i++) {
-        const res = await post(bearer, { municipio_id: '28079', periodo: '2025-07', format: 'csv' });
+        const res = await post(bearer, { municipio_id: '28079', periodo: '2025-07', format: 'csv', force: true });
         expect([res.status, res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']]).toEqual([200, '10', String(10 - i)]);
         expect(res.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
       }
-      const res = await post(bearer, { municipio_id: '28079', periodo: '2025-07', format: 'csv' });
+      const res = await post(bearer, { municipio_id: '28079', periodo: '2025-07', format: 'csv', force: true });
       expectErrorBody(res, 429, 'RATE_LIMIT_EXCEEDED', null);
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
@@ -360,6 +459,14 @@ describe('monthly reports', () => {
       expect(res.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
       // The refused creation recorded nothing.
       expect((await get(bearer, '/api/v1/reports')).body.total).toBe(10);
+    });
+
+    it('counts a reused report too: every creation request draws on the limit, whether it generates or not', async () => {
+      const bearer = await token({ account: 'ayto-reuso-limite' });
+      const first = await post(bearer, { municipio_id: '28079', periodo: '2025-07', format: 'csv' });
+      const again = await post(bearer, { municipio_id: '28079', periodo: '2025-07', format: 'csv' });
+      expect(again.headers['x-report-id']).toBe(first.headers['x-report-id']);
+      expect([first.headers['x-ratelimit-remaining'], again.headers['x-ratelimit-remaining']]).toEqual(['9', '8']);
     });
 
     it('never limits a test token', async () => {

@@ -1,4 +1,4 @@
-import { downloadState, expiryOf, isProvisional, monthDays, requireServedPeriodo } from './rules';
+import { downloadState, expiryOf, isProvisional, isReusable, monthDays, requireServedPeriodo, reuseSince } from './rules';
 
 describe('report rules', () => {
   it('serves months from 2015-01 to the current month in Spain, answering 422 DATE_OUT_OF_RANGE otherwise', () => {
@@ -27,5 +27,34 @@ describe('report rules', () => {
     expect(downloadState({ status: 'ready', expiresAt }, expiresAt)).toBe('expired');
     expect(downloadState({ status: 'failed', expiresAt }, new Date('2027-01-01T00:00:00Z'))).toBe('expired');
     expect(downloadState({ status: 'pending', expiresAt }, new Date('2025-08-10T10:00:00Z'))).toBe('pending');
+  });
+
+  describe('reuse of a finished report', () => {
+    const created = new Date('2025-08-10T10:00:00Z');
+    const ready = { status: 'ready' as const, fileKey: 'reports/x.pdf', provisional: false, createdAt: created, expiresAt: expiryOf(created) };
+
+    it('reuses a ready report for the rest of its UTC day, and not from the next one', () => {
+      expect(reuseSince(new Date('2025-08-10T23:59:59.999Z')).toISOString()).toBe('2025-08-10T00:00:00.000Z');
+      expect(isReusable(ready, created)).toBe(true);
+      expect(isReusable(ready, new Date('2025-08-10T23:59:59.999Z'))).toBe(true);
+      expect(isReusable(ready, new Date('2025-08-11T00:00:00Z'))).toBe(false);
+      // A clock set back before the report never reuses it.
+      expect(isReusable(ready, new Date('2025-08-10T09:59:59Z'))).toBe(false);
+    });
+
+    it('never reuses a pending, failed, expired or file-less report', () => {
+      expect(isReusable({ ...ready, status: 'pending' }, created)).toBe(false);
+      expect(isReusable({ ...ready, status: 'failed' }, created)).toBe(false);
+      expect(isReusable({ ...ready, fileKey: null }, created)).toBe(false);
+      expect(isReusable({ ...ready, expiresAt: created }, created)).toBe(false);
+    });
+
+    it('reuses a provisional report only within the same Spanish day, which starts before the UTC one', () => {
+      const provisional = { ...ready, provisional: true };
+      expect(isReusable(provisional, new Date('2025-08-10T21:59:59Z'))).toBe(true);
+      // 00:00 on 11 August in Madrid (CEST), still 10 August in UTC.
+      expect(isReusable(provisional, new Date('2025-08-10T22:00:00Z'))).toBe(false);
+      expect(isReusable(ready, new Date('2025-08-10T22:00:00Z'))).toBe(true);
+    });
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The rules of monthly reports, as pure functions of the request, the row and `now`:
  * which months may be asked for, which are provisional, which days a month covers,
- * when a report expires and what a download answers.
+ * when a report expires, which finished report a request reuses and what a download answers.
  */
 import { AppError } from '@firma-riesgo/errors';
+import { todayInSpain } from '../calendar';
 import { EARLIEST_DATE } from '../readings/date-range';
 
 /** The first month served: the month of the earliest data. */
@@ -55,4 +56,26 @@ export type DownloadState = 'expired' | 'pending' | 'failed' | 'ready';
 export function downloadState(report: { status: 'pending' | 'ready' | 'failed'; expiresAt: Date }, now: Date): DownloadState {
   if (now.getTime() >= report.expiresAt.getTime()) return 'expired';
   return report.status;
+}
+
+/** 00:00 UTC of `now`'s UTC day: the first instant from which a finished report is reused. */
+export function reuseSince(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/**
+ * Whether a request at `now` reuses this report of the same account, municipality, month,
+ * format, language and source (the caller matches those): it is ready with its file, not
+ * expired, and was created on the same UTC day, not after `now`. A provisional report must
+ * also be of the same Spanish day, so it never leaves out a day that has begun in Spain.
+ */
+export function isReusable(
+  report: { status: 'pending' | 'ready' | 'failed'; fileKey: string | null; provisional: boolean; createdAt: Date; expiresAt: Date },
+  now: Date,
+): boolean {
+  if (report.status !== 'ready' || report.fileKey === null) return false;
+  if (downloadState(report, now) !== 'ready') return false;
+  const created = report.createdAt.getTime();
+  if (created < reuseSince(now).getTime() || created > now.getTime()) return false;
+  return !report.provisional || todayInSpain(report.createdAt) === todayInSpain(now);
 }

@@ -25,9 +25,31 @@ export const ZReportRequestSchema = z
       .optional()
       .openapi({ enum: [...REPORT_FORMATS], description: 'pdf (default): the report; csv: its daily data; json: its whole content. Anything else: 422 UNSUPPORTED_FORMAT.' }),
     lang: z.enum(REPORT_LANGS).optional().openapi({ description: 'Language of the report: es (default) or en.' }),
+    force: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          'true: generate a new report even if the account already has a finished one of the same municipio_id, periodo, format and lang (and token kind) ' +
+          'from the same UTC day, which is otherwise answered again (same report_id, no new generation). Default false.',
+        example: false,
+      }),
   })
   .openapi('ReportRequest');
 export type TReportRequest = z.infer<typeof ZReportRequestSchema>;
+
+/** The request headers POST /api/v1/report reads. */
+export const ZReportCreateHeadersSchema = z.object({
+  prefer: z
+    .string()
+    .optional()
+    .openapi({
+      description:
+        'RFC 7240. `respond-async`: answer 202 `{report_id, status, status_url}` with `Location` and `Preference-Applied: respond-async` at once, ' +
+        'without waiting for the file (unless a finished report is reused, which answers 200 with it). Other preferences are ignored.',
+      example: 'respond-async',
+    }),
+});
 
 export const ZReportParamsSchema = z.object({
   report_id: z.string().openapi({ description: 'The `X-Report-Id` of the report.', example: '0b6f2a8e-3c1d-4f5e-9a7b-2c8d1e0f4a6b' }),

@@ -7,17 +7,17 @@ import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } fro
 import type { MunicipalitiesService } from '../municipalities/service';
 import type { ReadingsService } from '../readings/service';
 import type { ReportRow, ReportsRepository } from './repository';
-import { downloadState, expiryOf, isProvisional, monthDays, requireServedPeriodo } from './rules';
+import { downloadState, expiryOf, isProvisional, isReusable, monthDays, requireServedPeriodo, reuseSince } from './rules';
 import { DEFAULT_REPORTS_LIMIT, type TReportList, type TReportListQuery, type TReportRecord, type TReportRequest } from './schemas';
 import { REPORT_FORMATS } from './tables';
 
 const isReportFormat = (format: string): format is (typeof REPORT_FORMATS)[number] => (REPORT_FORMATS as readonly string[]).includes(format);
 
 export interface ReportsServiceDeps {
-  repo: Pick<ReportsRepository, 'insert' | 'find' | 'findForAccount' | 'listForAccount' | 'markFailed'>;
+  repo: Pick<ReportsRepository, 'insert' | 'find' | 'findForAccount' | 'listForAccount' | 'markFailed' | 'reuseCandidates'>;
   municipalities: Pick<MunicipalitiesService, 'names'>;
   readings: Pick<ReadingsService, 'storedRange'>;
-  jobs: Pick<JobQueue<WildfireJobs>, 'enqueueAndWait'>;
+  jobs: Pick<JobQueue<WildfireJobs>, 'enqueue' | 'enqueueAndWait'>;
   files: Pick<FileStore, 'read'>;
   clock: () => Date;
   /** How long POST waits for the file before answering 202 with the report's URL. */
@@ -34,6 +34,11 @@ export interface ReportFile {
 }
 
 export type ReportOutcome = { state: 'ready'; record: TReportRecord; file: ReportFile } | { state: 'pending'; record: TReportRecord };
+
+export interface CreateOptions {
+  /** `Prefer: respond-async`: queue the job and answer pending at once instead of waiting for the file. */
+  respondAsync?: boolean;
+}
 
 /** Seconds a client should wait before asking again for a pending report. */
 export const PENDING_RETRY_AFTER_SECONDS = 2;
@@ -67,23 +72,41 @@ const reportNotFound = (id: string) => new NotFoundError(`No report ${id} exists
 const reportFailed = (id: string, why: string) => new InternalError(`Report ${id} could not be generated${why}; retry POST /api/v1/report`, 'REPORT_FAILED');
 
 /**
- * Monthly reports: `create` checks the request, records a pending report for the
+ * Monthly reports: `create` checks the request, reuses a finished report of the same
+ * request from earlier in the UTC day (unless `force`), or records a pending report for the
  * caller's account and waits for the `report.generate` job; `download` and `list`
  * answer the account's reports. Accounts only ever see their own reports.
  */
 export function createReportsService(deps: ReportsServiceDeps) {
-  async function fileOf(row: ReportRow): Promise<ReportFile> {
+  /** The file of a ready report, or null (logged) when it is missing. */
+  async function storedFile(row: ReportRow): Promise<ReportFile | null> {
     const bytes = row.fileKey ? await deps.files.read(row.fileKey) : null;
     if (!bytes) {
       deps.logger.error({ reportId: row.id, fileKey: row.fileKey }, 'the file of a ready report is missing');
-      throw reportFailed(row.id, ': its file is no longer available');
+      return null;
     }
     const name = `${row.lang === 'en' ? 'report' : 'informe'}-${row.municipioId}-${row.periodo}.${row.format}`;
     return { bytes, contentType: REPORT_CONTENT_TYPES[row.format], filename: name };
   }
 
+  async function fileOf(row: ReportRow): Promise<ReportFile> {
+    const file = await storedFile(row);
+    if (!file) throw reportFailed(row.id, ': its file is no longer available');
+    return file;
+  }
+
+  /** A finished report of the same request earlier in the UTC day (rules.ts `isReusable`), with its file. */
+  async function reusable(key: Parameters<ReportsServiceDeps['repo']['reuseCandidates']>[0], now: Date): Promise<ReportOutcome | null> {
+    for (const row of await deps.repo.reuseCandidates(key, reuseSince(now), now)) {
+      if (!isReusable(row, now)) continue;
+      const file = await storedFile(row);
+      if (file) return { state: 'ready', record: recordOf(row, now), file };
+    }
+    return null;
+  }
+
   return {
-    async create(caller: ReportCaller, request: TReportRequest): Promise<ReportOutcome> {
+    async create(caller: ReportCaller, request: TReportRequest, options: CreateOptions = {}): Promise<ReportOutcome> {
       const format = request.format ?? 'pdf';
       if (!isReportFormat(format)) {
         throw new AppError(422, 'UNSUPPORTED_FORMAT', `format "${format}" is not available for the monthly report; use ${REPORT_FORMATS.join(', ')}`, { param: 'format' });
@@ -104,23 +127,23 @@ export function createReportsService(deps: ReportsServiceDeps) {
         }
       }
 
-      const row = await deps.repo.insert({
-        id: randomUUID(),
-        accountId: caller.accountId,
-        municipioId,
-        periodo,
-        format,
-        lang: request.lang ?? 'es',
-        source,
-        provisional: isProvisional(periodo, today),
-        createdAt: now,
-        expiresAt: expiryOf(now),
-      });
+      const key = { accountId: caller.accountId, municipioId, periodo, format, lang: request.lang ?? 'es', source } as const;
+      if (!request.force) {
+        const reused = await reusable(key, now);
+        if (reused) return reused;
+      }
+
+      const row = await deps.repo.insert({ id: randomUUID(), ...key, provisional: isProvisional(periodo, today), createdAt: now, expiresAt: expiryOf(now) });
       try {
+        if (options.respondAsync) {
+          await deps.jobs.enqueue('report.generate', { reportId: row.id });
+          return { state: 'pending', record: recordOf(row, now) };
+        }
         await deps.jobs.enqueueAndWait('report.generate', { reportId: row.id }, { timeoutMs: deps.waitMs });
       } catch (err) {
         if (err instanceof JobWaitTimeoutError) return { state: 'pending', record: recordOf(row, now) };
-        // The handler marks the row failed on its last attempt; this covers a job that never ran.
+        // The handler marks the row failed on its last attempt; this covers a job that never ran
+        // (or was never queued: a pending row without a job would answer 202 forever).
         await deps.repo.markFailed(row.id, String((err as Error)?.message ?? err).slice(0, 1000), deps.clock());
         if (err instanceof JobFailedError) throw reportFailed(row.id, '');
         throw err;
