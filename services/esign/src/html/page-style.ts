@@ -16,9 +16,9 @@ button{font:inherit;padding:.6rem 1.1rem;border-radius:4px;border:2px solid var(
 button.secondary{background:#fff;color:var(--accent,#0b5394)}
 .brand-logo{display:block;max-height:60px;max-width:min(240px,100%);height:auto;margin:0 0 .5rem}
 input[type=text]{font:inherit;font-size:1.3rem;letter-spacing:.25em;width:9ch;padding:.35rem;border:2px solid #555;border-radius:4px}
-input[type=checkbox]{width:1.3rem;height:1.3rem;margin-right:.5rem;vertical-align:top}
+input[type=checkbox]{width:1.5rem;height:1.5rem;margin-right:.5rem;vertical-align:top;flex:none}
 :focus-visible{outline:3px solid #e37400;outline-offset:2px}
-.check{display:flex;align-items:flex-start;gap:.25rem}
+.check{display:flex;align-items:flex-start;gap:.25rem;min-height:44px}.check label{padding:.2rem 0}
 .alert{border:2px solid #b00020;background:#fdecea;padding:.75rem 1rem;border-radius:4px}
 .notice{border:2px solid #1e7b34;background:#e9f6ec;padding:.75rem 1rem;border-radius:4px}
 canvas{display:block;width:100%;max-width:500px;height:auto;aspect-ratio:500/160;border:2px dashed #555;border-radius:4px;touch-action:none;background:#fff}

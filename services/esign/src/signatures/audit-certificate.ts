@@ -1,6 +1,12 @@
 import { StandardFonts, rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
 import { winAnsiText } from './winansi';
 
+/** How a view was made: the PDF itself, or page images (and which page first). */
+function viewedVia(e: { kind: string; details?: Record<string, unknown> | null }): string {
+  if (e.kind !== 'document_viewed' || !e.details?.via) return '';
+  return e.details.via === 'pages' && e.details.page !== undefined ? ` (via pages, p. ${String(e.details.page)})` : ` (via ${String(e.details.via)})`;
+}
+
 export interface CertificateData {
   documentId: string;
   title: string;
@@ -18,7 +24,7 @@ export interface CertificateData {
     tsaTime: Date | null;
     signedSha256: string;
   }[];
-  events: { at: Date; kind: string; email: string | null; ip: string | null; userAgent: string | null; documentSha256: string }[];
+  events: { at: Date; kind: string; email: string | null; ip: string | null; userAgent: string | null; documentSha256: string; details?: Record<string, unknown> | null }[];
   verificationUrl: string;
   seal: { commonName: string; selfSigned: boolean; level: string };
   generatedAt: Date;
@@ -77,7 +83,7 @@ export async function appendAuditCertificate(doc: PDFDocument, data: Certificate
   line('Eventos / Events', { font: bold, size: 12, gap: 6 });
   for (const e of data.events) {
     newPageIfNeeded(30);
-    line(`${iso(e.at)}  ${e.kind}${e.email ? `  ${e.email}` : ''}  IP ${e.ip ?? '-'}`, { size: 8.5 });
+    line(`${iso(e.at)}  ${e.kind}${viewedVia(e)}${e.email ? `  ${e.email}` : ''}  IP ${e.ip ?? '-'}`, { size: 8.5 });
     if (e.userAgent) line(e.userAgent, { indent: 10, size: 7 });
     line(`SHA-256 ${e.documentSha256}`, { indent: 10, font: mono, size: 6.5, gap: 5 });
   }

@@ -102,7 +102,7 @@ export function createSignaturesService(deps: SignaturesDeps) {
           tsaTime: r.tsaTime,
           signedSha256: r.signedSha256 ?? '-',
         })),
-      events: events.map((e) => ({ at: e.occurredAt, kind: e.kind, email: e.email, ip: e.ip, userAgent: e.userAgent, documentSha256: e.documentSha256 })),
+      events: events.map((e) => ({ at: e.occurredAt, kind: e.kind, email: e.email, ip: e.ip, userAgent: e.userAgent, documentSha256: e.documentSha256, details: e.details })),
       verificationUrl: `${deps.publicUrl}/verificar/${doc.id}`,
       seal: { commonName: deps.identity.commonName, selfSigned: deps.identity.selfSigned, level: deps.tsa ? 'B-T' : 'B-B' },
       generatedAt: now,

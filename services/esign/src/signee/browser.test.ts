@@ -119,6 +119,10 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       const open = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
       expect(open.scroll).toBeLessThanOrEqual(open.client);
       expect(await axeViolations(page)).toEqual([]);
+      // the narrowest phones: 320 px wide, still no horizontal scroll
+      await page.setViewportSize({ width: 320, height: 640 });
+      const narrow = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+      expect(narrow.scroll).toBeLessThanOrEqual(narrow.client);
     } finally {
       await context.close();
     }
@@ -164,6 +168,45 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       expect(row).toMatchObject({ status: 'signed', hasSignatureImage: true });
       const signedEvent = (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'signed');
       expect(signedEvent?.details).toMatchObject({ signature_image: 'typed' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('draws the signature with a finger on a phone: the touch strokes become the PNG stamped in the signed copy', async () => {
+    const email = 'dedo@example.test';
+    const { url, requestId, documentId } = await emailedLink(email, 'Dora Dedo');
+    const context = await browser.newContext({ locale: 'es-ES', viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    try {
+      await page.goto(url);
+      await eventually(async () => ((await env.rt.signing.repos.audit.listForDocument(documentId)).some((e) => e.kind === 'document_viewed') ? true : undefined));
+      await page.tap('label[for="declaration_accepted"]');
+      const before = env.smtp.messages.length;
+      await page.getByRole('button', { name: 'Enviar código' }).tap();
+      await page.waitForURL(/aviso=codigo-enviado/);
+      const code = otpOf(await env.smtp.waitFor((m) => env.smtp.messages.indexOf(m) >= before && m.to.includes(email) && /digo para firmar/.test(mailText(m))));
+      await page.tap('label[for="declaration_accepted"]');
+      await page.getByLabel('Código de 6 dígitos').fill(code);
+
+      // Real touch input (CDP touch events): Chromium turns it into pointer events of type touch.
+      await page.locator('#pad').scrollIntoViewIfNeeded();
+      const pad = (await page.locator('#pad').boundingBox())!;
+      const cdp = await context.newCDPSession(page);
+      const at = (i: number) => ({ x: pad.x + 15 + i * 20, y: pad.y + pad.height * (i % 2 ? 0.3 : 0.7) });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at(0)] });
+      for (let i = 1; i <= 14; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [at(i)] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      // (a click: Playwright's tap after raw CDP touches is not delivered)
+      await page.getByRole('button', { name: 'Firmar el documento' }).click();
+      await page.getByRole('heading', { name: 'Documento firmado' }).waitFor();
+      const row = await env.rt.signing.repos.requests.find(requestId);
+      expect(row?.hasSignatureImage).toBe(true);
+      const signedEvent = (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'signed');
+      expect(signedEvent?.details).toMatchObject({ signature_image: 'drawn' });
+      // the pad sends an image only once a stroke has moved: 'drawn' above means the touch strokes drew
+      const png = (await env.rt.signing.files.read(row!.signatureImageKey!))!;
+      expect(png.readUInt32BE(16)).toBe(500);
     } finally {
       await context.close();
     }
