@@ -134,6 +134,32 @@ describe('erasure and tenant isolation', () => {
     expect(rows).toEqual([]);
   });
 
+  it('writes no address for a page opening or a view made while the document is being erased', async () => {
+    const key = await env.keyFor('erasure-race-views');
+    const { documentId, requests } = await documentWithRequests(key, 'Carrera de vistas', [{ email: 'race.view@example.test', name: 'Vera', sign: false }]);
+    const token = requests[0]!.token;
+    // The erasure holds the request row (as DELETE /firma/documentos does: it cancels and anonymises requests first).
+    const erasure = await env.rt.database.pool.connect();
+    try {
+      await erasure.query('begin');
+      await erasure.query('select id from documents where id = $1 for update', [documentId]);
+      await erasure.query("update signing_requests set status = 'cancelled' where document_id = $1", [documentId]);
+      const opened = api().get(`/firma/firmar/${token}`).then((r) => r.status);
+      const viewed = api().get(`/firma/firmar/${token}/documento`).then((r) => r.status);
+      // Whether they read the request before the erasure commits or after, no address may be written.
+      await new Promise((resolve) => setImmediate(resolve));
+      await erasure.query("update signing_requests set signee_email = '[suprimido]' where document_id = $1", [documentId]);
+      await erasure.query("update audit_events set email = '[suprimido]' where document_id = $1", [documentId]);
+      await erasure.query('update documents set erased_at = now() where id = $1', [documentId]);
+      await erasure.query('commit');
+      await Promise.all([opened, viewed]);
+    } finally {
+      erasure.release();
+    }
+    const { rows } = await env.rt.database.pool.query("select kind from audit_events where document_id = $1 and email like 'race.view@%'", [documentId]);
+    expect(rows).toEqual([]);
+  });
+
   it("answers every tenant endpoint called with another tenant's key with 404, and signed-pdf with 403 unless superadmin", async () => {
     const owner = await env.keyFor('owner');
     const intruder = await env.keyFor('intruder');

@@ -147,15 +147,19 @@ export function createSigneeService(deps: SigneeDeps) {
   async function recordView(request: SigningRequestRow, document: DocumentRow, client: ClientInfo, how: { via: 'pdf' | 'pages'; page?: number }): Promise<void> {
     const now = clock();
     const eventIds = await repos.transaction(async (tx) => {
-      if ((await tx.audit.countSince(request.id, 'document_viewed', new Date(now.getTime() - VIEW_EVENT_EVERY_MS))).n > 0) return [];
-      await tx.requests.markViewed(request.id, now);
-      await event(tx, 'document_viewed', request, document, client, { at: now, email: true, details: { via: how.via, ...(how.page ? { page: how.page } : {}) } });
+      // The row as it is now, locked as erasure locks it: an erasure that ran meanwhile has
+      // cancelled it or replaced its address, so nothing personal is written after it.
+      const current = await tx.requests.lockByTokenHash(request.tokenHash);
+      if (!current || current.status === 'cancelled') return [];
+      if ((await tx.audit.countSince(current.id, 'document_viewed', new Date(now.getTime() - VIEW_EVENT_EVERY_MS))).n > 0) return [];
+      await tx.requests.markViewed(current.id, now);
+      await event(tx, 'document_viewed', current, document, client, { at: now, email: true, details: { via: how.via, ...(how.page ? { page: how.page } : {}) } });
       return tx.webhookEvents.append({
-        tenantId: request.tenantId,
+        tenantId: current.tenantId,
         documentId: document.id,
         type: 'document_viewed',
         occurredAt: now,
-        data: { document_id: document.id, request_id: request.id, signee_email: request.signeeEmail, viewed_at: now.toISOString(), via: how.via },
+        data: { document_id: document.id, request_id: current.id, signee_email: current.signeeEmail, viewed_at: now.toISOString(), via: how.via },
       });
     });
     await publishWebhookEvents(deps.jobs, eventIds);
@@ -187,7 +191,13 @@ export function createSigneeService(deps: SigneeDeps) {
       const { request, document } = await load(token);
       const now = clock();
       const status = effectiveStatus(request, now);
-      if (status === 'pending' && !request.lockedAt) await event(repos, 'link_opened', request, document, client, { email: true });
+      if (status === 'pending' && !request.lockedAt) {
+        // Under the request's lock, re-read: an erasure in between leaves it cancelled, and no address is written.
+        await repos.transaction(async (tx) => {
+          const current = await tx.requests.lockByTokenHash(request.tokenHash);
+          if (current && effectiveStatus(current, now) === 'pending' && !current.lockedAt) await event(tx, 'link_opened', current, document, client, { email: true });
+        });
+      }
       const sender = await deps.sender(request.tenantId);
       return {
         request,
