@@ -59,6 +59,9 @@ export function createEsignApp(deps: EsignAppDeps): Express {
     }),
   );
   const auth = authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger });
+  /** ESIGN_TOOLS_RATE_LIMIT calls a minute per client, on a counter of its own for each public endpoint family. */
+  const perClientLimiter = (name: string) =>
+    createRateLimiter({ points: deps.config.toolsRateLimit, durationSeconds: 60, keyPrefix: `${deps.config.rateLimitPrefix}:${name}`, redis: deps.redis });
   const { signing } = deps;
   http.app.use(
     documentsRouter(registry, { documents: signing.documents, authenticate: auth, maxUploadBytes: deps.config.maxUploadBytes }),
@@ -70,7 +73,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
       verification: signing.verification,
       maxUploadBytes: deps.config.maxUploadBytes,
       // The tools' budget and mechanism, counted apart: checking a file does not use up a client's tool calls.
-      limiter: createRateLimiter({ points: deps.config.toolsRateLimit, durationSeconds: 60, keyPrefix: `${deps.config.rateLimitPrefix}:verify`, redis: deps.redis }),
+      limiter: perClientLimiter('verify'),
     }),
   );
   http.app.use(
@@ -78,7 +81,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
       contracts: signing.contracts,
       authenticate: auth,
       // The tools' budget and mechanism, counted apart.
-      limiter: createRateLimiter({ points: deps.config.toolsRateLimit, durationSeconds: 60, keyPrefix: `${deps.config.rateLimitPrefix}:contracts`, redis: deps.redis }),
+      limiter: perClientLimiter('contracts'),
     }),
   );
   http.app.use(webhooksRouter(registry, { webhooks: signing.webhooks, authenticate: auth }));
@@ -86,12 +89,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
   const authenticateSuperadmin = authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger }, { superadmin: true });
   http.app.use(adminRouter(registry, { admin: signing.admin, metering: signing.metering, authenticateSuperadmin }));
   http.app.use(dashboardRouter(registry, { admin: signing.admin, keys: deps.keys, sessions: createSessions(deps.config.sessionSecret), authenticateSuperadmin }));
-  const toolsLimiter = createRateLimiter({
-    points: deps.config.toolsRateLimit,
-    durationSeconds: 60,
-    keyPrefix: `${deps.config.rateLimitPrefix}:tools`,
-    redis: deps.redis,
-  });
+  const toolsLimiter = perClientLimiter('tools');
   http.app.use(
     toolsRouter(registry, {
       auth: { keys: deps.keys, jobs: deps.jobs, logger: deps.logger },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@firma-riesgo/errors';
-import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
+import { isPng, type PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { EsignPrincipal } from '../keys/authenticate';
 import { accessibleAccent } from './contrast';
 import type { BrandingRepository, BrandingRow } from './repository';
@@ -29,7 +29,7 @@ export interface BrandingDeps {
 }
 
 function kindOf(file: { buffer: Buffer; originalname: string; mimetype?: string }): 'png' | 'svg' {
-  if (file.buffer.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (isPng(file.buffer)) return 'png';
   const head = file.buffer.subarray(0, 1024).toString('utf8').trimStart().toLowerCase();
   if (head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg'))) return 'svg';
   throw ValidationError.single('form', 'logo', 'The logo must be a PNG or an SVG file', 'logo_type');

@@ -4,6 +4,7 @@ import type { RateLimiter } from '@firma-riesgo/auth';
 import { clientRateLimit, defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { ZDocumentSchema } from '../documents/schemas';
 import { documentRecord } from '../documents/service';
+import { ipClient } from '../audit/client';
 import { principalOf } from '../keys/authenticate';
 import { errorResponse, validationErrorResponse } from '../openapi';
 import { ZContractTemplateSchema, ZTemplateParamsSchema, ZTemplateVariablesSchema } from './schemas';
@@ -11,7 +12,6 @@ import type { ContractsService } from './service';
 
 const TAGS = ['contracts'];
 const PDF = { 'application/pdf': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } };
-const contractsClient = (req: { ip?: string }) => `ip:${req.ip ?? 'unknown'}`;
 
 export interface ContractsRouterDeps {
   contracts: ContractsService;
@@ -23,7 +23,7 @@ export interface ContractsRouterDeps {
 export function contractsRouter(registry: OpenAPIRegistry, deps: ContractsRouterDeps): Router {
   const router = express.Router();
   const { contracts } = deps;
-  const limit = clientRateLimit(deps.limiter, { clientOf: contractsClient, what: 'contract renderings' });
+  const limit = clientRateLimit(deps.limiter, { clientOf: ipClient, what: 'contract renderings' });
 
   defineRoute(router, registry, {
     method: 'get',
@@ -64,7 +64,7 @@ export function contractsRouter(registry: OpenAPIRegistry, deps: ContractsRouter
       500: errorResponse("The template's own expressions failed on valid variables (TEMPLATE_ERROR): an operator template's fault, logged with the expression"),
     },
     handler: async ({ params, body }, req, res) => {
-      const rendered = await contracts.render(params.template_id, body, contractsClient(req));
+      const rendered = await contracts.render(params.template_id, body, ipClient(req));
       res.set({
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${rendered.template.id}.pdf"`,

@@ -12,14 +12,16 @@ export { escapeHtml };
 
 /** The languages of the verification pages. */
 export type Locale = 'es' | 'en';
-/** Every language a public page may be in: the signing page also speaks Catalan, Galician and Basque. */
-export type PageLocale = Locale | 'ca' | 'gl' | 'eu';
+/** Every language a public page or email may be in: the signee's also speak Catalan, Galician and Basque. */
+export const PAGE_LOCALES = ['es', 'en', 'ca', 'gl', 'eu'] as const;
+export type PageLocale = (typeof PAGE_LOCALES)[number];
 
-const TAGS: Record<PageLocale, string> = { es: 'es-ES', en: 'en-GB', ca: 'ca-ES', gl: 'gl-ES', eu: 'eu-ES' };
+/** BCP 47 tags for Intl and `lang`. */
+export const LOCALE_TAGS: Record<PageLocale, string> = { es: 'es-ES', en: 'en-GB', ca: 'ca-ES', gl: 'gl-ES', eu: 'eu-ES' };
 
 /** Long date and time in UTC, in the page's language: the public pages never guess a time zone. */
 export function formatDate(date: Date, locale: PageLocale): string {
-  return `${new Intl.DateTimeFormat(TAGS[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
+  return `${new Intl.DateTimeFormat(LOCALE_TAGS[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchChromium } from '../__tests__/browser';
 import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
 
@@ -25,6 +25,15 @@ describe('the signing page in a real browser (Debian chromium)', () => {
     const { url } = linkOf(await env.smtp.waitFor((m) => m.to.includes(email) && mailText(m).includes('/firma/firmar/')));
     // The email carries ESIGN_PUBLIC_URL; the browser reaches the same path on the test server.
     return { url: `${env.rt.url}${new URL(url).pathname}`, requestId: created.body.request_id as string, documentId: up.body.document_id as string };
+  }
+
+  /** On a touch screen: tick the declaration, tap "Enviar código", and read the code from the email. */
+  async function codeByTapping(page: Page, email: string): Promise<string> {
+    await page.tap('label[for="declaration_accepted"]');
+    const before = env.smtp.messages.length;
+    await page.getByRole('button', { name: 'Enviar código' }).tap();
+    await page.waitForURL(/aviso=codigo-enviado/);
+    return otpOf(await env.smtp.waitFor((m) => env.smtp.messages.indexOf(m) >= before && m.to.includes(email) && /digo para firmar/.test(mailText(m))));
   }
 
   it('lets a signee view, get the code by email, draw a signature, confirm and see the success page', async () => {
@@ -139,11 +148,7 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       const viewed = await eventually(async () => (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'document_viewed'));
       expect(viewed.details).toMatchObject({ via: 'pages' });
 
-      await page.tap('label[for="declaration_accepted"]');
-      const before = env.smtp.messages.length;
-      await page.getByRole('button', { name: 'Enviar código' }).tap();
-      await page.waitForURL(/aviso=codigo-enviado/);
-      const code = otpOf(await env.smtp.waitFor((m) => env.smtp.messages.indexOf(m) >= before && m.to.includes(email) && /digo para firmar/.test(mailText(m))));
+      const code = await codeByTapping(page, email);
 
       // a wrong code first: the message sits next to the code field, tied to it, and the summary links there
       await page.tap('label[for="declaration_accepted"]');
@@ -181,11 +186,7 @@ describe('the signing page in a real browser (Debian chromium)', () => {
     try {
       await page.goto(url);
       await eventually(async () => ((await env.rt.signing.repos.audit.listForDocument(documentId)).some((e) => e.kind === 'document_viewed') ? true : undefined));
-      await page.tap('label[for="declaration_accepted"]');
-      const before = env.smtp.messages.length;
-      await page.getByRole('button', { name: 'Enviar código' }).tap();
-      await page.waitForURL(/aviso=codigo-enviado/);
-      const code = otpOf(await env.smtp.waitFor((m) => env.smtp.messages.indexOf(m) >= before && m.to.includes(email) && /digo para firmar/.test(mailText(m))));
+      const code = await codeByTapping(page, email);
       await page.tap('label[for="declaration_accepted"]');
       await page.getByLabel('Código de 6 dígitos').fill(code);
 

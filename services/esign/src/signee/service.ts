@@ -9,7 +9,7 @@ import {
   ValidationError,
 } from '@firma-riesgo/errors';
 import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
-import type { ClientInfo } from '../audit/client';
+import { ipClient, type ClientInfo } from '../audit/client';
 import type { Sender } from '../branding/service';
 import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
@@ -236,7 +236,7 @@ export function createSigneeService(deps: SigneeDeps) {
         const [rendered] = await deps.pool.run(
           'pdf-to-images',
           { pdf: original, dpi: (width * 72) / pageWidthPt, pages: [n], maxPixels: PAGE_IMAGE_MAX_PIXELS, maxTotalPixels: PAGE_IMAGE_MAX_PIXELS },
-          { client: `ip:${client.ip ?? 'unknown'}` },
+          { client: ipClient(client) },
         );
         png = Buffer.from(rendered!.png.buffer, rendered!.png.byteOffset, rendered!.png.byteLength);
         await files.write(key, png);
@@ -298,9 +298,9 @@ export function createSigneeService(deps: SigneeDeps) {
       // A drawn signature wins; a typed name is set as an image of the pad's size (on a worker thread).
       const signatureKind = parsed ? 'drawn' : input.typedName ? 'typed' : null;
       const image = parsed
-        ? await normaliseSignatureImage(deps.pool, parsed, `ip:${client.ip ?? 'unknown'}`)
+        ? await normaliseSignatureImage(deps.pool, parsed, ipClient(client))
         : input.typedName
-          ? await typedNameImage(deps.pool, input.typedName, `ip:${client.ip ?? 'unknown'}`)
+          ? await typedNameImage(deps.pool, input.typedName, ipClient(client))
           : null;
       // Written before the transaction under a name of its own: the loser of a race
       // deletes only its own file.

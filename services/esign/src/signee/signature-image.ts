@@ -42,6 +42,11 @@ export function parseSignatureImage(value: string): Buffer {
   return bytes;
 }
 
+/** A worker that ran over its time or memory: the input's fault, answered 422. */
+function overBudget(err: unknown): boolean {
+  return err instanceof WorkerTimeoutError || (err instanceof AppError && err.code === 'TOOL_WORKER_FAILED');
+}
+
 /**
  * Step 2, on a worker thread under a time budget: decode and encode again, so the PNG
  * stored and stamped is one we wrote. A worker that runs over is terminated and the
@@ -59,9 +64,7 @@ export async function normaliseSignatureImage(pool: Pick<PdfWorkerPool, 'run'>, 
     return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
   } catch (err) {
     if (err instanceof ValidationError) throw invalid(err.issues[0]?.msg ?? 'The signature image cannot be decoded', 'png_invalid');
-    if (err instanceof WorkerTimeoutError || (err instanceof AppError && err.code === 'TOOL_WORKER_FAILED')) {
-      throw invalid('The signature image could not be decoded within its time and memory budget', 'png_invalid');
-    }
+    if (overBudget(err)) throw invalid('The signature image could not be decoded within its time and memory budget', 'png_invalid');
     throw err;
   }
 }
@@ -75,9 +78,7 @@ export async function typedNameImage(pool: Pick<PdfWorkerPool, 'run'>, name: str
     const out = await pool.run('typed-name', { name, ...TYPED_NAME_IMAGE }, { timeoutMs: SIGNATURE_IMAGE_LIMITS.decodeMs, client });
     return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
   } catch (err) {
-    if (err instanceof WorkerTimeoutError || (err instanceof AppError && err.code === 'TOOL_WORKER_FAILED')) {
-      throw ValidationError.single('body', 'firma_nombre', 'The typed name could not be set within its time budget', 'value_error');
-    }
+    if (overBudget(err)) throw ValidationError.single('body', 'firma_nombre', 'The typed name could not be set within its time budget', 'value_error');
     throw err;
   }
 }

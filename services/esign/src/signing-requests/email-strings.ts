@@ -3,11 +3,11 @@
  * default, English, and Catalan, Galician and Basque. Values are interpolated as text; the
  * HTML part escapes them.
  */
-export const SIGNEE_LOCALES = ['es', 'en', 'ca', 'gl', 'eu'] as const;
-export type SigneeLocale = (typeof SIGNEE_LOCALES)[number];
+import { PAGE_LOCALES, type PageLocale } from '../html/page-shell';
 
-/** BCP 47 tags for Intl and `lang`. */
-export const LOCALE_TAGS: Record<SigneeLocale, string> = { es: 'es-ES', en: 'en-GB', ca: 'ca-ES', gl: 'gl-ES', eu: 'eu-ES' };
+/** The signee's languages: those of the public pages. */
+export const SIGNEE_LOCALES = PAGE_LOCALES;
+export type SigneeLocale = PageLocale;
 
 export interface EmailStrings {
   greeting: (name: string | null) => string;

@@ -1,6 +1,6 @@
 import { escapeHtml } from '@firma-riesgo/service-kit';
-
-import { EMAIL_TEXT, LOCALE_TAGS, type SigneeLocale } from './email-strings';
+import { formatDate } from '../html/page-shell';
+import { EMAIL_TEXT, type SigneeLocale } from './email-strings';
 
 export type Locale = SigneeLocale;
 
@@ -8,10 +8,6 @@ export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
-}
-
-function formatDate(date: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(LOCALE_TAGS[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date) + ' UTC';
 }
 
 /** The tenant's branding in an email: a logo above the text and an accent for the link. */

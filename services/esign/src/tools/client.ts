@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { ipClient } from '../audit/client';
 import { optionalPrincipalOf } from '../keys/authenticate';
 
 /**
@@ -7,5 +8,5 @@ import { optionalPrincipalOf } from '../keys/authenticate';
  */
 export function toolClient(req: Request, res: Response): string {
   const principal = optionalPrincipalOf(res.locals);
-  return principal ? `key:${principal.keyId}` : `ip:${req.ip ?? 'unknown'}`;
+  return principal ? `key:${principal.keyId}` : ipClient(req);
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AppError } from '@firma-riesgo/errors';
 import { clientRateLimit, defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import type { RateLimiter } from '@firma-riesgo/auth';
+import { ipClient } from '../audit/client';
 import { errorResponse } from '../openapi';
 import type { Locale } from '../html/page-shell';
 import { multipartUpload, uploadedFiles } from '../uploads/upload';
@@ -47,9 +48,6 @@ function localeOf(req: Request, lang: Locale | undefined): Locale {
 function wantsJson(req: Request): boolean {
   return req.accepts(['html', 'json']) === 'json';
 }
-
-/** POST /verificar needs no key: each client IP (behind TRUSTED_PROXIES, the forwarded address) has its budget. */
-const verificationClient = (req: { ip?: string }) => `ip:${req.ip ?? 'unknown'}`;
 
 export function verificationRouter(
   registry: OpenAPIRegistry,
@@ -110,10 +108,10 @@ export function verificationRouter(
       422: errorResponse('No file, not a PDF, or not verifiable within the time budget'),
       429: errorResponse('Too many verifications from this client; wait `Retry-After` seconds'),
     },
-    before: [clientRateLimit(deps.limiter, { clientOf: verificationClient, what: 'verifications' }), multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes }), markFile],
+    before: [clientRateLimit(deps.limiter, { clientOf: ipClient, what: 'verifications' }), multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes }), markFile],
     handler: async ({ query }, req, res) => {
       const file = uploadedFiles(req, 'file')[0]!;
-      const report = await deps.verification.verifyFile(file.buffer, verificationClient(req));
+      const report = await deps.verification.verifyFile(file.buffer, ipClient(req));
       if (wantsJson(req)) return report;
       const nonce = randomBytes(16).toString('base64');
       pageHeaders(res, nonce);
