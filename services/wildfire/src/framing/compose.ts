@@ -1,26 +1,31 @@
 /**
  * Fills the templates with one assessment's facts. Pure and deterministic: the same
  * assessment, audience and language give the same text. Every number written comes
- * from a field of the answer, formatted with a Spanish decimal comma.
+ * from a field of the answer, with the language's decimal separator (languages.ts);
+ * days are written as the language writes them (day-format.ts), and the level by its
+ * name in that language (level-names.ts).
  */
 import type { Assessment } from '../decision-support/service';
-import { DANGER_CLASSES } from '../decision-support/danger-classes';
-import { TEMPLATES, toneOf, type Audience, type LanguageTemplates } from './templates-es';
+import { DAY_FORMATS } from './day-format';
+import { formatNumber, type FramingLang } from './languages';
+import { LEVEL_NAMES } from './level-names';
+import { templatesFor } from './templates';
+import { toneOf, type Audience } from './templates-es';
 
-export const FRAMING_LANGS = ['es', 'ca', 'gl', 'eu', 'en'] as const;
-export type FramingLang = (typeof FRAMING_LANGS)[number];
+export { FRAMING_LANGS, type FramingLang } from './languages';
 /** The emergency number every call to action gives (112, EU-wide). */
 export const EMERGENCY_NUMBER = 112;
 
 const one = (x: number) => Math.round(x * 10) / 10;
+/** A filled template starts a sentence or a headline: its first letter is a capital ("el 20 de julio…" → "El 20 de julio…"). */
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export function framingOf(a: Assessment, audience: Audience, requested: FramingLang) {
-  const lang: FramingLang = TEMPLATES[requested] ? requested : 'es';
-  const t = TEMPLATES[lang] as LanguageTemplates;
-  const num = (x: number) => String(x).replace('.', ',');
-  const day = (iso: string) => `${Number(iso.slice(8, 10))} de ${t.months[Number(iso.slice(5, 7)) - 1]} de ${iso.slice(0, 4)}`;
-  const fill = (template: string, slots: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, k: string) => slots[k] ?? `{${k}}`);
-  const cls = DANGER_CLASSES.find((c) => c.code === a.dangerClass.code)!;
+  const { lang, t } = templatesFor(requested);
+  const num = (x: number) => formatNumber(x, lang);
+  const days = DAY_FORMATS[lang];
+  const fill = (template: string, slots: Record<string, string>) => capitalised(template.replace(/\{(\w+)\}/g, (_, k: string) => slots[k] ?? `{${k}}`));
+  const cls = a.dangerClass;
 
   const fwi = one(a.reading.fwi);
   const lastYear = a.lastYear && { date: a.lastYear.date, fwi: one(a.lastYear.fwi), difference: one(fwi - one(a.lastYear.fwi)) };
@@ -28,9 +33,9 @@ export function framingOf(a: Assessment, audience: Audience, requested: FramingL
   const trend = { direction: a.trend.direction, change: a.trend.change === null ? null : one(a.trend.change), days: a.trend.days.length };
   const slots = {
     municipio: a.municipality.name,
-    fecha: day(a.date),
+    fecha: days.on(a.date),
     fwi: num(fwi),
-    nivel: cls.nameEs,
+    nivel: LEVEL_NAMES[lang][cls.code],
     telefono: String(EMERGENCY_NUMBER),
   };
 
@@ -42,7 +47,7 @@ export function framingOf(a: Assessment, audience: Audience, requested: FramingL
   }
   if (trend.direction !== null && trend.change !== null) messages.push(fill(t.trend[trend.direction], { cambio: num(Math.abs(trend.change)), dias_tendencia: String(trend.days) }));
   if (lastYear) messages.push(fill(t.lastYear, { fwi_anterior: num(lastYear.fwi) }));
-  if (historyMax) messages.push(fill(t.historyMax, { fwi_maximo: num(historyMax.fwi), fecha_maximo: day(historyMax.date) }));
+  if (historyMax) messages.push(fill(t.historyMax, { fwi_maximo: num(historyMax.fwi), fecha_maximo: days.of(historyMax.date) }));
   if (toneOf(cls.code) === 'act') messages.push(t.bans);
 
   return {

@@ -15,7 +15,7 @@ export function framingRouter(registry: OpenAPIRegistry, auth: RouteAuth, framin
     summary: 'Narrative risk analysis for institutional communication',
     description:
       'The day’s danger told for an audience from written templates (no model, no network): the same inputs give the same text, and every number in it ' +
-      'equals a field of the answer. Texts in Spanish; other languages answer in Spanish and say so in `lang`. Needs the `reports:read` scope.',
+      'equals a field of the answer. Texts in Spanish, Catalan, Galician, Basque and English (`lang`). Needs the `reports:read` scope.',
     tags: ['reports'],
     security: [{ BearerToken: ['reports:read'] }],
     before: [requireToken(auth, { scopes: ['reports:read'] }), rateLimit(auth.limits, 'data')],

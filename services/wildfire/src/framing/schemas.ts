@@ -4,14 +4,17 @@ import { ZMunicipalityNamesSchema, ZSourceRefSchema } from '../decision-support/
 import { ZMunicipioIdParamSchema } from '../municipalities/schemas';
 import { EARLIEST_DATE } from '../readings/date-range';
 import { dateParam } from '../readings/schemas';
-import { FRAMING_LANGS } from './compose';
+import { FRAMING_LANGS } from './languages';
 import { FRAMING_AUDIENCES } from './templates-es';
 
 export const ZFramingQuerySchema = z.object({
   municipio_id: ZMunicipioIdParamSchema,
   date: dateParam(`The day (YYYY-MM-DD, from ${EARLIEST_DATE} to today). Default: the latest day with data (test tokens: today).`),
   audience: z.enum(FRAMING_AUDIENCES).optional().openapi({ description: 'Who the text addresses (default ciudadania).' }),
-  lang: z.enum(FRAMING_LANGS).optional().openapi({ description: 'Language asked for (default es). Without written templates for it, the answer is in es and `lang` says so.' }),
+  lang: z
+    .enum(FRAMING_LANGS)
+    .optional()
+    .openapi({ description: 'Language asked for (default es): es, ca, gl, eu or en, each with written templates. A language without templates would be answered in es, and `lang` would say so.' }),
 });
 
 const ZComparisonSchema = z
@@ -24,8 +27,13 @@ export const ZFramingResponseSchema = z
     municipality: ZMunicipalityNamesSchema,
     date: z.string(),
     audience: z.enum(FRAMING_AUDIENCES),
-    lang: z.enum(FRAMING_LANGS).describe('The language of the texts: es when the one asked for has no templates yet.'),
-    requested_lang: z.enum(FRAMING_LANGS),
+    lang: z
+      .enum(FRAMING_LANGS)
+      .describe(
+        'The language the texts are written in: the one asked for (es, ca, gl, eu and en all have templates; until this release ca, gl, eu and en answered es). ' +
+          'Dates and numbers follow it: decimal comma in es, ca, gl and eu, decimal point in en.',
+      ),
+    requested_lang: z.enum(FRAMING_LANGS).describe('The `lang` of the request (es when absent). It differs from `lang` only when the language asked for has no templates.'),
     danger_class: z.enum(DANGER_CLASS_CODES).describe('As m3.'),
     fwi: z.number().describe('FWI of the day, 1 decimal: the figure the texts quote.'),
     headline: z.string(),

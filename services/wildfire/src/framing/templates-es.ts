@@ -1,15 +1,22 @@
 /**
- * The Spanish texts of framing, as templates per danger class and audience. Slots in
- * braces are filled with the day's facts (facts.ts); a sentence whose fact is missing
- * is left out, so a text never claims what the data does not say. Plain and
- * actionable, calm on low days, as emergency-communication guidance asks (AFDRS: one
- * plain call to action per level).
+ * The Spanish texts of framing, as templates per danger class and audience, and the
+ * shape every language's templates share. Slots in braces are filled with the day's
+ * facts (compose.ts); a sentence whose fact is missing is left out, so a text never
+ * claims what the data does not say. Plain and actionable, calm on low days, as
+ * emergency-communication guidance asks (AFDRS: one plain call to action per level).
  */
 import type { DangerClass } from '../decision-support/danger-classes';
 
 export const FRAMING_AUDIENCES = ['ciudadania', 'ayuntamiento', 'prensa', 'emergencias'] as const;
 export type Audience = (typeof FRAMING_AUDIENCES)[number];
 
+/**
+ * One language's texts. Slots: {municipio}, {fwi}, {nivel} (level-names.ts),
+ * {telefono}; {fecha} is the day as "on that day" (day-format.ts `on`, e.g. "el 20 de
+ * julio de 2025") and {fecha_maximo} the day of the highest value as "from that day"
+ * (`of`, "del 25 de julio de 2023"); a text's first letter is capitalised after
+ * filling. Numbers arrive written with the language's decimal separator.
+ */
 export interface LanguageTemplates {
   headline: Record<DangerClass, string>;
   summary: string;
@@ -20,7 +27,6 @@ export interface LanguageTemplates {
   bans: string;
   callToAction: Record<Audience, Record<'calm' | 'watch' | 'act', string>>;
   uncertainty: Record<'observed' | 'synthetic', string>;
-  months: readonly string[];
 }
 
 /** calm: very low to moderate; watch: high; act: very high and extreme. */
@@ -38,10 +44,10 @@ export const ES: LanguageTemplates = {
     very_high: 'Peligro de incendio muy alto en {municipio}: prohibido el uso del fuego',
     extreme: 'Peligro de incendio extremo en {municipio}: prohibido el uso del fuego',
   },
-  summary: 'El {fecha}, el índice meteorológico de peligro de incendio (FWI) en {municipio} es {fwi}, nivel {nivel} en la escala europea (EFFIS).',
+  summary: '{fecha}, el índice meteorológico de peligro de incendio (FWI) en {municipio} es {fwi}, nivel {nivel} en la escala europea (EFFIS).',
   percentile: 'De los {dias} días comparables de los últimos {anios} años ({ventana} días antes y después de esta fecha), el {percentil} % tuvo un índice igual o inferior.',
   lastYear: 'El mismo día del año pasado el índice fue {fwi_anterior}.',
-  historyMax: 'El valor más alto de ese periodo en los registros es {fwi_maximo}, del {fecha_maximo}.',
+  historyMax: 'El valor más alto de ese periodo en los registros es {fwi_maximo}, {fecha_maximo}.',
   trend: {
     rising: 'El índice ha subido {cambio} puntos en los últimos {dias_tendencia} días.',
     steady: 'El índice se mantiene estable en los últimos {dias_tendencia} días (variación de {cambio} puntos).',
@@ -74,8 +80,4 @@ export const ES: LanguageTemplates = {
     observed: 'Índice calculado con el tiempo observado a mediodía; no es una predicción ni tiene en cuenta incendios activos. Las prohibiciones concretas las fija la orden autonómica.',
     synthetic: 'Datos sintéticos de prueba: no describen el tiempo real de este municipio.',
   },
-  months: ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'],
 };
-
-/** Languages with written templates; the others answer in Spanish. */
-export const TEMPLATES: Partial<Record<string, LanguageTemplates>> = { es: ES };

@@ -1,0 +1,57 @@
+/**
+ * The Catalan texts of framing: the same facts and calls to action as the Spanish ones
+ * (templates-es.ts), in the terms of the Generalitat's services ("perill d'incendi",
+ * "Llei de forests" for the Ley 43/2003 de Montes, "servei d'extinció"). Citizens are
+ * addressed in the second person plural, which names nobody's gender. Catalan elides
+ * "de" and the article before 1 and 11 ("d'11", "l'1"), so no slot is written after
+ * "de" or "el": a figure follows a verb ("va marcar 33,3") or "un" ("en un 80 %").
+ * To be reviewed by a native Catalan speaker before citizens see it (README).
+ */
+import type { LanguageTemplates } from './templates-es';
+
+export const CA: LanguageTemplates = {
+  headline: {
+    very_low: "Perill d'incendi molt baix a {municipio}",
+    low: "Perill d'incendi baix a {municipio}",
+    moderate: "Perill d'incendi moderat a {municipio}",
+    high: "Perill d'incendi alt a {municipio}: precaució",
+    very_high: "Perill d'incendi molt alt a {municipio}: prohibit fer foc",
+    extreme: "Perill d'incendi extrem a {municipio}: prohibit fer foc",
+  },
+  summary: "{fecha}, l'índex meteorològic de perill d'incendi (FWI) a {municipio} és {fwi}, nivell {nivel} a l'escala europea (EFFIS).",
+  percentile: "En un {percentil} % dels {dias} dies comparables dels últims {anios} anys ({ventana} dies abans i després d'aquesta data), l'índex va ser igual o inferior.",
+  lastYear: "El mateix dia de l'any passat, l'índex va marcar {fwi_anterior}.",
+  historyMax: "El valor més alt d'aquest període als registres és {fwi_maximo}, {fecha_maximo}.",
+  trend: {
+    rising: "L'índex ha pujat {cambio} punts en els últims {dias_tendencia} dies.",
+    steady: "L'índex es manté estable en els últims {dias_tendencia} dies (variació: {cambio} punts).",
+    falling: "L'índex ha baixat {cambio} punts en els últims {dias_tendencia} dies.",
+  },
+  bans: 'Amb perill molt alt o extrem, la Llei de forests obliga la comunitat autònoma a prohibir el foc en espais oberts, les cremes, la pirotècnia i la maquinària que faci espurnes al bosc i als voltants.',
+  callToAction: {
+    ciudadania: {
+      calm: 'Si veieu fum o foc al bosc, truqueu al {telefono}.',
+      watch: 'Eviteu qualsevol font de calor al camp i al bosc. Si veieu fum o foc, truqueu al {telefono}.',
+      act: "No feu foc a l'aire lliure ni utilitzeu maquinària al bosc. Si veieu fum o foc, truqueu al {telefono} i allunyeu-vos-en per camins segurs.",
+    },
+    ayuntamiento: {
+      calm: "Mantingueu les mesures ordinàries de prevenció i recordeu les normes d'ús del foc.",
+      watch: 'Informeu del nivell de perill als accessos al bosc i als canals municipals.',
+      act: "Difoneu les prohibicions vigents, valoreu tancar les àrees recreatives i les pistes forestals i confirmeu el contacte amb el servei d'extinció.",
+    },
+    prensa: {
+      calm: 'Nivell sense restriccions especials: recordeu a la població el telèfon {telefono}.',
+      watch: 'Informeu del nivell alt i de les precaucions amb la maquinària i el foc, sense dramatitzar.',
+      act: "Informeu de les prohibicions vigents i de com actuar davant d'un incendi; citeu fonts oficials.",
+    },
+    emergencias: {
+      calm: 'Dotació ordinària.',
+      watch: 'Reforceu la vigilància i tingueu a punt els mitjans de primer atac.',
+      act: 'Màxima disponibilitat de mitjans i prealerta del pla municipal.',
+    },
+  },
+  uncertainty: {
+    observed: "Índex calculat amb el temps observat a migdia; no és una predicció ni té en compte incendis actius. Les prohibicions concretes les fixa l'ordre autonòmica.",
+    synthetic: "Dades sintètiques de prova: no descriuen el temps real d'aquest municipi.",
+  },
+};
