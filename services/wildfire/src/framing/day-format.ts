@@ -60,8 +60,9 @@ const glDay = (iso: string) => {
  * (thousands) end in a: no e, and no second a (2011ko, 11n, 2000n; the article is
  * already there: "11"); every other number ends in another vowel (2024ko, 14an, 20an).
  * Numbers from 20 are said by twenties ("hogeita hamar" 30, "berrogeita hamaika" 51),
- * so what counts is the last two digits modulo 20. Source: Euskaltzaindia, norm 7
- * ("Data nola idatzi") and the Euskara Batuaren Eskuliburua ("11n", "31ra", "71ko").
+ * so what counts is the last two digits modulo 20. Source: Euskaltzaindia's rules for
+ * writing dates and numbers, as the Euskara Batuaren Eskuliburua gives them ("2001eko
+ * abenduaren 13an", "11n", "31ra", "71ko").
  */
 export type BasqueEnding = 'consonant' | 'a' | 'vowel';
 export function basqueEnding(n: number): BasqueEnding {

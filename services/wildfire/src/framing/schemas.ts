@@ -30,8 +30,8 @@ export const ZFramingResponseSchema = z
     lang: z
       .enum(FRAMING_LANGS)
       .describe(
-        'The language the texts are written in: the one asked for (es, ca, gl, eu and en all have templates; until this release ca, gl, eu and en answered es). ' +
-          'Dates and numbers follow it: decimal comma in es, ca, gl and eu, decimal point in en.',
+        'The language the texts are written in: the one asked for, since es, ca, gl, eu and en all have templates (es for a language without them). ' +
+          'Dates and numbers in the texts follow it: decimal comma in es, ca, gl and eu, decimal point in en.',
       ),
     requested_lang: z.enum(FRAMING_LANGS).describe('The `lang` of the request (es when absent). It differs from `lang` only when the language asked for has no templates.'),
     danger_class: z.enum(DANGER_CLASS_CODES).describe('As m3.'),
