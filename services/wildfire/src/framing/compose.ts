@@ -40,9 +40,10 @@ export function framingOf(a: Assessment, audience: Audience, requested: FramingL
   };
 
   const messages: string[] = [];
-  if (a.percentile !== null) {
+  // A sample of the day alone compares it with nothing: no message (the fields still say so).
+  if (a.percentile !== null && a.percentileBasis.days > 1) {
     messages.push(
-      fill(t.percentile, { dias: String(a.percentileBasis.days), anios: String(a.percentileBasis.years), ventana: String(a.percentileBasis.window_days), percentil: num(a.percentile) }),
+      fill(t.percentile[a.percentileBasis.years === 1 ? 'oneYear' : 'years'], { dias: String(a.percentileBasis.days), anios: String(a.percentileBasis.years), ventana: String(a.percentileBasis.window_days), percentil: num(a.percentile) }),
     );
   }
   if (trend.direction !== null && trend.change !== null) messages.push(fill(t.trend[trend.direction], { cambio: num(Math.abs(trend.change)), dias_tendencia: String(trend.days) }));

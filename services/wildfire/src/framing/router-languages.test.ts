@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit
 import { clearRedisPrefix, REDIS_URL, storeReading, testConfig, uniquePrefix } from '../__tests__/support';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { expectNumbersEqualFields, spanishWordsIn } from './__tests__/framing-text';
+import { DAY_FORMATS } from './day-format';
 import { FRAMING_LANGS } from './languages';
 import { FRAMING_AUDIENCES } from './templates-es';
 
@@ -30,6 +31,7 @@ describe('GET /api/v1/framing in ca, gl, eu and en', () => {
     for (const [date, fwi] of [['2025-07-18', 30.25], ['2025-07-19', 36], ['2025-07-20', 40.44], ['2024-07-20', 33.3], ['2023-07-25', 52.06]] as const) await store('28079', date, fwi);
     for (const [date, fwi] of [['2025-07-19', 4.1], ['2025-07-20', 3]] as const) await store('15030', date, fwi);
     for (const [date, fwi] of [['2025-04-01', 12], ['2024-04-11', 15.5]] as const) await store('08019', date, fwi);
+    await store('46250', '2025-07-20', 14);
   });
 
   afterAll(async () => {
@@ -91,6 +93,26 @@ describe('GET /api/v1/framing in ca, gl, eu and en', () => {
     expect(eu.summary).toMatch(/^2025eko apirilaren 1ean, /);
     expect(eu.key_messages).toContain('Erregistroetan, aldi horretako baliorik altuena 15,5 da, 2024ko apirilaren 11koa.');
     for (const body of [ca, eu]) expectNumbersEqualFields(body);
+  });
+
+  it('says a sample of one year is one year, in every language, and compares a day alone with nothing', async () => {
+    const oneYear = await Promise.all(FRAMING_LANGS.map(async (lang) => (await frame(`municipio_id=15030&lang=${lang}`)).body));
+    expect(oneYear[0].context).toMatchObject({ percentile: 50, percentile_basis: { years: 1, days: 2 } });
+    expect(oneYear.map((body) => body.key_messages[0])).toEqual([
+      'De los 2 días comparables de un único año con datos (15 días antes y después de esta fecha), el 50 % tuvo un índice igual o inferior.',
+      "En un 50 % dels 2 dies comparables d'un sol any amb dades (15 dies abans i després d'aquesta data), l'índex va ser igual o inferior.",
+      'Dos 2 días comparables dun só ano con datos (15 días antes e despois desta data), o 50 % tivo un índice igual ou inferior.',
+      'Datuak dituen urte bakarreko 2 egun konparagarrietatik (data honen aurreko eta ondorengo 15 egunak), % 50 indize berdinekoak edo txikiagokoak izan ziren.',
+      'Of the 2 comparable days in the only year with data (15 days either side of this date), 50% had the same index or lower.',
+    ]);
+    for (const lang of FRAMING_LANGS) {
+      const alone = (await frame(`municipio_id=46250&lang=${lang}`)).body;
+      expect(alone.context).toMatchObject({ percentile: 100, percentile_basis: { years: 1, days: 1 }, vs_history_max: { date: '2025-07-20', fwi: 14 } });
+      // Only the highest value (the day itself) is left: no percentile over a sample of one.
+      expect(alone.key_messages).toHaveLength(1);
+      expect(alone.key_messages[0]).toContain(DAY_FORMATS[lang].of('2025-07-20'));
+      expectNumbersEqualFields(alone);
+    }
   });
 
   it.each(FRAMING_LANGS)('tells a test token the synthetic day in %s, deterministic, numbers equal to fields', async (lang) => {

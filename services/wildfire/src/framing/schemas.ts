@@ -38,7 +38,11 @@ export const ZFramingResponseSchema = z
     fwi: z.number().describe('FWI of the day, 1 decimal: the figure the texts quote.'),
     headline: z.string(),
     summary: z.string(),
-    key_messages: z.array(z.string()).describe('Percentile, trend, last year, history maximum and, on very_high and extreme days, the art. 48.6 bans; a message whose fact is missing is left out.'),
+    key_messages: z
+      .array(z.string())
+      .describe(
+        'Percentile (when the sample holds more than the day itself), trend, last year, history maximum and, on very_high and extreme days, the art. 48.6 bans; a message whose fact is missing is left out.',
+      ),
     call_to_action: z.string().describe('One plain action for the audience at this level.'),
     emergency_number: z.number().int().describe('112.'),
     context: z.object({

@@ -19,7 +19,10 @@ export const CA: LanguageTemplates = {
     extreme: "Perill d'incendi extrem a {municipio}: prohibit fer foc",
   },
   summary: "{fecha}, l'índex meteorològic de perill d'incendi (FWI) a {municipio} és {fwi}, nivell {nivel} a l'escala europea (EFFIS).",
-  percentile: "En un {percentil} % dels {dias} dies comparables dels últims {anios} anys ({ventana} dies abans i després d'aquesta data), l'índex va ser igual o inferior.",
+  percentile: {
+    years: "En un {percentil} % dels {dias} dies comparables dels últims {anios} anys ({ventana} dies abans i després d'aquesta data), l'índex va ser igual o inferior.",
+    oneYear: "En un {percentil} % dels {dias} dies comparables d'un sol any amb dades ({ventana} dies abans i després d'aquesta data), l'índex va ser igual o inferior.",
+  },
   lastYear: "El mateix dia de l'any passat, l'índex va marcar {fwi_anterior}.",
   historyMax: "El valor més alt d'aquest període als registres és {fwi_maximo}, {fecha_maximo}.",
   trend: {

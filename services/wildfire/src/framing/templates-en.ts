@@ -19,7 +19,10 @@ export const EN: LanguageTemplates = {
     extreme: 'Extreme fire danger in {municipio}: use of fire banned',
   },
   summary: '{fecha}, the Fire Weather Index (FWI) in {municipio} is {fwi}, {nivel} on the European scale (EFFIS).',
-  percentile: 'Of the {dias} comparable days in the last {anios} years ({ventana} days either side of this date), {percentil}% had the same index or lower.',
+  percentile: {
+    years: 'Of the {dias} comparable days in the last {anios} years ({ventana} days either side of this date), {percentil}% had the same index or lower.',
+    oneYear: 'Of the {dias} comparable days in the only year with data ({ventana} days either side of this date), {percentil}% had the same index or lower.',
+  },
   lastYear: 'On the same day last year the index was {fwi_anterior}.',
   historyMax: 'The highest value on record for that period is {fwi_maximo}, {fecha_maximo}.',
   trend: {

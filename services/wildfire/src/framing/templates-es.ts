@@ -20,7 +20,8 @@ export type Audience = (typeof FRAMING_AUDIENCES)[number];
 export interface LanguageTemplates {
   headline: Record<DangerClass, string>;
   summary: string;
-  percentile: string;
+  /** The percentile against a sample of several years, or of one year only (no "last 1 years"). */
+  percentile: Record<'years' | 'oneYear', string>;
   lastYear: string;
   historyMax: string;
   trend: Record<'rising' | 'steady' | 'falling', string>;
@@ -45,7 +46,10 @@ export const ES: LanguageTemplates = {
     extreme: 'Peligro de incendio extremo en {municipio}: prohibido el uso del fuego',
   },
   summary: '{fecha}, el índice meteorológico de peligro de incendio (FWI) en {municipio} es {fwi}, nivel {nivel} en la escala europea (EFFIS).',
-  percentile: 'De los {dias} días comparables de los últimos {anios} años ({ventana} días antes y después de esta fecha), el {percentil} % tuvo un índice igual o inferior.',
+  percentile: {
+    years: 'De los {dias} días comparables de los últimos {anios} años ({ventana} días antes y después de esta fecha), el {percentil} % tuvo un índice igual o inferior.',
+    oneYear: 'De los {dias} días comparables de un único año con datos ({ventana} días antes y después de esta fecha), el {percentil} % tuvo un índice igual o inferior.',
+  },
   lastYear: 'El mismo día del año pasado el índice fue {fwi_anterior}.',
   historyMax: 'El valor más alto de ese periodo en los registros es {fwi_maximo}, {fecha_maximo}.',
   trend: {

@@ -23,7 +23,10 @@ export const EU: LanguageTemplates = {
     extreme: 'Sute-arrisku muturrekoa {municipio} udalerrian: debekatuta dago sua erabiltzea',
   },
   summary: '{fecha}, sute-arriskuaren indize meteorologikoa (FWI) {fwi} da {municipio} udalerrian: maila {nivel}, Europako eskalaren arabera (EFFIS).',
-  percentile: 'Azken {anios} urteetako {dias} egun konparagarrietatik (data honen aurreko eta ondorengo {ventana} egunak), % {percentil} indize berdinekoak edo txikiagokoak izan ziren.',
+  percentile: {
+    years: 'Azken {anios} urteetako {dias} egun konparagarrietatik (data honen aurreko eta ondorengo {ventana} egunak), % {percentil} indize berdinekoak edo txikiagokoak izan ziren.',
+    oneYear: 'Datuak dituen urte bakarreko {dias} egun konparagarrietatik (data honen aurreko eta ondorengo {ventana} egunak), % {percentil} indize berdinekoak edo txikiagokoak izan ziren.',
+  },
   lastYear: 'Iaz, egun berean, indizea {fwi_anterior} izan zen.',
   historyMax: 'Erregistroetan, aldi horretako baliorik altuena {fwi_maximo} da, {fecha_maximo}.',
   trend: {

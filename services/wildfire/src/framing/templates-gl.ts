@@ -18,7 +18,10 @@ export const GL: LanguageTemplates = {
     extreme: 'Risco de incendio extremo en {municipio}: prohibido o uso do lume',
   },
   summary: '{fecha}, o índice meteorolóxico de risco de incendio (FWI) en {municipio} é {fwi}, nivel {nivel} na escala europea (EFFIS).',
-  percentile: 'Dos {dias} días comparables dos últimos {anios} anos ({ventana} días antes e despois desta data), o {percentil} % tivo un índice igual ou inferior.',
+  percentile: {
+    years: 'Dos {dias} días comparables dos últimos {anios} anos ({ventana} días antes e despois desta data), o {percentil} % tivo un índice igual ou inferior.',
+    oneYear: 'Dos {dias} días comparables dun só ano con datos ({ventana} días antes e despois desta data), o {percentil} % tivo un índice igual ou inferior.',
+  },
   lastYear: 'O mesmo día do ano pasado o índice foi {fwi_anterior}.',
   historyMax: 'O valor máis alto dese período nos rexistros é {fwi_maximo}, {fecha_maximo}.',
   trend: {
