@@ -29,6 +29,8 @@ export interface JobsRuntimeOptions<R extends JobRegistry> {
   /** Whether this process executes jobs (worker and all-in-one roles). */
   runWorker: boolean;
   concurrency: number;
+  /** BullMQ: how long a killed worker's job stays claimed before another worker runs it (`startBullMqWorker`'s `stalledAfterMs`). */
+  stalledAfterMs?: number;
   logger: Logger;
 }
 
@@ -51,6 +53,7 @@ export function startJobs<R extends JobRegistry>(options: JobsRuntimeOptions<R>)
         registry: options.registry,
         handlers: options.handlers(),
         concurrency: options.concurrency,
+        stalledAfterMs: options.stalledAfterMs,
         logger,
       })
     : undefined;

@@ -47,6 +47,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WILDFIRE_TSA_URL: 'ftp://tsa.example' })).toThrow(/WILDFIRE_TSA_URL/);
   });
 
+  it('schedules retention daily at 03:30 and the monthly reports at 06:00 on the 1st (Madrid time) by default, and refuses a pattern that is not cron', () => {
+    expect(loadConfig({}).reports).toMatchObject({ retentionCron: '30 3 * * *', scheduleCron: '0 6 1 * *' });
+    expect(loadConfig({ WILDFIRE_REPORT_RETENTION_CRON: '0 2 * * 0' }).reports.retentionCron).toBe('0 2 * * 0');
+    expect(() => loadConfig({ WILDFIRE_REPORT_RETENTION_CRON: 'daily' })).toThrow(/WILDFIRE_REPORT_RETENTION_CRON: must be a cron pattern/);
+    expect(() => loadConfig({ WILDFIRE_REPORT_SCHEDULE_CRON: '0 25 1 * *' })).toThrow(/WILDFIRE_REPORT_SCHEDULE_CRON: must be a cron pattern/);
+    expect(loadConfig({}).jobStalledMs).toBe(30_000);
+    expect(() => loadConfig({ WILDFIRE_JOB_STALLED_MS: '500' })).toThrow(/WILDFIRE_JOB_STALLED_MS/);
+  });
+
   it('reads the deprecated versions', () => {
     const config = loadConfig({ WILDFIRE_DEPRECATED_PREFIXES: '/api/v1=2027-06-30>/api/v2' });
     expect(config.deprecatedPrefixes).toEqual([{ prefix: '/api/v1', sunset: new Date('2027-06-30T00:00:00Z'), successor: '/api/v2' }]);

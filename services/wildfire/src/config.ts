@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@firma-riesgo/service-kit';
+import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, isCronPattern, parseConfig } from '@firma-riesgo/service-kit';
 
 /** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */
 export interface DeprecatedPrefix {
@@ -54,6 +54,16 @@ export function parseDeprecatedPrefixes(text: string): DeprecatedPrefix[] {
   });
 }
 
+/** The zone every wildfire schedule is read in: the Spanish (peninsular) calendar of the reports. */
+export const SCHEDULE_TIME_ZONE = 'Europe/Madrid';
+
+/** A cron pattern (minute hour day month weekday), read in Madrid time. */
+const cron = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((pattern) => isCronPattern(pattern, SCHEDULE_TIME_ZONE), 'must be a cron pattern such as "30 3 * * *" (minute hour day month weekday, Madrid time)');
+
 const deprecatedPrefixes = () =>
   z
     .string()
@@ -82,6 +92,7 @@ const ZWildfireEnvSchema = z.object({
   WILDFIRE_DEPRECATED_PREFIXES: deprecatedPrefixes(),
   WILDFIRE_DEMO_TOKEN: env.bool(true),
   WILDFIRE_WORKER_CONCURRENCY: env.int(4, 1),
+  WILDFIRE_JOB_STALLED_MS: env.int(30_000, 1_000),
   WILDFIRE_JSON_LIMIT: z.string().default('100kb'),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('bull'),
   RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('wildfire-rl'),
@@ -89,6 +100,8 @@ const ZWildfireEnvSchema = z.object({
   WILDFIRE_RATE_LIMIT_REPORTS: env.int(10, 1),
   WILDFIRE_REPORT_WAIT_MS: env.int(60_000, 1),
   WILDFIRE_PDF_WORKERS: env.int(2, 1),
+  WILDFIRE_REPORT_RETENTION_CRON: cron('30 3 * * *'),
+  WILDFIRE_REPORT_SCHEDULE_CRON: cron('0 6 1 * *'),
   WILDFIRE_SIGNING_P12_PATH: z.string().min(1).optional(),
   WILDFIRE_SIGNING_P12_PASSWORD: z.string().optional(),
   WILDFIRE_TSA_URL: env.url(['http', 'https']).optional(),
@@ -119,6 +132,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     // A demo token is only created on an embedded first start, never against a real database.
     demoToken: e.WILDFIRE_DEMO_TOKEN && !e.WILDFIRE_DATABASE_URL,
     workerConcurrency: e.WILDFIRE_WORKER_CONCURRENCY,
+    /** How long a killed worker's job stays claimed before another worker runs it again (BullMQ lock and stalled check). */
+    jobStalledMs: e.WILDFIRE_JOB_STALLED_MS,
     queuePrefix: e.QUEUE_PREFIX,
     rateLimits: { prefix: e.RATE_LIMIT_PREFIX, perMinute: { data: e.WILDFIRE_RATE_LIMIT_DATA, reports: e.WILDFIRE_RATE_LIMIT_REPORTS } },
     reports: {
@@ -126,6 +141,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       waitMs: e.WILDFIRE_REPORT_WAIT_MS,
       /** Worker threads rendering PDFs in a process that runs jobs. */
       pdfWorkers: e.WILDFIRE_PDF_WORKERS,
+      /** When `report.retention` deletes expired files (cron, Madrid time). */
+      retentionCron: e.WILDFIRE_REPORT_RETENTION_CRON,
+      /** When `report.scheduled` generates the previous month's scheduled reports (cron, Madrid time). */
+      scheduleCron: e.WILDFIRE_REPORT_SCHEDULE_CRON,
     },
     /** The identity that seals report PDFs (a self-signed one under DATA_DIR unless a PKCS#12 is given), and the TSA for B-T seals. */
     signing: { p12Path: e.WILDFIRE_SIGNING_P12_PATH, p12Password: e.WILDFIRE_SIGNING_P12_PASSWORD, tsaUrl: e.WILDFIRE_TSA_URL },

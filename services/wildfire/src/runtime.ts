@@ -9,6 +9,7 @@ import {
   createMetrics,
   listenHttp,
   openServiceInfrastructure,
+  runIfUnlocked,
   startJobs,
   type Database,
   type JobsRuntime,
@@ -25,7 +26,7 @@ import { createEcosystemRepository } from './ecosystem/repository';
 import { createEcosystemService, type EcosystemService } from './ecosystem/service';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
-import { WILDFIRE_QUEUE, wildfireJobs, type WildfireJobs } from './jobs/registry';
+import { WILDFIRE_QUEUE, wildfireJobs, wildfireSchedules, type WildfireJobs } from './jobs/registry';
 import { createIngestMunicipalities, type MunicipalityIngestSummary } from './municipalities/ingest-municipalities';
 import { createMunicipalitiesRepository } from './municipalities/repository';
 import { createMunicipalitiesService, type MunicipalitiesService } from './municipalities/service';
@@ -34,7 +35,10 @@ import { createIngestWeather, type WeatherIngestSummary } from './readings/inges
 import { createReadingsRepository } from './readings/repository';
 import { createReadingsService, type ReadingsService } from './readings/service';
 import { createGenerateReport } from './reports/generate-report';
+import { createPurgeExpiredFiles } from './reports/purge-expired-files';
+import { createReportSchedules, type ReportSchedules } from './reports/report-schedules';
 import { createReportsRepository } from './reports/repository';
+import { createRunScheduledReports } from './reports/run-scheduled-reports';
 import { createReportsService, type ReportsService } from './reports/service';
 import { loadReportSealIdentity } from './reports/seal-identity';
 import { createReportSealer } from './reports/seal-report';
@@ -67,6 +71,8 @@ export interface WildfireRuntime {
   decisions: DecisionsService;
   framing: FramingService;
   reports: ReportsService;
+  /** `wildfire reports schedule|schedules|unschedule`: the accounts' monthly report schedules. */
+  reportSchedules: ReportSchedules;
   /** Per-token rate limits (in Redis when REDIS_URL is set, else in this process) and monthly usage. */
   limits: RateLimits;
   /** `wildfire ingest ...`: each validates the whole file and loads all of it or nothing. */
@@ -170,6 +176,19 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     clock,
   });
 
+  // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
+  const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
+  const purgeExpiredFiles = createPurgeExpiredFiles({ repo: reportsRepo, files, clock, exclusive });
+  // Late-bound: the schedule creates reports through the reports service, which needs the queue.
+  let reportsService: ReportsService | undefined;
+  const runScheduledReports = createRunScheduledReports({
+    repo: reportsRepo,
+    tokens,
+    reports: { createScheduled: (schedule, periodo) => reportsService!.createScheduled(schedule, periodo) },
+    clock,
+    exclusive,
+  });
+
   const jobs = startJobs({
     redisUrl: config.redisUrl,
     queueName: WILDFIRE_QUEUE,
@@ -178,9 +197,12 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     handlers: () => ({
       'token.touch': (payload) => tokens.touch(payload.tokenId, new Date(payload.usedAt)),
       'report.generate': (payload, ctx) => generateReport(payload.reportId, ctx),
+      'report.retention': (_payload, ctx) => purgeExpiredFiles(ctx.logger),
+      'report.scheduled': (_payload, ctx) => runScheduledReports(ctx.logger),
     }),
     runWorker: role === 'worker' || role === 'all',
     concurrency: config.workerConcurrency,
+    stalledAfterMs: config.jobStalledMs,
     logger,
   });
   const reports = createReportsService({
@@ -193,6 +215,21 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     waitMs: config.reports.waitMs,
     logger,
   });
+  reportsService = reports;
+  const reportSchedules = createReportSchedules({ repo: reportsRepo, tokens, municipalities, clock });
+  // The process that runs the jobs (a worker, or the embedded in-process queue) declares the
+  // repeatable ones; BullMQ keeps one scheduler per job however many workers declare it.
+  if (role === 'worker' || role === 'all' || (role === 'api' && jobs.mode === 'in-process')) {
+    try {
+      await jobs.queue.setSchedules(wildfireSchedules(config));
+    } catch (err) {
+      await jobs.close();
+      await pdfPool.close();
+      if (redis) redis.disconnect();
+      await database.close();
+      throw err;
+    }
+  }
 
   let server: Server | undefined;
   let url: string | undefined;
@@ -234,6 +271,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     decisions,
     framing,
     reports,
+    reportSchedules,
     limits,
     ingest,
     clock,

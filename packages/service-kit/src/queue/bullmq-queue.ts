@@ -13,6 +13,7 @@ import type { JobLogger } from './logger';
 import { prepareJob } from './payload';
 import { blockingClient, closeClient, commandClient, type RedisConnection } from './redis-connection';
 import type { JobRegistry } from './registry';
+import { assertSchedules, type JobRepeat } from './repeat';
 
 export interface BullMqQueueOptions<R extends JobRegistry> {
   connection: RedisConnection;
@@ -41,6 +42,11 @@ function jobOptions(definition: AnyJobDefinition, jobId: string | undefined, del
     ...(jobId === undefined ? {} : { jobId }),
     ...(delayMs ? { delay: delayMs } : {}),
   };
+}
+
+/** BullMQ's repeat options for ours. */
+function repeatOptions(repeat: JobRepeat): { pattern: string; tz?: string } | { every: number } {
+  return 'everyMs' in repeat ? { every: repeat.everyMs } : { pattern: repeat.pattern, ...(repeat.tz === undefined ? {} : { tz: repeat.tz }) };
 }
 
 /**
@@ -92,6 +98,25 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
   }
 
   return {
+    async setSchedules(schedules) {
+      if (closing) throw new Error('Job queue is closed');
+      assertSchedules(registry, schedules);
+      const wanted = new Set<string>();
+      for (const schedule of schedules) {
+        const name = schedule.name as string;
+        const definition = registry.get(name);
+        const { data } = prepareJob(definition, schedule.payload);
+        const opts = jobOptions(definition, undefined, undefined);
+        // The scheduler's id is the job's name: every worker upserts the same one.
+        await queue.upsertJobScheduler(name, repeatOptions(schedule.repeat), { name, data, opts });
+        wanted.add(name);
+      }
+      for (const existing of await queue.getJobSchedulers()) {
+        const id = existing.id ?? existing.key;
+        if (!wanted.has(id)) await queue.removeJobScheduler(id);
+      }
+    },
+
     async depth() {
       const counts = await queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
       return { waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), delayed: counts.delayed ?? 0, active: counts.active ?? 0, failed: counts.failed ?? 0 };

@@ -15,6 +15,12 @@ export interface BullMqWorkerOptions<R extends JobRegistry> {
   handlers: JobHandlers<R>;
   /** Jobs run at once by this process. Default 5. */
   concurrency?: number;
+  /**
+   * How long a job stays claimed by a worker that stopped renewing its lock (a killed
+   * process) before another worker runs it again: BullMQ's `lockDuration` and
+   * `stalledInterval` (the lock is renewed every half of it). Default 30 000 ms.
+   */
+  stalledAfterMs?: number;
   logger: JobLogger;
 }
 
@@ -59,7 +65,8 @@ export function startBullMqWorker<R extends JobRegistry>(options: BullMqWorkerOp
   }
 
   const client = blockingClient(options.connection);
-  const worker = new Worker(queueName, processJob, { connection: client, prefix: options.prefix, concurrency });
+  const stalled = options.stalledAfterMs === undefined ? {} : { lockDuration: options.stalledAfterMs, stalledInterval: options.stalledAfterMs };
+  const worker = new Worker(queueName, processJob, { connection: client, prefix: options.prefix, concurrency, ...stalled });
 
   // Without an 'error' listener an EventEmitter throws, and a Redis hiccup would
   // crash the worker process.

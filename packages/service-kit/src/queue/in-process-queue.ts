@@ -15,7 +15,11 @@ import {
 import type { JobLogger } from './logger';
 import { parsePayload, prepareJob } from './payload';
 import type { JobRegistry } from './registry';
+import { assertSchedules, nextRunAfter, type JobSchedule } from './repeat';
 import { runHandler } from './run-handler';
+
+/** setTimeout's longest delay (about 24.8 days); a later run (a monthly one) is reached in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface InProcessQueueOptions<R extends JobRegistry> {
   registry: R;
@@ -31,7 +35,7 @@ export interface InProcessJobQueue<R extends JobRegistry = JobRegistry> extends 
    * enqueued meanwhile (by handlers, say) are waited for too.
    */
   drain(): Promise<void>;
-  /** Refuses new jobs, then drains. */
+  /** Stops the schedules, refuses new jobs, then drains. */
   close(): Promise<void>;
 }
 
@@ -68,6 +72,8 @@ export function createInProcessQueue<R extends JobRegistry>(options: InProcessQu
   const pending = new Map<string, Entry>();
   const ready: Entry[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  /** The timers of `setSchedules`: never keep the process alive, stopped by `close()`. */
+  const scheduleTimers = new Map<string, NodeJS.Timeout>();
   let drainWaiters: (() => void)[] = [];
   let running = 0;
   let closed = false;
@@ -167,7 +173,41 @@ export function createInProcessQueue<R extends JobRegistry>(options: InProcessQu
     return new Promise((resolve) => drainWaiters.push(resolve));
   }
 
+  function stopSchedules(): void {
+    for (const timer of scheduleTimers.values()) clearTimeout(timer);
+    scheduleTimers.clear();
+  }
+
+  function arm(schedule: JobSchedule<R>): void {
+    const name = schedule.name as string;
+    const dueAt = nextRunAfter(schedule.repeat, new Date()).getTime();
+    const step = () => {
+      const left = dueAt - Date.now();
+      const timer = setTimeout(() => {
+        if (closed || scheduleTimers.get(name) !== timer) return;
+        if (left > MAX_TIMER_MS) return step();
+        // One id per schedule: a run still queued or running makes this one a no-op.
+        try {
+          add(name, schedule.payload, { jobId: `schedule-${name}` });
+        } catch (err) {
+          logger.error({ err, jobName: name }, 'could not queue a scheduled job');
+        }
+        arm(schedule);
+      }, Math.min(Math.max(left, 0), MAX_TIMER_MS));
+      timer.unref();
+      scheduleTimers.set(name, timer);
+    };
+    detached.runInAsyncScope(step);
+  }
+
   return {
+    async setSchedules(schedules) {
+      if (closed) throw new Error('Job queue is closed');
+      assertSchedules(registry, schedules);
+      stopSchedules();
+      for (const schedule of schedules) arm(schedule);
+    },
+
     async depth() {
       // in memory nothing is kept once it has failed for good
       return { waiting: ready.length, delayed: Math.max(0, pending.size - ready.length - running), active: running, failed: 0 };
@@ -195,6 +235,7 @@ export function createInProcessQueue<R extends JobRegistry>(options: InProcessQu
 
     async close() {
       closed = true;
+      stopSchedules();
       await drain();
     },
   };

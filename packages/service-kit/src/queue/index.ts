@@ -24,3 +24,4 @@ export { createInProcessQueue, type InProcessJobQueue, type InProcessQueueOption
 export { createBullMqQueue, type BullMqQueueOptions } from './bullmq-queue';
 export { startBullMqWorker, type BullMqWorkerOptions, type JobWorker } from './bullmq-worker';
 export type { RedisConnection } from './redis-connection';
+export { assertRepeat, isCronPattern, nextRunAfter, type JobRepeat, type JobSchedule } from './repeat';

@@ -1,4 +1,5 @@
 import type { JobInputOf, JobNameOf, JobRegistry } from './registry';
+import type { JobSchedule } from './repeat';
 
 export interface EnqueueOptions {
   /** Run no sooner than this many milliseconds from now. */
@@ -34,6 +35,17 @@ export interface JobQueue<R extends JobRegistry = JobRegistry> {
     payload: JobInputOf<R, Name>,
     opts: EnqueueAndWaitOptions,
   ): Promise<unknown>;
+  /**
+   * Makes `schedules` the queue's repeatable jobs: each job named runs on its repeat with
+   * its payload, and a job scheduled before but not named any more stops repeating. Called
+   * by the processes that run jobs, at start. BullMQ keeps one scheduler per job name in
+   * Redis (`upsertJobScheduler`), so however many workers declare it, each run happens
+   * once; the in-process queue runs timers that `close()` stops. A run still queued or
+   * running when the next one is due makes that next one a no-op in-process; with BullMQ
+   * a slow run may overlap the next, so a handler that must not overlap itself takes an
+   * advisory lock (`runIfUnlocked`).
+   */
+  setSchedules(schedules: readonly JobSchedule<R>[]): Promise<void>;
   /** Jobs waiting (due now or delayed, retries included), running, and failed for good: for health views. */
   depth(): Promise<QueueDepth>;
   close(): Promise<void>;

@@ -15,3 +15,33 @@ export const generateReportJob = defineJob({
   dedupeId: (p) => `report-${p.reportId}`,
   timeoutMs: 120_000,
 });
+
+/**
+ * Retention (interface §8, 12 months): deletes the files of reports whose `expires_at`
+ * has passed and keeps their rows, so their URLs answer 410 REPORT_EXPIRED. Repeatable
+ * (daily, `WILDFIRE_REPORT_RETENTION_CRON`); idempotent, so a retry or a second run
+ * only finds less to do.
+ */
+export const reportRetentionJob = defineJob({
+  name: 'report.retention',
+  schema: z.object({}),
+  attempts: 3,
+  backoff: { type: 'exponential', delayMs: 60_000 },
+  removeOnComplete: 30,
+  timeoutMs: 30 * 60_000,
+});
+
+/**
+ * The monthly schedule (`wildfire reports schedule`): on the 1st, the previous month's
+ * report of every scheduled municipality, each through `report.generate`. Repeatable
+ * (`WILDFIRE_REPORT_SCHEDULE_CRON`); a report that exists already is skipped, so a
+ * second run creates none.
+ */
+export const scheduledReportsJob = defineJob({
+  name: 'report.scheduled',
+  schema: z.object({}),
+  attempts: 3,
+  backoff: { type: 'exponential', delayMs: 60_000 },
+  removeOnComplete: 30,
+  timeoutMs: 30 * 60_000,
+});

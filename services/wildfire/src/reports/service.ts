@@ -6,7 +6,7 @@ import type { WildfireJobs } from '../jobs/registry';
 import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
 import type { MunicipalitiesService } from '../municipalities/service';
 import type { ReadingsService } from '../readings/service';
-import type { ReportRow, ReportsRepository } from './repository';
+import type { ReportRow, ReportScheduleKey, ReportsRepository } from './repository';
 import { downloadState, expiryOf, isProvisional, isReusable, monthDays, requireServedPeriodo, reuseSince } from './rules';
 import { DEFAULT_REPORTS_LIMIT, type TReportList, type TReportListQuery, type TReportRecord, type TReportRequest } from './schemas';
 import { REPORT_FORMATS } from './tables';
@@ -14,7 +14,7 @@ import { REPORT_FORMATS } from './tables';
 const isReportFormat = (format: string): format is (typeof REPORT_FORMATS)[number] => (REPORT_FORMATS as readonly string[]).includes(format);
 
 export interface ReportsServiceDeps {
-  repo: Pick<ReportsRepository, 'insert' | 'find' | 'findForAccount' | 'listForAccount' | 'markFailed' | 'reuseCandidates'>;
+  repo: Pick<ReportsRepository, 'insert' | 'find' | 'findForAccount' | 'listForAccount' | 'markFailed' | 'reuseCandidates' | 'hasFinalReport'>;
   municipalities: Pick<MunicipalitiesService, 'names'>;
   readings: Pick<ReadingsService, 'storedRange'>;
   jobs: Pick<JobQueue<WildfireJobs>, 'enqueue' | 'enqueueAndWait'>;
@@ -32,6 +32,9 @@ export interface ReportFile {
   contentType: string;
   filename: string;
 }
+
+/** What the monthly schedule did for one scheduled report. */
+export type ScheduledOutcome = 'created' | 'exists' | 'no_data';
 
 export type ReportOutcome = { state: 'ready'; record: TReportRecord; file: ReportFile } | { state: 'pending'; record: TReportRecord };
 
@@ -151,6 +154,32 @@ export function createReportsService(deps: ReportsServiceDeps) {
       const done = (await deps.repo.find(row.id))!;
       if (done.status !== 'ready') throw reportFailed(row.id, '');
       return { state: 'ready', record: recordOf(done, deps.clock()), file: await fileOf(done) };
+    },
+
+    /**
+     * The monthly schedule's path to a report, the same as POST's without the wait: a
+     * pending row of the account's report (observed data), then `report.generate`.
+     * `exists` when the account already has this month's final report pending or ready
+     * (so running the schedule twice creates nothing); `no_data` when no reading is
+     * stored for the month (POST would answer READING_NOT_FOUND). The caller checked the
+     * account, the municipality and the month.
+     */
+    async createScheduled(schedule: ReportScheduleKey, periodo: string): Promise<ScheduledOutcome> {
+      const now = deps.clock();
+      const today = todayInSpain(now);
+      const key = { ...schedule, periodo, source: 'observed' } as const;
+      if (await deps.repo.hasFinalReport(key)) return 'exists';
+      const { from, to } = monthDays(periodo, today);
+      if ((await deps.readings.storedRange(key.municipioId, from, to)).length === 0) return 'no_data';
+      const row = await deps.repo.insert({ id: randomUUID(), ...key, provisional: isProvisional(periodo, today), createdAt: now, expiresAt: expiryOf(now) });
+      try {
+        await deps.jobs.enqueue('report.generate', { reportId: row.id });
+      } catch (err) {
+        // As in create: no pending row without a job.
+        await deps.repo.markFailed(row.id, String((err as Error)?.message ?? err).slice(0, 1000), deps.clock());
+        throw err;
+      }
+      return 'created';
     },
 
     async download(caller: ReportCaller, reportId: string): Promise<ReportOutcome> {

@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../tokens/tables';
 
 export const REPORT_FORMATS = ['pdf', 'csv', 'json'] as const;
@@ -39,4 +39,24 @@ export const reports = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [index('reports_account_created_idx').on(t.accountId, t.createdAt)],
+);
+
+/**
+ * `wildfire reports schedule`: the account wants the report of `municipio_id` in this format
+ * and language for every finished month. On the 1st of each month (Madrid time) the
+ * `report.scheduled` job generates the previous month's report of every row.
+ */
+export const reportSchedules = pgTable(
+  'report_schedules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    municipioId: text('municipio_id').notNull(),
+    format: text('format', { enum: REPORT_FORMATS }).notNull(),
+    lang: text('lang', { enum: REPORT_LANGS }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [unique('report_schedules_account_municipio_format_lang_key').on(t.accountId, t.municipioId, t.format, t.lang)],
 );

@@ -1,0 +1,65 @@
+/**
+ * The `report.retention` job: reports are kept 12 months (interface §8). Deletes the files
+ * of reports whose `expires_at` has passed by the service's clock, in batches, and clears
+ * their `file_key`; the rows stay (with their size and digest), so `GET
+ * /api/v1/reports/{id}` answers 410 REPORT_EXPIRED and the listing shows them expired.
+ * Idempotent: removing a file that is already gone is not an error, and a second run
+ * finds nothing. One instance at a time (advisory lock); logs counts only.
+ */
+import type { FileStore, JobLogger, LockedRun } from '@firma-riesgo/service-kit';
+import type { ReportsRepository } from './repository';
+
+export interface PurgeExpiredFilesDeps {
+  repo: Pick<ReportsRepository, 'expiredWithFiles' | 'forgetFiles'>;
+  files: Pick<FileStore, 'remove'>;
+  clock: () => Date;
+  /** Runs the purge unless another instance is running it (`runIfUnlocked` on the service's database). */
+  exclusive: <T>(name: string, work: () => Promise<T>) => Promise<LockedRun<T>>;
+  /** Files removed per batch (default 500). */
+  batchSize?: number;
+}
+
+export interface PurgeSummary {
+  /** false: another instance was running the purge; this run did nothing. */
+  ran: boolean;
+  /** Files deleted (their rows kept). */
+  removed: number;
+  /** Files that could not be deleted; their rows keep `file_key`, so the next run retries them. */
+  failed: number;
+}
+
+export function createPurgeExpiredFiles(deps: PurgeExpiredFilesDeps) {
+  const batchSize = deps.batchSize ?? 500;
+
+  async function purge(logger: Pick<JobLogger, 'warn'>): Promise<Omit<PurgeSummary, 'ran'>> {
+    const now = deps.clock();
+    let removed = 0;
+    let failed = 0;
+    let afterId: string | null = null;
+    for (;;) {
+      const batch = await deps.repo.expiredWithFiles(now, afterId, batchSize);
+      if (batch.length === 0) break;
+      afterId = batch[batch.length - 1]!.id;
+      const gone: string[] = [];
+      for (const report of batch) {
+        try {
+          await deps.files.remove(report.fileKey);
+          gone.push(report.id);
+        } catch (err) {
+          failed += 1;
+          logger.warn({ err: { code: (err as NodeJS.ErrnoException).code } }, 'could not delete an expired report file; the next run retries it');
+        }
+      }
+      removed += await deps.repo.forgetFiles(gone, now);
+      if (batch.length < batchSize) break;
+    }
+    return { removed, failed };
+  }
+
+  return async function purgeExpiredReportFiles(logger: Pick<JobLogger, 'info' | 'warn'>): Promise<PurgeSummary> {
+    const run = await deps.exclusive('wildfire:report-retention', () => purge(logger));
+    const summary = run.ran ? { ran: true, ...run.value } : { ran: false, removed: 0, failed: 0 };
+    logger.info(summary, run.ran ? 'deleted the files of expired reports' : 'report retention is running elsewhere; skipped');
+    return summary;
+  };
+}
