@@ -75,6 +75,8 @@ export type LayoutBlock =
       /** Repeated at the top of every page the table spans. */
       header: LayoutInline[][];
       rows: LayoutInline[][][];
+      /** Smaller type (8.5 pt) and narrower gaps between columns, for a table of many columns of figures that must fit the page's width. */
+      compact?: boolean;
     }
   | { type: 'signatures'; boxes: { label: LayoutInline[]; name: LayoutInline[] }[] }
   | LayoutChart

@@ -33,6 +33,26 @@ function pathsIn(out: string, kind: 'fill_path' | 'stroke_path', hex: string): n
     .filter((rgb) => rgb.length === 3 && rgb.every((c, i) => Math.abs(c - want[i]!) < 0.002)).length;
 }
 const fillsOf = (out: string, hex: string) => pathsIn(out, 'fill_path', hex);
+
+interface TracedPath {
+  kind: string;
+  rgb: number[];
+  points: { x: number; y: number }[];
+}
+/** Every path of the trace with its colour and points (device space: y grows downwards). */
+function pathsOf(out: string): TracedPath[] {
+  const paths: TracedPath[] = [];
+  let current: TracedPath | null = null;
+  for (const line of out.split('\n').map((l) => l.trim())) {
+    const open = /^<(fill_path|stroke_path) .*\bcolor="([^"]*)"/.exec(line);
+    if (open) paths.push((current = { kind: open[1]!, rgb: open[2]!.split(' ').map(Number), points: [] }));
+    const point = /^<(?:moveto|lineto) x="([^"]+)" y="([^"]+)"/.exec(line);
+    if (point && current) current.points.push({ x: Number(point[1]), y: Number(point[2]) });
+    if (line.startsWith('</fill_path') || line.startsWith('</stroke_path')) current = null;
+  }
+  return paths;
+}
+const isColor = (rgb: number[], hex: string) => [1, 3, 5].every((at, i) => Math.abs(parseInt(hex.slice(at, at + 2), 16) / 255 - rgb[i]!) < 0.002);
 const strokesOf = (out: string, hex: string) => pathsIn(out, 'stroke_path', hex);
 
 const BAR = '#1f3b63';
@@ -74,9 +94,31 @@ describe('the chart block', () => {
     for (const band of BANDS) expect({ band: band.label, fills: fillsOf(out, band.fill) }).toEqual({ band: band.label, fills: 1 });
     // One bar per day with a value, plus the legend's swatch.
     expect(fillsOf(out, BAR)).toBe(5 + 1);
-    // The line broken where a day has no value: two runs, plus the legend's stroke.
-    expect(strokesOf(out, MEAN)).toBe(2 + 1);
+    // The line broken where a day has no value: runs of 3 and 2 days, 3 segments, plus the legend's stroke.
+    expect(strokesOf(out, MEAN)).toBe(3 + 1);
     expect(out).toMatch(/<stroke_path [^>]*dash="4 2\.5"[^>]*color="[^"]*"/);
+  });
+
+  it('puts each point of a line on its day and value, where the bar of the same value ends, also when the chart moves to the next page', async () => {
+    const values = [5, 12, null, 25, 33, 38];
+    const block = chart({
+      series: [
+        { label: 'Valor del día', kind: 'bars', color: BAR, values },
+        { label: 'La misma línea', kind: 'line', color: MEAN, values },
+      ],
+    });
+    const filler = Array.from({ length: 40 }, (_, i) => ({ type: 'paragraph' as const, content: [{ text: `Línea ${i + 1}` }] }));
+    for (const blocks of [[block], [...filler, block]]) {
+      const paths = pathsOf(await trace(await renderLayout(doc(blocks))));
+      // The top centre of each bar (the legend's swatch is no bar: it is not 0.6 of a day wide and sits below the plot).
+      const bars = paths.filter((p) => p.kind === 'fill_path' && isColor(p.rgb, BAR));
+      const tops = bars.map((b) => ({ x: (Math.min(...b.points.map((p) => p.x)) + Math.max(...b.points.map((p) => p.x))) / 2, y: Math.min(...b.points.map((p) => p.y)) }));
+      const onATop = (pt: { x: number; y: number }) => tops.some((t) => Math.abs(t.x - pt.x) < 0.01 && Math.abs(t.y - pt.y) < 0.01);
+      const segments = paths.filter((p) => p.kind === 'stroke_path' && isColor(p.rgb, MEAN));
+      // 1 segment for days 1–2, 2 for days 4–6; the legend's stroke is the one that does not fit.
+      expect(segments.filter((seg) => seg.points.every(onATop))).toHaveLength(3);
+      expect(segments).toHaveLength(4);
+    }
   });
 
   it('writes its axis titles, tick labels, band labels, legend and caption as real text', async () => {

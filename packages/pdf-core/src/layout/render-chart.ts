@@ -109,19 +109,23 @@ export function chartContent(chart: LayoutChart, width: number, text: (content: 
       });
       continue;
     }
-    const stroke = { lineWidth: 1.4, lineColor: s.color, lineCap: 'round', lineJoin: 'round', ...(DASHES[s.pattern ?? 'solid'] ? { dash: DASHES[s.pattern ?? 'solid'] } : {}) };
-    // Each line over a white halo, so it stays visible where it crosses bars or dark bands.
-    const halo = { lineWidth: 3.2, lineColor: '#ffffff', lineCap: 'round', lineJoin: 'round' };
+    const stroke = { lineWidth: 1.4, lineColor: s.color, lineCap: 'round', ...(DASHES[s.pattern ?? 'solid'] ? { dash: DASHES[s.pattern ?? 'solid'] } : {}) };
+    // Each line over a white halo, so it stays visible where it crosses bars or dark bands. Drawn as
+    // separate segments: pdfmake shares a polyline's points between the copies it makes of a block
+    // kept whole on a page, and moves them twice.
+    const segments: Vector[] = [];
     for (const run of runsOf(s.values)) {
-      const path: Vector =
-        run.values.length === 1
-          ? // A lone day: a short level stroke, so the value still shows.
-            { type: 'line', x1: xOf(run.start) - step * 0.3, y1: yOf(run.values[0]!), x2: xOf(run.start) + step * 0.3, y2: yOf(run.values[0]!) }
-          : { type: 'polyline', points: run.values.map((v, k) => ({ x: xOf(run.start + k), y: yOf(v) })) };
-      // pdfmake moves a polyline's points in place: each path gets its own copy.
-      const copy = (): Vector => (Array.isArray(path.points) ? { ...path, points: (path.points as object[]).map((p) => ({ ...p })) } : { ...path });
-      vectors.push({ ...copy(), ...halo }, { ...copy(), ...stroke });
+      if (run.values.length === 1) {
+        // A lone day: a short level stroke, so the value still shows.
+        const y = yOf(run.values[0]!);
+        segments.push({ type: 'line', x1: xOf(run.start) - step * 0.3, y1: y, x2: xOf(run.start) + step * 0.3, y2: y });
+      }
+      for (let k = 1; k < run.values.length; k++) {
+        segments.push({ type: 'line', x1: xOf(run.start + k - 1), y1: yOf(run.values[k - 1]!), x2: xOf(run.start + k), y2: yOf(run.values[k]!) });
+      }
     }
+    vectors.push(...segments.map((seg) => ({ ...seg, lineWidth: 3.2, lineColor: '#ffffff', lineCap: 'round' })));
+    vectors.push(...segments.map((seg) => ({ ...seg, ...stroke })));
   }
   vectors.push({ type: 'line', x1: LEFT, y1: TOP, x2: LEFT, y2: bottom, lineWidth: 0.8 });
   vectors.push({ type: 'line', x1: LEFT, y1: bottom, x2: LEFT + plotWidth, y2: bottom, lineWidth: 0.8 });

@@ -137,6 +137,8 @@ export function reportLayout(content: TReportContent): LayoutDocument {
       align: ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'right', 'right', 'right', 'right'],
       header: [t(s.dailyTable.date), t('FWI'), t('FFMC'), t('DMC'), t('DC'), t('ISI'), t('BUI'), t(s.dailyTable.cls), t(s.dailyTable.temp), t(s.dailyTable.rh), t(s.dailyTable.ws), t(s.dailyTable.prec)],
       rows: daily,
+      // Twelve columns: at the usual size, four-digit codes (DC, BUI late in a dry summer) push the last one off the page.
+      compact: true,
     },
     ...decisionsSection(content, s),
     ...ecosystemSection(content, s, f),
