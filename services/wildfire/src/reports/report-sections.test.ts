@@ -218,6 +218,19 @@ describe('monthly report: chart, decisions and ecosystem', () => {
     });
   });
 
+  it('documents the new content fields in /openapi.json, each described', async () => {
+    const { body } = await request(rt.server!).get('/openapi.json');
+    const content = body.components.schemas.ReportContent.properties;
+    for (const field of ['day_history', 'decisions', 'ecosystem']) expect({ field, description: typeof content[field]?.description }).toEqual({ field, description: 'string' });
+    const day = content.day_history.items.properties;
+    for (const field of ['day', 'years', 'mean_fwi', 'max_fwi']) expect({ field, description: typeof day[field]?.description }).toEqual({ field, description: 'string' });
+    expect(content.decisions.items).toEqual({ $ref: '#/components/schemas/Decision' });
+    const eco = (content.ecosystem.anyOf ?? [content.ecosystem]).find((s: { properties?: object }) => s.properties)?.properties ?? content.ecosystem.properties;
+    for (const field of ['vegetation_type', 'vegetation_type_name', 'fuel_model', 'fuel_model_name', 'fuel_load_t_ha', 'forest_cover_pct', 'source', 'updated_at']) {
+      expect({ field, description: typeof eco[field]?.description }).toEqual({ field, description: 'string' });
+    }
+  });
+
   it('writes the chart, decisions and ecosystem in English with lang "en"', async () => {
     const pages = await pdfPages(await pdfOf(await token(), { municipio_id: '28079', periodo: '2025-07', lang: 'en' }));
     const text = pages.join('\n');
