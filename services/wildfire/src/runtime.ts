@@ -166,7 +166,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const sealer = identity && createReportSealer({ identity, tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined, clock });
   // Threads start on the first PDF, so a process that renders none never loads the layout engine.
   const pdfPool = createWorkerPool({ size: config.reports.pdfWorkers });
-  const generateReport = createGenerateReport({ repo: reportsRepo, municipalities, readings, synthetic, pool: pdfPool, sealer: sealer ?? noSealer, files, clock });
+  const generateReport = createGenerateReport({ repo: reportsRepo, municipalities, readings, synthetic, decisions, ecosystem, pool: pdfPool, sealer: sealer ?? noSealer, files, clock });
 
   const limits = createRateLimits({
     perMinute: config.rateLimits.perMinute,

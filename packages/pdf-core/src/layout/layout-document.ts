@@ -12,6 +12,57 @@ export interface LayoutInline {
 
 export type LayoutAlign = 'left' | 'center' | 'right';
 
+/** A colour as `#rrggbb`; anything else is refused when the document is laid out. */
+export type LayoutColor = string;
+
+/** A horizontal band of the plot's background, from `from` (included) to `to` on the y axis, labelled at its right. */
+export interface LayoutChartBand {
+  from: number;
+  to: number;
+  label: string;
+  fill: LayoutColor;
+}
+
+/** One series of a chart: a value per x category (null: none that day, a gap in a line). */
+export interface LayoutChartSeries {
+  /** Its name in the legend. */
+  label: string;
+  kind: 'bars' | 'line';
+  /** How a line is stroked (bars are filled): tells series apart in greyscale too. Default solid. */
+  pattern?: 'solid' | 'dashed' | 'dotted';
+  color: LayoutColor;
+  values: (number | null)[];
+}
+
+/**
+ * A chart drawn as vector paths (no image): background bands, bars and lines over x
+ * categories, axes with ticks and labels, and a legend. Every word in it is real text,
+ * and `caption` (printed under it) is its text alternative: it should state in words
+ * what a reader needs from the chart.
+ */
+export interface LayoutChart {
+  type: 'chart';
+  /** Height of the plot area in points (default 200). */
+  height?: number;
+  x: {
+    title: string;
+    /** One per position along the axis, in order; every series has as many values. */
+    categories: string[];
+    /** Print the label of every n-th category only, starting with the first (default 1). */
+    labelEvery?: number;
+  };
+  y: {
+    title: string;
+    min: number;
+    max: number;
+    /** Gridlines with their printed labels (already formatted in the document's language). */
+    ticks: { value: number; label: string }[];
+  };
+  bands: LayoutChartBand[];
+  series: LayoutChartSeries[];
+  caption: LayoutInline[];
+}
+
 export type LayoutBlock =
   | { type: 'title'; content: LayoutInline[] }
   | { type: 'heading'; level: 2 | 3; content: LayoutInline[] }
@@ -24,8 +75,11 @@ export type LayoutBlock =
       /** Repeated at the top of every page the table spans. */
       header: LayoutInline[][];
       rows: LayoutInline[][][];
+      /** Smaller type (8.5 pt) and narrower gaps between columns, for a table of many columns of figures that must fit the page's width. */
+      compact?: boolean;
     }
   | { type: 'signatures'; boxes: { label: LayoutInline[]; name: LayoutInline[] }[] }
+  | LayoutChart
   | { type: 'page-break' };
 
 export interface LayoutMetadata {

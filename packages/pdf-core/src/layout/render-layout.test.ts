@@ -20,6 +20,11 @@ async function withPdf<T>(pdf: Uint8Array, fn: (path: string) => Promise<T>): Pr
 }
 const text = (pdf: Uint8Array, args: string[] = []) => withPdf(pdf, async (p) => (await run('pdftotext', ['-layout', ...args, p, '-'])).stdout);
 const fonts = (pdf: Uint8Array) => withPdf(pdf, async (p) => (await run('pdffonts', [p])).stdout);
+/** Every word with its right edge in points, as `pdftotext -bbox` places it. */
+const words = (pdf: Uint8Array) =>
+  withPdf(pdf, async (p) =>
+    [...(await run('pdftotext', ['-bbox', p, '-'])).stdout.matchAll(/<word xMin="[^"]+" yMin="[^"]+" xMax="([^"]+)" yMax="[^"]+">([^<]*)<\/word>/g)].map((m) => ({ text: m[2]!, xMax: Number(m[1]) })),
+  );
 const info = (pdf: Uint8Array) => withPdf(pdf, async (p) => (await run('pdfinfo', ['-enc', 'UTF-8', p])).stdout);
 
 function doc(overrides: Partial<LayoutDocument> = {}): LayoutDocument {
@@ -76,6 +81,17 @@ describe('renderLayout', () => {
     });
     const all = pages.join('\n');
     for (let i = 1; i <= 150; i++) expect(all).toMatch(new RegExp(`Partida ${i}\\s+${i}\\n`));
+  });
+
+  it('fits a compact table of twelve columns of figures within the right margin', async () => {
+    const header = ['Fecha', 'FWI', 'FFMC', 'DMC', 'DC', 'ISI', 'BUI', 'Clase', 'T', 'HR', 'Viento', 'Lluvia'].map((h) => [{ text: h }]);
+    const row = ['2024-08-31', '100,5', '95,8', '1508,8', '1976,0', '19,0', '1506,0', 'muy alto', '41,6', '100', '100,7', '120,5'].map((v) => [{ text: v }]);
+    const align = ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'right', 'right', 'right', 'right'] as const;
+    const pdf = await renderLayout(doc({ blocks: [{ type: 'table', align: [...align], header, rows: [row, row], compact: true }] }));
+    const placed = await words(pdf);
+    expect(placed.filter((w) => w.text === '120,5')).toHaveLength(2);
+    // A4 is 595.28 pt wide, less the 2 cm right margin.
+    for (const w of placed) expect({ word: w.text, fits: w.xMax <= 595.28 - 56.7 + 0.5 }).toEqual({ word: w.text, fits: true });
   });
 
   it('prints the header line at the top of every page, above the content, and none when it is absent', async () => {

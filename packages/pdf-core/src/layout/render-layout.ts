@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { FONT_FILES, loadFontCoverage, type FontCoverage } from './fonts';
+import { chartContent } from './render-chart';
 import type { LayoutBlock, LayoutDocument, LayoutInline } from './layout-document';
 
 /**
  * Lays a LayoutDocument out on A4 pages with pdfmake (on pdfkit): real, selectable text
  * in embedded, subset fonts; table headers repeated on every page; an optional header
- * line and a footer with the page number and count on every page; metadata and /Lang;
- * tagged. Synchronous CPU work: it runs on the worker pool (op `render-layout`), never on
+ * line and a footer with the page number and count on every page; charts as vector
+ * paths (render-chart.ts); metadata and /Lang; tagged. Synchronous CPU work: it runs on the worker pool (op `render-layout`), never on
  * the request thread.
  */
 
@@ -26,6 +27,8 @@ const MAIN = 'Main';
 const FALLBACK = 'Fallback';
 /** 2 cm margins, in points; the bottom one leaves room for the footer. */
 const MARGINS: [number, number, number, number] = [56.7, 56.7, 56.7, 70];
+/** A4's width less the side margins: what a chart may take. */
+const CONTENT_WIDTH = 595.28 - MARGINS[0] - MARGINS[2];
 const PRODUCER = 'firma-riesgo (pdfmake)';
 
 interface Engine {
@@ -83,6 +86,15 @@ function inlines(coverage: FontCoverage, content: LayoutInline[]): Content[] {
   );
 }
 
+/** pdfmake's lightHorizontalLines with 3 pt instead of 8 pt either side of a cell: for tables of many columns. */
+const COMPACT_TABLE = {
+  hLineWidth: (i: number, node: { table: { body: unknown[]; headerRows: number } }) => (i === 0 || i === node.table.body.length ? 0 : i === node.table.headerRows ? 2 : 1),
+  vLineWidth: () => 0,
+  hLineColor: (i: number) => (i === 1 ? 'black' : '#aaa'),
+  paddingLeft: (i: number) => (i === 0 ? 0 : 3),
+  paddingRight: (i: number, node: { table: { widths: unknown[] } }) => (i === node.table.widths.length - 1 ? 0 : 3),
+};
+
 function block(coverage: FontCoverage, b: LayoutBlock): Content {
   const text = (content: LayoutInline[]) => inlines(coverage, content);
   switch (b.type) {
@@ -112,8 +124,8 @@ function block(coverage: FontCoverage, b: LayoutBlock): Content {
           widths: Array.from({ length: columns }, (_, i) => (i === Math.max(b.align.indexOf('left'), 0) ? '*' : 'auto')),
           body: [row(b.header, true), ...b.rows.map((r) => row(r, false))],
         },
-        layout: 'lightHorizontalLines',
-        style: 'table',
+        layout: b.compact ? COMPACT_TABLE : 'lightHorizontalLines',
+        style: b.compact ? ['table', 'compactTable'] : 'table',
       };
     }
     case 'signatures': {
@@ -131,6 +143,8 @@ function block(coverage: FontCoverage, b: LayoutBlock): Content {
       }
       return { stack: rows, unbreakable: true, margin: [0, 24, 0, 0] };
     }
+    case 'chart':
+      return chartContent(b, CONTENT_WIDTH, text);
     case 'page-break':
       return { text: '', pageBreak: 'after' };
   }
@@ -163,6 +177,8 @@ export function layoutDefinition(doc: LayoutDocument, coverage: FontCoverage): T
       paragraph: { alignment: 'justify', margin: [0, 0, 0, 7] },
       list: { margin: [8, 0, 0, 7] },
       table: { fontSize: 9.5, margin: [0, 4, 0, 10] },
+      caption: { fontSize: 9.5, margin: [0, 2, 0, 0] },
+      compactTable: { fontSize: 8.5 },
       header: { alignment: 'center', fontSize: 8, color: '#444444', margin: [56.7, 28, 56.7, 0] },
       footer: { alignment: 'center', fontSize: 8.5, margin: [0, 28, 0, 0] },
     },

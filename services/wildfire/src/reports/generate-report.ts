@@ -1,7 +1,7 @@
 /**
  * The `report.generate` job: reads the report's row, the month's days and the same
  * month of the other years (stored readings for live tokens, the synthetic series for
- * test tokens), builds the content, renders it (the PDF on pdf-core's worker threads,
+ * test tokens), the decisions in force and m10's ecosystem (report-context.ts), builds the content, renders it (the PDF on pdf-core's worker threads,
  * then sealed with the service's PAdES identity) and stores the file atomically before marking the row ready. On the last attempt a
  * failure removes any file and marks the row failed, so nothing half-done is ever served.
  */
@@ -17,6 +17,7 @@ import type { ReadingsService } from '../readings/service';
 import type { SyntheticData } from '../synthetic/synthetic-data';
 import { generateReportJob } from './jobs';
 import { buildReportContent } from './report-content';
+import { createReportContext, reportCaller, type ReportContextDeps } from './report-context';
 import { dailyCsv } from './report-csv';
 import { reportLayout } from './report-layout';
 import type { ReportRow, ReportsRepository } from './repository';
@@ -27,7 +28,7 @@ import type { ReportSealer } from './seal-report';
 /** How long one PDF may take on a worker thread before it is stopped. */
 const RENDER_TIMEOUT_MS = 60_000;
 
-export interface GenerateReportDeps {
+export interface GenerateReportDeps extends ReportContextDeps {
   repo: Pick<ReportsRepository, 'find' | 'markReady' | 'markFailed'>;
   municipalities: Pick<MunicipalitiesService, 'names'>;
   readings: Pick<ReadingsService, 'storedRange' | 'storedFwiInWindows'>;
@@ -60,6 +61,7 @@ export function historyWindows(periodo: string, today: string): DateRange[] {
 export function createGenerateReport(deps: GenerateReportDeps) {
   const stored = storedHistory(deps.readings);
   const synthetic = syntheticHistory(deps.synthetic);
+  const context = createReportContext(deps);
 
   async function content(report: ReportRow): Promise<TReportContent> {
     const municipality = await deps.municipalities.names(report.municipioId);
@@ -68,9 +70,12 @@ export function createGenerateReport(deps: GenerateReportDeps) {
     const today = todayInSpain(report.createdAt);
     const period = monthDays(report.periodo, today);
     const history = report.source === 'synthetic' ? synthetic : stored;
-    const [days, past] = await Promise.all([
+    const caller = reportCaller(report);
+    const [days, past, decisions, ecosystem] = await Promise.all([
       history.range(report.municipioId, period.from, period.to),
       history.fwiInWindows(report.municipioId, historyWindows(report.periodo, today)),
+      context.decisionsInForce(caller, report.municipioId, period),
+      context.ecosystem(caller, report.municipioId),
     ]);
     if (days.length === 0) throw new Error(`no readings for ${report.municipioId} in ${report.periodo}`);
     return buildReportContent({
@@ -86,6 +91,8 @@ export function createGenerateReport(deps: GenerateReportDeps) {
       days,
       history: past,
       sources: [report.source === 'synthetic' ? SOURCES.synthetic : SOURCES.readings, SOURCES.cffdrs, SOURCES.effis],
+      decisions,
+      ecosystem,
     });
   }
 

@@ -1,4 +1,4 @@
-import { compareWithHistory, quantile, statisticsOf } from './month-statistics';
+import { compareWithHistory, dayOfMonthHistory, quantile, statisticsOf } from './month-statistics';
 
 const days = (fwis: number[], month = '2025-07') => fwis.map((fwi, i) => ({ date: `${month}-${String(i + 1).padStart(2, '0')}`, fwi }));
 
@@ -29,5 +29,15 @@ describe('month statistics', () => {
     expect([c.p90Percentile, c.meanPercentile]).toEqual([75, 50]);
     expect(c.history.years).toEqual([2024]);
     expect(compareWithHistory(days([10]), [])).toMatchObject({ p90Percentile: null, meanPercentile: null, history: { days: 0, dominantClass: null, mean: null, max: null } });
+  });
+
+  it('gives each day of the month the mean and maximum of that day in the other years, and null where no year has it', () => {
+    const history = [...days([10, 20, 30], '2023-07'), ...days([30, 40], '2024-07'), { date: '2022-07-31', fwi: 99 }];
+    expect(dayOfMonthHistory(history, 4)).toEqual([
+      { day: 1, years: 2, mean: 20, max: 30 },
+      { day: 2, years: 2, mean: 30, max: 40 },
+      { day: 3, years: 1, mean: 30, max: 30 },
+      { day: 4, years: 0, mean: null, max: null },
+    ]);
   });
 });

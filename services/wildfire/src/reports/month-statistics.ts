@@ -90,3 +90,29 @@ export function compareWithHistory(month: readonly FwiDayPoint[], history: reado
     meanPercentile: m.mean === null ? null : percentileOf(m.mean, history).percentile,
   };
 }
+
+export interface DayOfMonthHistory {
+  /** Day of the month, 1–31. */
+  day: number;
+  /** Years with a value for that day. */
+  years: number;
+  mean: number | null;
+  max: number | null;
+}
+
+/**
+ * For each day of the month 1..`days`, the mean and maximum FWI of that day across the
+ * other years (what the chart draws beside the month's own days); null where no year
+ * has that day.
+ */
+export function dayOfMonthHistory(history: readonly FwiDayPoint[], days: number): DayOfMonthHistory[] {
+  const byDay = Array.from({ length: days }, () => ({ sum: 0, n: 0, max: null as number | null }));
+  for (const point of history) {
+    const slot = byDay[Number(point.date.slice(8, 10)) - 1];
+    if (!slot) continue;
+    slot.sum += point.fwi;
+    slot.n += 1;
+    if (slot.max === null || point.fwi > slot.max) slot.max = point.fwi;
+  }
+  return byDay.map((s, i) => ({ day: i + 1, years: s.n, mean: s.n === 0 ? null : s.sum / s.n, max: s.max }));
+}

@@ -7,10 +7,13 @@ import { createHash } from 'node:crypto';
 import { daysBetween } from '../calendar';
 import { DANGER_CLASSES, dangerClass } from '../decision-support/danger-classes';
 import type { SourceRef } from '../decision-support/sources';
+import type { TDecisionsResponse } from '../decisions/schemas';
+import { fuelModelInfo, vegetationTypeInfo } from '../ecosystem/classes';
+import type { EcosystemProfile } from '../ecosystem/service';
 import type { MunicipalityNames } from '../municipalities/service';
 import type { Reading } from '../readings/reading';
 import { riskLabel } from '../risk/risk-score';
-import { compareWithHistory, RISK_LABELS, type DaySetStatistics, type FwiDayPoint } from './month-statistics';
+import { compareWithHistory, dayOfMonthHistory, RISK_LABELS, type DaySetStatistics, type FwiDayPoint } from './month-statistics';
 import { dailyCsv } from './report-csv';
 import type { TReportContent, TReportDay } from './schemas';
 
@@ -29,6 +32,10 @@ export interface ReportContentInput {
   /** FWI of every day of the same month in the other years. */
   history: readonly FwiDayPoint[];
   sources: readonly SourceRef[];
+  /** The decisions in force on some day of the period, as the decisions service answers them. */
+  decisions: readonly TDecisionsResponse['data'][number][];
+  /** m10's profile of the municipality; null when no ecosystem data is loaded for it. */
+  ecosystem: Pick<EcosystemProfile, 'vegetationType' | 'fuelModel' | 'fuelLoadTHa' | 'forestCoverPct' | 'source' | 'updatedAt'> | null;
 }
 
 const round = (n: number, digits: number) => Number(n.toFixed(digits));
@@ -65,6 +72,21 @@ function daySet(s: DaySetStatistics) {
   };
 }
 
+function ecosystemOf(e: NonNullable<ReportContentInput['ecosystem']>, lang: 'es' | 'en'): TReportContent['ecosystem'] {
+  const vegetation = vegetationTypeInfo(e.vegetationType)!;
+  const fuel = e.fuelModel === null ? undefined : fuelModelInfo(e.fuelModel);
+  return {
+    vegetation_type: e.vegetationType,
+    vegetation_type_name: lang === 'es' ? vegetation.mfe : vegetation.name,
+    fuel_model: e.fuelModel,
+    fuel_model_name: fuel ? (lang === 'es' ? fuel.nameEs : fuel.name) : null,
+    fuel_load_t_ha: e.fuelLoadTHa,
+    forest_cover_pct: e.forestCoverPct,
+    source: e.source,
+    updated_at: e.updatedAt?.toISOString() ?? null,
+  };
+}
+
 export function buildReportContent(input: ReportContentInput): TReportContent {
   const days = input.days.map(dayOf);
   const { month, history, p90Percentile, meanPercentile } = compareWithHistory(
@@ -98,6 +120,14 @@ export function buildReportContent(input: ReportContentInput): TReportContent {
     })),
     labels: RISK_LABELS.map((label) => ({ label, days: month.labelDays[label], history_days_per_year: perYear(history.labelDays[label]) })),
     days,
+    day_history: dayOfMonthHistory(input.history, daysBetween(input.period.from, input.period.to) + 1).map((d) => ({
+      day: d.day,
+      years: d.years,
+      mean_fwi: round2(d.mean),
+      max_fwi: round2(d.max),
+    })),
+    decisions: [...input.decisions].sort((a, b) => a.date_from.localeCompare(b.date_from) || a.decision_id.localeCompare(b.decision_id)),
+    ecosystem: input.ecosystem && ecosystemOf(input.ecosystem, input.lang),
     data_sha256: createHash('sha256').update(dailyCsv(days)).digest('hex'),
     sources: [...input.sources],
   };

@@ -2,9 +2,13 @@
  * A report's content laid out as a LayoutDocument for pdf-core's `render-layout`
  * worker op: the header of every page names the municipality, its province and the
  * period (and PROVISIONAL for a month not over), the footer the report id and the page.
- * Pure: figures come from the content, words from report-strings.ts.
+ * Pure: figures come from the content, words from report-strings.ts; the chart and the
+ * decisions and ecosystem sections are built in their own files.
  */
 import type { LayoutBlock, LayoutDocument, LayoutInline } from '@firma-riesgo/pdf-core';
+import { reportChart } from './report-chart';
+import { decisionsSection, ecosystemSection } from './report-context-sections';
+import { formatter, monthLabel, monthName } from './report-format';
 import { REPORT_STRINGS, type ReportStrings } from './report-strings';
 import type { TReportContent } from './schemas';
 
@@ -13,18 +17,6 @@ const b = (text: string): LayoutInline[] => [{ text, bold: true }];
 const p = (text: string): LayoutBlock => ({ type: 'paragraph', content: t(text) });
 const h = (text: string): LayoutBlock => ({ type: 'heading', level: 2, content: t(text) });
 
-/** The month's name and year as the language writes it: "julio de 2025", "July 2025". */
-export function monthLabel(periodo: string, locale: string): string {
-  const [year, month] = periodo.split('-').map(Number) as [number, number];
-  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, 1)));
-}
-
-/** The month's name alone: "julio", "July". */
-function monthName(periodo: string, locale: string): string {
-  const month = Number(periodo.slice(5, 7));
-  return new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, month - 1, 1)));
-}
-
 /** The header line of every page. */
 export function reportHeader(content: TReportContent): string {
   const s = REPORT_STRINGS[content.lang];
@@ -32,16 +24,6 @@ export function reportHeader(content: TReportContent): string {
   if (content.provisional) parts.push(s.provisionalMark);
   if (content.source === 'synthetic') parts.push(s.syntheticMark);
   return parts.join(' · ');
-}
-
-function formatter(s: ReportStrings) {
-  const num = (n: number, digits = 1) => n.toFixed(digits).replace('.', s.decimal);
-  return {
-    num,
-    opt: (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? '—' : num(n, digits)),
-    signed: (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${num(Math.abs(n))}`,
-    share: (days: number, total: number) => (total === 0 ? '—' : num((100 * days) / total)),
-  };
 }
 
 export function reportLayout(content: TReportContent): LayoutDocument {
@@ -147,6 +129,7 @@ export function reportLayout(content: TReportContent): LayoutDocument {
     ...(content.p90_percentile !== null && content.month.p90_fwi !== null && history.days > 0
       ? [p(s.p90Sentence(f.num(content.month.p90_fwi), f.num(content.p90_percentile), name, history.first_year!, history.last_year!))]
       : []),
+    ...reportChart(content, s, f),
     h(s.sections.daily),
     p(s.dailyTable.legend),
     {
@@ -154,7 +137,11 @@ export function reportLayout(content: TReportContent): LayoutDocument {
       align: ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'right', 'right', 'right', 'right'],
       header: [t(s.dailyTable.date), t('FWI'), t('FFMC'), t('DMC'), t('DC'), t('ISI'), t('BUI'), t(s.dailyTable.cls), t(s.dailyTable.temp), t(s.dailyTable.rh), t(s.dailyTable.ws), t(s.dailyTable.prec)],
       rows: daily,
+      // Twelve columns: at the usual size, four-digit codes (DC, BUI late in a dry summer) push the last one off the page.
+      compact: true,
     },
+    ...decisionsSection(content, s),
+    ...ecosystemSection(content, s, f),
     h(s.sections.methodology),
     p(m.fwi),
     p(m.classes),
@@ -166,7 +153,9 @@ export function reportLayout(content: TReportContent): LayoutDocument {
     p(m.digest),
     { type: 'list', items: [t(content.data_sha256)] },
     p(m.seal),
-    p(m.notIncluded),
+    p(m.chart),
+    p(m.decisions),
+    p(m.ecosystem),
     p(m.sources),
     { type: 'list', items: content.sources.map((src) => t(`${m.sourceNames[src.id] ?? src.name}: ${src.url}`)) },
   ];

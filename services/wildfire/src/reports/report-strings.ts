@@ -3,6 +3,7 @@
  * passed in already formatted (report-layout.ts), so a sentence never computes.
  */
 import type { DangerClass } from '../decision-support/danger-classes';
+import type { DECISION_TYPES, SCOPE_LEVELS } from '../decisions/tables';
 
 export type ReportLang = 'es' | 'en';
 
@@ -34,7 +35,7 @@ export interface ReportStrings {
     final: string;
     generatedAt: string;
   };
-  sections: { summary: string; classes: string; statistics: string; daily: string; methodology: string };
+  sections: { summary: string; classes: string; statistics: string; chart: string; daily: string; decisions: string; ecosystem: string; methodology: string };
   summary: {
     dominant: (cls: string, label: string, days: number, total: number) => string;
     worst: (date: string, fwi: string, cls: string) => string;
@@ -48,6 +49,41 @@ export interface ReportStrings {
   statsTable: { statistic: string; month: string; history: (first: number, last: number) => string; noHistory: string; mean: string; max: string; p90: string };
   p90Sentence: (p90: string, percentile: string, month: string, first: number, last: number) => string;
   dailyTable: { date: string; cls: string; temp: string; rh: string; ws: string; prec: string; legend: string };
+  chart: {
+    xTitle: string;
+    yTitle: string;
+    fwi: string;
+    historyMean: (first: number, last: number) => string;
+    historyMax: (first: number, last: number) => string;
+    /** The chart's text alternative: what it draws and its figures. */
+    caption: (month: string, max: string, maxDate: string, mean: string) => string;
+    captionHistory: (first: number, last: number, mean: string, max: string, maxDate: string) => string;
+    captionNoHistory: string;
+  };
+  decisions: {
+    intro: (count: number) => string;
+    none: string;
+    types: Record<(typeof DECISION_TYPES)[number], string>;
+    levels: Record<(typeof SCOPE_LEVELS)[number], string>;
+    scope: (level: string, name: string) => string;
+    dates: (from: string, to: string | null) => string;
+    measures: string;
+    legalBasis: string;
+    source: string;
+    automatic: string;
+  };
+  ecosystem: {
+    intro: string;
+    none: string;
+    vegetation: string;
+    fuelModel: string;
+    noFuelModel: string;
+    fuelLoad: string;
+    forestCover: string;
+    data: string;
+    observed: (updatedAt: string | null) => string;
+    synthetic: string;
+  };
   methodology: {
     fwi: string;
     classes: string;
@@ -60,7 +96,9 @@ export interface ReportStrings {
     final: string;
     digest: string;
     seal: string;
-    notIncluded: string;
+    chart: string;
+    decisions: string;
+    ecosystem: string;
     sources: string;
     /** Names of the sources the report cites, by SOURCES id; others keep their own name. */
     sourceNames: Record<string, string>;
@@ -98,8 +136,11 @@ const ES: ReportStrings = {
     summary: '1. Resumen',
     classes: '2. Días por clase de peligro',
     statistics: '3. Estadísticos del FWI',
-    daily: '4. Valores diarios',
-    methodology: '5. Metodología y fuentes',
+    chart: '4. Gráfico diario del FWI',
+    daily: '5. Valores diarios',
+    decisions: '6. Decisiones en vigor durante el mes',
+    ecosystem: '7. Combustible y ecosistema',
+    methodology: '8. Metodología y fuentes',
   },
   summary: {
     dominant: (cls, label, days, total) => `La clase de peligro dominante del mes fue «${cls}» (EFFIS; etiqueta ${label}), con ${days} de ${total} días.`,
@@ -132,6 +173,43 @@ const ES: ReportStrings = {
     prec: 'Lluvia',
     legend: 'Tiempo a mediodía: T, temperatura (°C); HR, humedad relativa (%); viento a 10 m (km/h); lluvia en 24 h (mm). Clase: clase de peligro de EFFIS del FWI del día.',
   },
+  chart: {
+    xTitle: 'Día del mes',
+    yTitle: 'FWI',
+    fwi: 'FWI del día',
+    historyMean: (first, last) => `Media de ese día, ${first}–${last}`,
+    historyMax: (first, last) => `Máximo de ese día, ${first}–${last}`,
+    caption: (month, max, maxDate, mean) =>
+      `Gráfico: el FWI de cada día de ${month} (barras) sobre las seis clases de peligro de EFFIS (bandas). Máximo del mes: ${max} (${maxDate}); media del mes: ${mean}.`,
+    captionHistory: (first, last, mean, max, maxDate) =>
+      `Las líneas dan la media (discontinua) y el máximo (punteada) de cada día en ${first}–${last}: media histórica ${mean}, máximo histórico ${max} (${maxDate}).`,
+    captionNoHistory: 'No hay datos de otros años con los que trazar la media y el máximo históricos.',
+  },
+  decisions: {
+    intro: (count) =>
+      `Decisiones territoriales en vigor algún día del periodo que alcanzan al municipio (municipales, de su provincia, de su comunidad autónoma y nacionales): ${count}.`,
+    none: 'No consta ninguna decisión territorial en vigor durante el periodo para este municipio.',
+    types: { prohibition: 'prohibición', season: 'época de peligro', alert: 'alerta', closure: 'cierre', authorization: 'autorización', other: 'otra' },
+    levels: { municipality: 'municipal', province: 'provincial', community: 'autonómico', national: 'nacional' },
+    scope: (level, name) => `ámbito ${level} (${name})`,
+    dates: (from, to) => (to === null ? `en vigor desde el ${from}, sin fecha de fin` : `del ${from} al ${to}`),
+    measures: 'Medidas',
+    legalBasis: 'Base legal',
+    source: 'Fuente',
+    automatic: 'Derivada automáticamente por el servicio de sus datos.',
+  },
+  ecosystem: {
+    intro: 'Vegetación y combustible dominantes del municipio (m10), tal como constaban al generar el informe:',
+    none: 'No hay datos de ecosistema cargados para este municipio: el informe no puede dar su contexto de combustible.',
+    vegetation: 'Vegetación dominante',
+    fuelModel: 'Modelo de combustible',
+    noFuelModel: 'ninguno (terreno no combustible)',
+    fuelLoad: 'Carga de combustible',
+    forestCover: 'Cubierta forestal (fracción de cabida cubierta)',
+    data: 'Datos',
+    observed: (updatedAt) => `cargados por el operador del servicio${updatedAt ? `, actualizados el ${updatedAt}` : ''}`,
+    synthetic: 'SINTÉTICOS de prueba (perfil determinista del municipio)',
+  },
   methodology: {
     fwi:
       'El índice meteorológico de peligro de incendio (FWI) y sus componentes (FFMC, DMC, DC, ISI, BUI) siguen el sistema canadiense de Van Wagner (1987), ' +
@@ -150,7 +228,15 @@ const ES: ReportStrings = {
     seal:
       'Este PDF lleva un sello electrónico PAdES del servicio wildfire que cubre el documento entero: cualquier cambio posterior lo invalida. ' +
       'Un lector de PDF (o pdfsig) lo comprueba.',
-    notIncluded: 'Este informe aún no incluye el gráfico diario, las decisiones vigentes ni el contexto de combustible y ecosistema.',
+    chart:
+      'El gráfico diario dibuja el FWI de cada día sobre las bandas de las clases de EFFIS, y la media y el máximo del mismo día del mes en los demás años con datos; ' +
+      'es un dibujo vectorial, y su pie da sus cifras en texto.',
+    decisions:
+      'Decisiones: bandos, épocas de peligro, alertas, cierres y autorizaciones publicados por las administraciones que carga el operador del servicio, y las que el servicio ' +
+      'deriva de sus datos, como las da GET /api/v3/decisiones; se listan las que estuvieron en vigor al menos un día del periodo.',
+    ecosystem:
+      'Combustible y ecosistema (m10): vegetación según las clases estructurales del Mapa Forestal de España (MITECO); modelos de combustible de Rothermel catalogados por ' +
+      'Anderson (1982), los 13 de la clave fotográfica de ICONA (1990); carga en toneladas de materia seca por hectárea; cubierta forestal como fracción de cabida cubierta.',
     sources: 'Fuentes:',
     sourceNames: {
       readings: 'Lecturas diarias del servicio: tiempo a mediodía cargado por el operador, pasado por el sistema FWI',
@@ -192,8 +278,11 @@ const EN: ReportStrings = {
     summary: '1. Summary',
     classes: '2. Days per danger class',
     statistics: '3. FWI statistics',
-    daily: '4. Daily values',
-    methodology: '5. Methodology and sources',
+    chart: '4. Daily FWI chart',
+    daily: '5. Daily values',
+    decisions: '6. Decisions in force during the month',
+    ecosystem: '7. Fuel and ecosystem',
+    methodology: '8. Methodology and sources',
   },
   summary: {
     dominant: (cls, label, days, total) => `The month’s dominant danger class was “${cls}” (EFFIS; label ${label}), on ${days} of ${total} days.`,
@@ -226,6 +315,43 @@ const EN: ReportStrings = {
     prec: 'Rain',
     legend: 'Noon weather: T, temperature (°C); RH, relative humidity (%); wind at 10 m (km/h); rain over 24 h (mm). Class: the EFFIS danger class of the day’s FWI.',
   },
+  chart: {
+    xTitle: 'Day of the month',
+    yTitle: 'FWI',
+    fwi: 'FWI of the day',
+    historyMean: (first, last) => `Mean of that day, ${first}–${last}`,
+    historyMax: (first, last) => `Maximum of that day, ${first}–${last}`,
+    caption: (month, max, maxDate, mean) =>
+      `Chart: the FWI of each day of ${month} (bars) over the six EFFIS danger classes (bands). Month’s maximum: ${max} (${maxDate}); month’s mean: ${mean}.`,
+    captionHistory: (first, last, mean, max, maxDate) =>
+      `The lines give the mean (dashed) and the maximum (dotted) of each day in ${first}–${last}: historical mean ${mean}, historical maximum ${max} (${maxDate}).`,
+    captionNoHistory: 'There are no data for other years to draw the historical mean and maximum from.',
+  },
+  decisions: {
+    intro: (count) =>
+      `Territorial decisions in force on at least one day of the period that reach the municipality (its own, its province’s, its autonomous community’s and national ones): ${count}.`,
+    none: 'No territorial decision is recorded as in force during the period for this municipality.',
+    types: { prohibition: 'prohibition', season: 'danger season', alert: 'alert', closure: 'closure', authorization: 'authorisation', other: 'other' },
+    levels: { municipality: 'municipal', province: 'provincial', community: 'regional', national: 'national' },
+    scope: (level, name) => `${level} scope (${name})`,
+    dates: (from, to) => (to === null ? `in force from ${from}, open-ended` : `from ${from} to ${to}`),
+    measures: 'Measures',
+    legalBasis: 'Legal basis',
+    source: 'Source',
+    automatic: 'Derived automatically by the service from its data.',
+  },
+  ecosystem: {
+    intro: 'Dominant vegetation and fuel of the municipality (m10), as they stood when the report was generated:',
+    none: 'No ecosystem data is loaded for this municipality: the report cannot give its fuel context.',
+    vegetation: 'Dominant vegetation',
+    fuelModel: 'Fuel model',
+    noFuelModel: 'none (non-burnable land)',
+    fuelLoad: 'Fuel load',
+    forestCover: 'Forest cover (canopy cover)',
+    data: 'Data',
+    observed: (updatedAt) => `loaded by the service operator${updatedAt ? `, updated ${updatedAt}` : ''}`,
+    synthetic: 'SYNTHETIC test data (the municipality’s deterministic profile)',
+  },
   methodology: {
     fwi:
       'The Fire Weather Index (FWI) and its components (FFMC, DMC, DC, ISI, BUI) follow the Canadian system of Van Wagner (1987) as implemented by the ' +
@@ -242,7 +368,15 @@ const EN: ReportStrings = {
     final: 'Status: final. The month was complete when the report was generated.',
     digest: 'SHA-256 of the daily data, as this report’s csv format gives them:',
     seal: 'This PDF carries a PAdES electronic seal of the wildfire service covering the whole document: any later change invalidates it. A PDF reader (or pdfsig) checks it.',
-    notIncluded: 'This report does not yet include the daily chart, the decisions in force or the fuel and ecosystem context.',
+    chart:
+      'The daily chart draws the FWI of each day over the bands of the EFFIS classes, and the mean and maximum of the same day of the month in the other years with data; ' +
+      'it is a vector drawing, and its caption gives its figures in text.',
+    decisions:
+      'Decisions: bans, danger seasons, alerts, closures and authorisations published by the authorities, which the service operator loads, and those the service derives ' +
+      'from its data, as GET /api/v3/decisiones gives them; those in force on at least one day of the period are listed.',
+    ecosystem:
+      'Fuel and ecosystem (m10): vegetation by the structural classes of the Mapa Forestal de España (MITECO); Rothermel fuel models as catalogued by Anderson (1982), ' +
+      'the 13 of ICONA’s photographic key (1990); load in tonnes of dry matter per hectare; forest cover as canopy cover.',
     sources: 'Sources:',
     sourceNames: {},
   },

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DANGER_CLASS_CODES } from '../decision-support/danger-classes';
 import { ZMunicipalityNamesSchema, ZSourceRefSchema } from '../decision-support/schemas';
+import { ZDecisionSchema } from '../decisions/schemas';
+import { VEGETATION_TYPE_CODES } from '../ecosystem/classes';
 import { ZMunicipioIdParamSchema } from '../municipalities/schemas';
 import { EARLIEST_PERIODO } from './rules';
 import { REPORT_FORMATS, REPORT_LANGS, REPORT_SOURCES, REPORT_STATUSES } from './tables';
@@ -172,6 +174,35 @@ export const ZReportContentSchema = z
       .describe('The six EFFIS classes.'),
     labels: z.array(z.object({ label: RISK_LABEL, days: z.number().int(), history_days_per_year: z.number().nullable() })).describe('The three interface labels.'),
     days: z.array(ZReportDaySchema).describe('Every day with data, in date order.'),
+    day_history: z
+      .array(
+        z.object({
+          day: z.number().int().describe('Day of the month (1 = period.from).'),
+          years: z.number().int().describe('Other years with a value for this day.'),
+          mean_fwi: z.number().nullable().describe('Mean FWI of this day in those years (2 decimals); null when none has it.'),
+          max_fwi: z.number().nullable().describe('Highest FWI of this day in those years (2 decimals); null when none has it.'),
+        }),
+      )
+      .describe('For each day of the period, the same day in the other years: the historical mean and maximum the PDF’s daily chart draws.'),
+    decisions: z
+      .array(ZDecisionSchema)
+      .describe(
+        'The territorial decisions in force on at least one day of the period for the municipality (its own, its province’s, its community’s and the national ones; ' +
+          'GET /api/v3/decisiones), oldest date_from first. Test tokens see the same decisions as live ones: they are public records.',
+      ),
+    ecosystem: z
+      .object({
+        vegetation_type: z.enum(VEGETATION_TYPE_CODES).describe('Dominant vegetation (Mapa Forestal de España structural class), as m10 gives it.'),
+        vegetation_type_name: z.string().describe('Its name in the report’s language (Spanish: the MFE class).'),
+        fuel_model: z.number().int().nullable().describe('Dominant fuel model (Anderson 1982, the 13 of ICONA’s key); null on non-burnable land.'),
+        fuel_model_name: z.string().nullable().describe('Its name in the report’s language (Spanish: ICONA’s); null when fuel_model is null.'),
+        fuel_load_t_ha: z.number().describe('Surface fuel load (dead and live), tonnes of dry matter per hectare.'),
+        forest_cover_pct: z.number().describe('Tree canopy cover, % of the area.'),
+        source: z.enum(['observed', 'synthetic']).describe('observed: the operator’s loaded data (live tokens); synthetic: the deterministic model test tokens read.'),
+        updated_at: z.string().nullable().describe('When the stored values last changed (ISO 8601); null for synthetic data.'),
+      })
+      .nullable()
+      .describe('Fuel and ecosystem context of the municipality (m10, as of generation); null when no ecosystem data is loaded for it (live tokens).'),
     data_sha256: z.string().describe('SHA-256 (hex) of the daily data as the csv format gives it.'),
     sources: z.array(ZSourceRefSchema),
   })
