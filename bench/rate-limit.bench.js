@@ -36,6 +36,7 @@ module.exports = async function rateLimitBench() {
     const { createWildfireApp } = require('../services/wildfire/dist/app');
     const { createRateLimits } = require('../services/wildfire/dist/rate-limits/service');
     const { createUsageRepository } = require('../services/wildfire/dist/rate-limits/repository');
+    const { createMemoryUsageCounter } = require('../services/wildfire/dist/rate-limits/usage-counter');
     const { createMetrics } = require('../packages/service-kit/dist');
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-'));
     // A budget no run can spend: every request is counted and metered, none refused.
@@ -68,7 +69,12 @@ module.exports = async function rateLimitBench() {
     const unlimited = { perMinute: config.rateLimits.perMinute, admit: async () => ({ outcome: 'uncounted' }), windows: async () => null, usage: async () => null };
     const offUrl = await appWith(unlimited);
     const memoryUrl = await appWith(
-      createRateLimits({ perMinute: config.rateLimits.perMinute, keyPrefix: prefix, usage: createUsageRepository(wf.database.db), clock: wf.clock }),
+      createRateLimits({
+        perMinute: config.rateLimits.perMinute,
+        keyPrefix: prefix,
+        usage: createMemoryUsageCounter({ repo: createUsageRepository(wf.database.db), flushMs: config.rateLimits.usageFlushMs, clock: wf.clock, logger: wf.logger }),
+        clock: wf.clock,
+      }),
     );
 
     console.log(`\nRate limiting on m1 (live token, 7-day range): ${CONNECTIONS} connections, ${DURATION} s per path, Postgres at ${db.host}, Redis at ${new URL(REDIS_URL).host}\n`);
