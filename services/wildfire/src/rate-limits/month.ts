@@ -9,10 +9,15 @@ export function monthInSpain(now: Date): string {
   return memo.month;
 }
 
+let nextStart = { month: '', ms: 0 };
+
 /** Whole seconds from `now` to 00:00 on the 1st of next month in Spain (Europe/Madrid is UTC+1 or UTC+2). */
 export function secondsToNextMonthInSpain(now: Date): number {
-  const [year, month] = monthInSpain(now).split('-').map(Number) as [number, number];
-  const midnightIfSummer = Date.UTC(year, month, 1) - 2 * 3_600_000;
-  const start = todayInSpain(new Date(midnightIfSummer)).endsWith('-01') ? midnightIfSummer : midnightIfSummer + 3_600_000;
-  return Math.max(1, Math.ceil((start - now.getTime()) / 1000));
+  const month = monthInSpain(now);
+  if (nextStart.month !== month) {
+    const [year, m] = month.split('-').map(Number) as [number, number];
+    const midnightIfSummer = Date.UTC(year, m, 1) - 2 * 3_600_000;
+    nextStart = { month, ms: todayInSpain(new Date(midnightIfSummer)).endsWith('-01') ? midnightIfSummer : midnightIfSummer + 3_600_000 };
+  }
+  return Math.max(1, Math.ceil((nextStart.ms - now.getTime()) / 1000));
 }
