@@ -94,6 +94,17 @@ describe('usage counters and their flush', () => {
     expect(await a.requests(id, MONTH, NOW)).toBe(counted);
   });
 
+  it('loses nothing when an instance is killed without shutting down: another instance flushes its counts', async () => {
+    const id = await account('killed-instance');
+    const killed = redisCounter();
+    counters.splice(counters.indexOf(killed), 1); // never flushed nor closed, as after a kill -9
+    expect(await countTimes(killed, id, 3, 5)).toEqual([1, 2, 3]);
+    const other = redisCounter();
+    await other.flush();
+    expect(await repo.requests(id, MONTH)).toBe(3);
+    expect(await countTimes(other, id, 3, 5)).toEqual([4, 5, null]);
+  });
+
   it('loses at most the batch a flusher had taken when it dies mid-flush, and the quota still holds exactly', async () => {
     const id = await account('crashed-flusher');
     // The process dies after taking the pending counts from Redis, before Postgres has them.
