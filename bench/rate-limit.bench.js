@@ -23,6 +23,8 @@ module.exports = async function rateLimitBench() {
   try {
     // Baseline: bare Express answering one indexed pg query per request.
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
+    // Dropping the bench database (WITH FORCE) may cut a connection still closing.
+    pool.on('error', () => undefined);
     closers.push(() => pool.end());
     await pool.query('create table kv (k text primary key, v text)');
     await pool.query("insert into kv values ('k', 'v')");
@@ -36,6 +38,7 @@ module.exports = async function rateLimitBench() {
     const { createWildfireApp } = require('../services/wildfire/dist/app');
     const { createRateLimits } = require('../services/wildfire/dist/rate-limits/service');
     const { createUsageRepository } = require('../services/wildfire/dist/rate-limits/repository');
+    const { createMemoryUsageCounter } = require('../services/wildfire/dist/rate-limits/usage-counter');
     const { createMetrics } = require('../packages/service-kit/dist');
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-'));
     // A budget no run can spend: every request is counted and metered, none refused.
@@ -67,9 +70,15 @@ module.exports = async function rateLimitBench() {
     };
     const unlimited = { perMinute: config.rateLimits.perMinute, admit: async () => ({ outcome: 'uncounted' }), windows: async () => null, usage: async () => null };
     const offUrl = await appWith(unlimited);
-    const memoryUrl = await appWith(
-      createRateLimits({ perMinute: config.rateLimits.perMinute, keyPrefix: prefix, usage: createUsageRepository(wf.database.db), clock: wf.clock }),
-    );
+    const memoryLimits = createRateLimits({
+      perMinute: config.rateLimits.perMinute,
+      keyPrefix: prefix,
+      usage: createMemoryUsageCounter({ repo: createUsageRepository(wf.database.db), flushMs: config.rateLimits.usageFlushMs, clock: wf.clock, logger: wf.logger }),
+      clock: wf.clock,
+    });
+    // Flushed before the runtime closes its database (closers run in reverse).
+    closers.push(() => memoryLimits.close());
+    const memoryUrl = await appWith(memoryLimits);
 
     console.log(`\nRate limiting on m1 (live token, 7-day range): ${CONNECTIONS} connections, ${DURATION} s per path, Postgres at ${db.host}, Redis at ${new URL(REDIS_URL).host}\n`);
     const base = await load(`http://127.0.0.1:${bareServer.address().port}/`);

@@ -4,8 +4,11 @@
 //  - weather ingestion: one year of noon weather for 1,000 municipalities (a generated CSV)
 //    through the real `ingest weather` (validation, COPY to staging, FWI per municipality,
 //    upsert) against a raw COPY of the same file into a bare table;
-//  - GET /api/v3/m1 latest reading with a live token (authentication, rate limit, one query)
-//    against bare Express answering the same latest-reading query.
+//  - GET /api/v3/m1 latest reading with a live token (authentication, rate limit and metering
+//    in Redis, one query) against bare Express answering the same latest-reading query, both
+//    with 20 connections for 10 s after a warm-up; req/s and p99 are printed as ratios.
+// BENCH_WILDFIRE_SKIP_INGEST=1 skips the ingestion half (it loads one municipality's year for
+// m1 instead), for iterating on the read path.
 const express = require('express');
 const pg = require('pg');
 const { from: copyFrom } = require('pg-copy-streams');
@@ -14,9 +17,35 @@ const { once } = require('node:events');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { pipeline } = require('node:stream/promises');
-const { CONNECTIONS, DURATION, benchDatabase, listen, load, row } = require('./lib');
+const autocannon = require('autocannon');
+const { randomBytes } = require('node:crypto');
+const { Redis } = require('ioredis');
+const { benchDatabase, listen } = require('./lib');
 
 const MUNICIPALITIES = 1000;
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const SKIP_INGEST = process.env.BENCH_WILDFIRE_SKIP_INGEST === '1';
+// The issue-17 row: 20 connections for 10 s after a warm-up (BENCH_CONNECTIONS/BENCH_SECONDS do not apply).
+const M1_CONNECTIONS = 20;
+const M1_SECONDS = 10;
+const M1_WARMUP_SECONDS = 3;
+
+async function hammer(url, headers, duration) {
+  const r = await autocannon({ url, connections: M1_CONNECTIONS, duration, headers });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+/** The warm-up (JIT, pools, the row's pages), not reported, then the measured run. */
+async function measure(url, headers = {}) {
+  await hammer(url, headers, M1_WARMUP_SECONDS);
+  return hammer(url, headers, M1_SECONDS);
+}
+
+function httpRow(name, m, base) {
+  const ratios = base ? `  ${(m.rps / base.rps).toFixed(2)}x req/s, ${(m.p99 / base.p99).toFixed(2)}x p99 of baseline` : '';
+  console.log(`${name.padEnd(46)} ${m.rps.toFixed(0).padStart(7)} req/s  p50 ${String(m.p50).padStart(4)} ms  p99 ${String(m.p99).padStart(4)} ms${ratios}`);
+}
 
 /** Every day of `year` as YYYY-MM-DD. */
 function daysOf(year) {
@@ -58,6 +87,7 @@ async function timed(work) {
 module.exports = async function wildfireBench() {
   const db = await benchDatabase('wildfire');
   const dir = mkdtempSync(join(tmpdir(), 'bench-wf-'));
+  const prefix = `bench-wf-${randomBytes(4).toString('hex')}`;
   const servers = [];
   const closers = [];
   try {
@@ -71,46 +101,31 @@ module.exports = async function wildfireBench() {
         LOG_LEVEL: 'silent',
         WILDFIRE_DATABASE_URL: db.url,
         DATA_DIR: join(dir, 'data'),
+        // As in production: limits, metering, the token cache's channel and the queue in Redis.
+        REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        RATE_LIMIT_PREFIX: prefix,
         // The bench measures the request path, not the 429s a real budget would give it.
         WILDFIRE_RATE_LIMIT_DATA: '1000000000',
       }),
-      'all',
+      'api',
     );
     closers.push(() => wf.close());
 
     // 1,000 municipalities spread over every province: every 8th code of the registry.
     const all = registryMunicipalities().map((m) => m.ineCode);
-    const codes = all.filter((_, i) => i % Math.floor(all.length / MUNICIPALITIES) === 0).slice(0, MUNICIPALITIES);
+    const codes = all.filter((_, i) => i % Math.floor(all.length / MUNICIPALITIES) === 0).slice(0, SKIP_INGEST ? 1 : MUNICIPALITIES);
     const year = new Date().getUTCFullYear() - 1;
     const days = daysOf(year);
     const csv = join(dir, 'weather.csv');
     await writeWeatherCsv(csv, codes, days);
-    const rows = codes.length * days.length;
-
-    console.log(
-      `\nWildfire ingestion: ${rows.toLocaleString('en')} weather rows (${codes.length} municipalities x ${days.length} days of ${year}, ` +
-        `${(statSync(csv).size / 1e6).toFixed(1)} MB CSV), Postgres at ${db.host}\n`,
-    );
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
     // pool.end() resolves before its clients have disconnected, so dropping the database
     // right after can terminate one; that must not crash the run.
     pool.on('error', () => undefined);
     closers.push(() => pool.end());
-    await pool.query('CREATE TABLE weather_raw (municipio_id text, date date, temp float8, rh float8, ws float8, prec float8)');
-    const copy = await timed(async () => {
-      const client = await pool.connect();
-      try {
-        await pipeline(createReadStream(csv), client.query(copyFrom('COPY weather_raw FROM STDIN WITH (FORMAT csv, HEADER true)')));
-      } finally {
-        client.release();
-      }
-    });
-    const copied = Number((await pool.query('SELECT count(*) AS n FROM weather_raw')).rows[0].n);
-    if (copied !== rows) throw new Error(`baseline COPY loaded ${copied} rows, expected ${rows}`);
-    const base = rateRow('baseline: raw COPY into a bare table', rows, 'rows/s', copy.seconds);
-    const ingest = await timed(() => wf.ingest.weather(csv));
-    if (ingest.result.inserted !== rows) throw new Error(`ingest weather inserted ${ingest.result.inserted} readings, expected ${rows}`);
-    rateRow('wildfire ingest weather (validate, FWI, upsert)', rows, 'readings/s', ingest.seconds, base);
+    if (SKIP_INGEST) await wf.ingest.weather(csv);
+    else await benchIngestion(wf, pool, csv, codes.length, days.length, year, db.host);
 
     // Baseline: bare Express answering the latest-reading query of one municipality.
     const code = codes[codes.length >> 1];
@@ -122,14 +137,45 @@ module.exports = async function wildfireBench() {
     servers.push(bareServer);
     const { token } = await wf.tokens.create({ type: 'live', account: 'bench', scopes: ['risk:read'] });
 
-    console.log(`\nWildfire m1 latest reading: ${CONNECTIONS} connections, ${DURATION} s per path, municipality ${code}\n`);
-    const baseHttp = await load(`http://127.0.0.1:${bareServer.address().port}/`);
-    row('baseline: bare Express + one pg query', baseHttp);
-    row('wildfire GET /api/v3/m1 latest (live token)', await load(`${wf.url}/api/v3/m1?municipio_id=${code}`, { authorization: `Bearer ${token}` }), baseHttp);
+    console.log(
+      `\nWildfire m1 latest reading: ${M1_CONNECTIONS} connections, ${M1_SECONDS} s per path after ${M1_WARMUP_SECONDS} s of warm-up, ` +
+        `municipality ${code}, Postgres at ${db.host}, Redis at ${new URL(REDIS_URL).host}\n`,
+    );
+    const baseHttp = await measure(`http://127.0.0.1:${bareServer.address().port}/`);
+    httpRow('baseline: bare Express + one pg query', baseHttp);
+    httpRow('wildfire GET /api/v3/m1 latest (live token)', await measure(`${wf.url}/api/v3/m1?municipio_id=${code}`, { authorization: `Bearer ${token}` }), baseHttp);
   } finally {
     for (const s of servers) s.close();
     for (const c of closers.reverse()) await c().catch(() => undefined);
     await db.drop();
     rmSync(dir, { recursive: true, force: true });
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
   }
 };
+
+/** `wildfire ingest weather` of the CSV beside a raw COPY of the same file into a bare table. */
+async function benchIngestion(wf, pool, csv, municipalities, dayCount, year, host) {
+  const rows = municipalities * dayCount;
+  console.log(
+    `\nWildfire ingestion: ${rows.toLocaleString('en')} weather rows (${municipalities} municipalities x ${dayCount} days of ${year}, ` +
+      `${(statSync(csv).size / 1e6).toFixed(1)} MB CSV), Postgres at ${host}\n`,
+  );
+  await pool.query('CREATE TABLE weather_raw (municipio_id text, date date, temp float8, rh float8, ws float8, prec float8)');
+  const copy = await timed(async () => {
+    const client = await pool.connect();
+    try {
+      await pipeline(createReadStream(csv), client.query(copyFrom('COPY weather_raw FROM STDIN WITH (FORMAT csv, HEADER true)')));
+    } finally {
+      client.release();
+    }
+  });
+  const copied = Number((await pool.query('SELECT count(*) AS n FROM weather_raw')).rows[0].n);
+  if (copied !== rows) throw new Error(`baseline COPY loaded ${copied} rows, expected ${rows}`);
+  const base = rateRow('baseline: raw COPY into a bare table', rows, 'rows/s', copy.seconds);
+  const ingest = await timed(() => wf.ingest.weather(csv));
+  if (ingest.result.inserted !== rows) throw new Error(`ingest weather inserted ${ingest.result.inserted} readings, expected ${rows}`);
+  rateRow('wildfire ingest weather (validate, FWI, upsert)', rows, 'readings/s', ingest.seconds, base);
+}

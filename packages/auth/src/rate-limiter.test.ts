@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import Redis from 'ioredis';
-import { createRateLimiter, RateLimiterUnavailableError } from './rate-limiter';
+import { createRateLimiter, FIXED_WINDOW_TAKE_LUA, RateLimiterUnavailableError, windowDecision } from './rate-limiter';
 
 const runId = `test:auth:${randomBytes(6).toString('hex')}`;
 
@@ -114,6 +114,25 @@ describe('redis rate limiter', () => {
     const limiter = createRateLimiter({ points: 1, durationSeconds: 60, keyPrefix: `${runId}:lazy`, redis });
     await once(redis, 'ready');
     expect((await limiter.consume('k')).allowed).toBe(true);
+  });
+
+  it('shares its window with a script built on FIXED_WINDOW_TAKE_LUA (one budget for both), and decides alike', async () => {
+    const redis = connect();
+    await once(redis, 'ready');
+    const limiter = createRateLimiter({ points: 3, durationSeconds: 60, keyPrefix: `${runId}:lua`, redis });
+    const take = async () => {
+      const [consumed, ttl] = (await redis.eval(`${FIXED_WINDOW_TAKE_LUA}\nreturn {consumed, ttl}`, 1, limiter.storeKey('k'), 60)) as [number, number];
+      return windowDecision(consumed, ttl, consumed <= limiter.limit, limiter.limit);
+    };
+    expect(await limiter.consume('k')).toMatchObject({ allowed: true, remaining: 2 });
+    expect(await take()).toMatchObject({ allowed: true, remaining: 1, retryAfterSeconds: 0 });
+    expect(await limiter.consume('k')).toMatchObject({ allowed: true, remaining: 0 });
+    const refused = await take();
+    expect(refused).toMatchObject({ allowed: false, remaining: 0, limit: 3 });
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect((await limiter.consume('k')).allowed).toBe(false);
+    expect(await limiter.peek('k')).toMatchObject({ remaining: 0 });
   });
 
   it('fails with RateLimiterUnavailableError when Redis answers with an error', async () => {

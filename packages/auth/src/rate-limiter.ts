@@ -32,6 +32,8 @@ export interface RateLimiter {
    * when no window is open (the next request opens one). Rejects like `consume`.
    */
   peek(key: string): Promise<RateLimitWindow>;
+  /** The Redis key of `key`'s window (what FIXED_WINDOW_TAKE_LUA takes from). */
+  storeKey(key: string): string;
   readonly limit: number;
   readonly windowSeconds: number;
 }
@@ -68,13 +70,34 @@ function assertPositiveInteger(name: string, value: number): void {
 }
 
 function decision(res: RateLimiterRes, allowed: boolean, limit: number): RateLimitDecision {
-  const msBeforeNext = Math.max(0, res.msBeforeNext);
+  return windowDecision(limit - res.remainingPoints, res.msBeforeNext, allowed, limit);
+}
+
+/**
+ * The Lua that takes one point from a fixed window in Redis, exactly as the Redis limiter
+ * does it (same key, `<keyPrefix>:<key>`, same counter and expiry), for callers that fold
+ * the limit into a script of their own to save a round trip. KEYS[1]: the window's key;
+ * ARGV[1]: the window in seconds. Leaves `consumed` (points taken, this one included) and
+ * `ttl` (ms left in the window) in local variables.
+ */
+export const FIXED_WINDOW_TAKE_LUA = `
+redis.call('set', KEYS[1], 0, 'EX', ARGV[1], 'NX')
+local consumed = redis.call('incrby', KEYS[1], 1)
+local ttl = redis.call('pttl', KEYS[1])
+if ttl == -1 then
+  redis.call('expire', KEYS[1], ARGV[1])
+  ttl = 1000 * ARGV[1]
+end`;
+
+/** The decision of a fixed window holding `consumed` points with `msBeforeNext` left; what `consume` answers. */
+export function windowDecision(consumed: number, msBeforeNext: number, allowed: boolean, limit: number): RateLimitDecision {
+  const msLeft = Math.max(0, msBeforeNext);
   return {
     allowed,
     limit,
-    remaining: allowed ? Math.max(0, res.remainingPoints) : 0,
-    resetAt: Math.ceil((Date.now() + msBeforeNext) / 1000),
-    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(msBeforeNext / 1000)),
+    remaining: allowed ? Math.max(0, limit - consumed) : 0,
+    resetAt: Math.ceil((Date.now() + msLeft) / 1000),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(msLeft / 1000)),
   };
 }
 
@@ -114,6 +137,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   return {
     limit,
     windowSeconds: durationSeconds,
+    storeKey: (key: string) => `${keyPrefix}:${key}`,
     async consume(key: string, points = 1): Promise<RateLimitDecision> {
       assertPositiveInteger('points', points);
       let res: RateLimiterRes;

@@ -98,6 +98,9 @@ const ZWildfireEnvSchema = z.object({
   RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('wildfire-rl'),
   WILDFIRE_RATE_LIMIT_DATA: env.int(100, 1),
   WILDFIRE_RATE_LIMIT_REPORTS: env.int(10, 1),
+  WILDFIRE_USAGE_FLUSH_MS: env.int(5_000, 100),
+  WILDFIRE_TOKEN_CACHE_MS: env.int(5_000, 0),
+  WILDFIRE_TOKEN_CACHE_SIZE: env.int(10_000, 1),
   WILDFIRE_REPORT_WAIT_MS: env.int(60_000, 1),
   WILDFIRE_PDF_WORKERS: env.int(2, 1),
   WILDFIRE_REPORT_RETENTION_CRON: cron('30 3 * * *'),
@@ -135,7 +138,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     /** How long a killed worker's job stays claimed before another worker runs it again (BullMQ lock and stalled check). */
     jobStalledMs: e.WILDFIRE_JOB_STALLED_MS,
     queuePrefix: e.QUEUE_PREFIX,
-    rateLimits: { prefix: e.RATE_LIMIT_PREFIX, perMinute: { data: e.WILDFIRE_RATE_LIMIT_DATA, reports: e.WILDFIRE_RATE_LIMIT_REPORTS } },
+    rateLimits: {
+      prefix: e.RATE_LIMIT_PREFIX,
+      perMinute: { data: e.WILDFIRE_RATE_LIMIT_DATA, reports: e.WILDFIRE_RATE_LIMIT_REPORTS },
+      /** How often the accounts' request counters reach account_usage (and the most usage a crash can lose). */
+      usageFlushMs: e.WILDFIRE_USAGE_FLUSH_MS,
+    },
+    /** Token lookups cached per API instance (with Redis only): how long an entry lives (0: no cache) and how many are kept. */
+    tokenCache: { ttlMs: e.WILDFIRE_TOKEN_CACHE_MS, maxEntries: e.WILDFIRE_TOKEN_CACHE_SIZE },
     reports: {
       /** How long POST /api/v1/report waits for the file before answering 202. */
       waitMs: e.WILDFIRE_REPORT_WAIT_MS,

@@ -5,6 +5,7 @@ import { createTsaClient, createWorkerPool, type SigningIdentity } from '@firma-
 import {
   closeServer,
   createFileStore,
+  createRedis,
   createLogger,
   createMetrics,
   listenHttp,
@@ -45,8 +46,12 @@ import { createReportSealer } from './reports/seal-report';
 import { createSyntheticData } from './synthetic/synthetic-data';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
+import { createRedisUsageCounter } from './rate-limits/redis-usage-counter';
 import { createUsageRepository } from './rate-limits/repository';
 import { createRateLimits, type RateLimits } from './rate-limits/service';
+import { createMemoryUsageCounter } from './rate-limits/usage-counter';
+import { createTokenCache } from './tokens/token-cache';
+import { followTokenChanges, tokenChangePublisher } from './tokens/token-changes';
 
 /** The CLI generates no report: a report job reaching it would be a wiring mistake, so it fails loudly. */
 const noSealer = {
@@ -121,8 +126,19 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     logger,
   });
 
+  // Token lookups are cached only where a change can reach the cache at once: an API
+  // process with Redis, subscribed to the token-change channel. The CLI announces its
+  // changes there (a connection of its own: the CLI role opens no other).
+  const cache = redis && config.tokenCache.ttlMs > 0 ? createTokenCache(config.tokenCache) : undefined;
+  const cliPublisher = role === 'cli' && config.redisUrl ? createRedis(config.redisUrl) : undefined;
+  cliPublisher?.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const publisher = redis ?? cliPublisher;
   // Each service and use case gets the repositories and collaborators it uses, and no others.
-  const tokens = createTokensService(createTokensRepository(database.db), clock);
+  const tokens = createTokensService(createTokensRepository(database.db), clock, {
+    cache,
+    announce: publisher && tokenChangePublisher(publisher, config.rateLimits.prefix),
+    logger,
+  });
   const municipalitiesRepo = createMunicipalitiesRepository(database);
   const municipalities = createMunicipalitiesService(municipalitiesRepo);
   try {
@@ -168,11 +184,14 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const pdfPool = createWorkerPool({ size: config.reports.pdfWorkers });
   const generateReport = createGenerateReport({ repo: reportsRepo, municipalities, readings, synthetic, decisions, ecosystem, pool: pdfPool, sealer: sealer ?? noSealer, files, clock });
 
+  const stopFollowing = cache && redis ? await followTokenChanges(redis.duplicate(), config.rateLimits.prefix, cache, logger) : undefined;
+  const usageRepo = createUsageRepository(database.db);
+  const usageOptions = { repo: usageRepo, flushMs: config.rateLimits.usageFlushMs, clock, logger };
   const limits = createRateLimits({
     perMinute: config.rateLimits.perMinute,
     keyPrefix: config.rateLimits.prefix,
     redis,
-    usage: createUsageRepository(database.db),
+    usage: redis ? createRedisUsageCounter({ ...usageOptions, redis, keyPrefix: config.rateLimits.prefix }) : createMemoryUsageCounter(usageOptions),
     clock,
   });
 
@@ -281,6 +300,10 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     demoToken,
     async close() {
       if (server) await closeServer(server, config.shutdownGraceMs);
+      // The requests served since the last flush reach account_usage before the process stops.
+      await limits.close().catch((err: unknown) => logger.warn({ err }, 'could not flush the usage counters at shutdown'));
+      await stopFollowing?.();
+      if (cliPublisher) await cliPublisher.quit().catch(() => cliPublisher.disconnect());
       await jobs.close();
       await pdfPool.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());

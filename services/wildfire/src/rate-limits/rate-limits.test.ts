@@ -116,6 +116,21 @@ describe('rate limits and usage on Postgres and Redis', () => {
     expect((await get(a, '/api/v1/me', token)).body.rate_limits.data.remaining).toBe(98);
   });
 
+  it('shows in /me exactly the requests served, before and after both instances flush to account_usage', async () => {
+    const token = await live('ayto-flush');
+    for (let i = 0; i < 4; i++) expect((await get(i % 2 ? a : b, M1, token)).status).toBe(200);
+    const usage = async () => (await get(a, '/api/v1/me', token)).body.usage.requests;
+    expect(await usage()).toBe(4);
+    await Promise.all([a.limits.flushUsage(), b.limits.flushUsage()]);
+    expect(await usage()).toBe(4);
+    const { rows } = await a.database.pool.query<{ requests: number }>(
+      "SELECT u.requests FROM account_usage u JOIN accounts a ON a.id = u.account_id WHERE a.name = 'ayto-flush'",
+    );
+    expect(rows).toEqual([{ requests: 4 }]);
+    expect((await get(b, M1, token)).status).toBe(200);
+    expect(await usage()).toBe(5);
+  });
+
   it('answers 429 QUOTA_EXCEEDED to every live token of an account once its monthly quota is spent, until the month ends', async () => {
     now = new Date('2026-03-31T12:00:00Z');
     const token = await live('ayto-quota', 3);

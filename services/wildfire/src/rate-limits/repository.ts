@@ -1,28 +1,34 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { WildfireDb } from '../db';
 import { accountUsage } from './tables';
+
+/** Requests counted for one account and month that are not yet in `account_usage`. */
+export interface UsageDelta {
+  accountId: string;
+  month: string;
+  requests: number;
+}
 
 /** The only code that touches the account_usage table. */
 export function createUsageRepository(db: WildfireDb) {
   return {
     /**
-     * Counts one request for the account's month and returns the new total; null
-     * when `quota` is already spent (nothing is counted then). One statement, so
-     * concurrent instances can neither lose an increment nor overshoot the quota.
+     * Adds each delta to its account's month in one statement (a flush of the usage
+     * counters). Adding, never setting, is what lets several instances flush without
+     * coordinating: each delta is handed to exactly one flusher.
      */
-    async countRequest(accountId: string, month: string, quota: number | null, at: Date): Promise<number | null> {
-      const [row] = await db
+    async addRequests(deltas: readonly UsageDelta[], at: Date): Promise<void> {
+      if (deltas.length === 0) return;
+      await db
         .insert(accountUsage)
-        .values({ accountId, month, requests: 1, updatedAt: at })
+        .values(deltas.map((d) => ({ accountId: d.accountId, month: d.month, requests: d.requests, updatedAt: at })))
         .onConflictDoUpdate({
           target: [accountUsage.accountId, accountUsage.month],
-          set: { requests: sql`${accountUsage.requests} + 1`, updatedAt: at },
-          setWhere: quota === null ? undefined : lt(accountUsage.requests, quota),
-        })
-        .returning({ requests: accountUsage.requests });
-      return row?.requests ?? null;
+          set: { requests: sql`${accountUsage.requests} + excluded.requests`, updatedAt: at },
+        });
     },
 
+    /** The requests flushed for the account's month. */
     async requests(accountId: string, month: string): Promise<number> {
       const [row] = await db
         .select({ requests: accountUsage.requests })

@@ -1,9 +1,12 @@
 import type { Redis } from 'ioredis';
 import { createRateLimiter, RateLimiterUnavailableError, type RateLimitDecision, type RateLimiter, type RateLimitWindow } from '@firma-riesgo/auth';
 import { UnavailableError } from '@firma-riesgo/errors';
-import { todayInSpain } from '../calendar';
 import type { WildfirePrincipal } from '../tokens/authenticate';
-import type { UsageRepository } from './repository';
+import { monthInSpain, secondsToNextMonthInSpain } from './month';
+import type { AdmitInOneCall } from './redis-usage-counter';
+import type { UsageCounter } from './usage-counter';
+
+export { monthInSpain, secondsToNextMonthInSpain } from './month';
 
 /**
  * The budgets a route can draw from: `data` for the read endpoints (m1, m3, m10,
@@ -22,7 +25,11 @@ export interface RateLimitsOptions {
   keyPrefix: string;
   /** Shared counters for every instance; absent (embedded mode): counted in this process. */
   redis?: Redis;
-  usage: UsageRepository;
+  /** The accounts' monthly counters (in Redis, or in this process without Redis), flushed to Postgres. */
+  usage: UsageCounter & {
+    /** Present with Redis: the limit and the count in one round trip. */
+    admit?: AdmitInOneCall;
+  };
   clock?: () => Date;
 }
 
@@ -41,19 +48,6 @@ export interface MonthUsage {
 
 type Caller = Pick<WildfirePrincipal, 'tokenId' | 'accountId' | 'type' | 'monthlyQuota'>;
 
-/** `YYYY-MM` of the instant in Spain. */
-export function monthInSpain(now: Date): string {
-  return todayInSpain(now).slice(0, 7);
-}
-
-/** Whole seconds from `now` to 00:00 on the 1st of next month in Spain (Europe/Madrid is UTC+1 or UTC+2). */
-export function secondsToNextMonthInSpain(now: Date): number {
-  const [year, month] = monthInSpain(now).split('-').map(Number) as [number, number];
-  const midnightIfSummer = Date.UTC(year, month, 1) - 2 * 3_600_000;
-  const start = todayInSpain(new Date(midnightIfSummer)).endsWith('-01') ? midnightIfSummer : midnightIfSummer + 3_600_000;
-  return Math.max(1, Math.ceil((start - now.getTime()) / 1000));
-}
-
 const unavailable = (cause: unknown) =>
   new UnavailableError('Rate limiting is unavailable because its Redis store cannot be reached; the request was not served. Retry later', 'SERVICE_UNAVAILABLE', {
     cause,
@@ -62,7 +56,8 @@ const unavailable = (cause: unknown) =>
 /**
  * Per-token rate limits and per-account monthly metering. Test tokens are never
  * counted. Live tokens take one point from the route's budget (Redis, shared by
- * every instance) and, when allowed, one request from the account's month (Postgres).
+ * every instance) and, when allowed, one request from the account's month (the usage
+ * counter, flushed to Postgres in batches).
  * A store that cannot be asked refuses the request: unmetered traffic would defeat
  * the limits, so the API fails closed.
  */
@@ -87,14 +82,28 @@ export function createRateLimits(options: RateLimitsOptions) {
   return {
     perMinute: options.perMinute,
 
+    /** Moves the pending usage counts to Postgres now (the counter also does so periodically). */
+    flushUsage: () => options.usage.flush(),
+
+    /** Stops the periodic flush after a last one; call when the process stops serving. */
+    close: () => options.usage.close(),
+
     /** Counts one request of `caller` against `kind`. Throws UnavailableError (503) when Redis cannot be asked. */
     async admit(caller: Caller, kind: RateLimitKind): Promise<Admission> {
       if (caller.type === 'test') return { outcome: 'uncounted' };
-      const decision = await ask(() => limiters[kind].consume(caller.tokenId));
-      if (!decision.allowed) return { outcome: 'rate-limited', decision };
       const now = clock();
       const month = monthInSpain(now);
-      const counted = await options.usage.countRequest(caller.accountId, month, caller.monthlyQuota, now);
+      let decision: RateLimitDecision;
+      let counted: number | null;
+      const { admit } = options.usage;
+      if (admit) {
+        ({ decision, total: counted } = await ask(() => admit(limiters[kind], caller.tokenId, caller.accountId, month, caller.monthlyQuota, now)));
+        if (!decision.allowed) return { outcome: 'rate-limited', decision };
+      } else {
+        decision = await ask(() => limiters[kind].consume(caller.tokenId));
+        if (!decision.allowed) return { outcome: 'rate-limited', decision };
+        counted = await ask(() => options.usage.count(caller.accountId, month, caller.monthlyQuota, now));
+      }
       if (counted === null) {
         return { outcome: 'quota-exceeded', decision, quota: caller.monthlyQuota!, month, retryAfterSeconds: secondsToNextMonthInSpain(now) };
       }
@@ -111,8 +120,9 @@ export function createRateLimits(options: RateLimitsOptions) {
     /** The account's requests this month; null for test tokens, which are never metered. */
     async usage(caller: Caller): Promise<MonthUsage | null> {
       if (caller.type === 'test') return null;
-      const month = monthInSpain(clock());
-      return { month, requests: await options.usage.requests(caller.accountId, month), quota: caller.monthlyQuota };
+      const now = clock();
+      const month = monthInSpain(now);
+      return { month, requests: await ask(() => options.usage.requests(caller.accountId, month, now)), quota: caller.monthlyQuota };
     },
   };
 }

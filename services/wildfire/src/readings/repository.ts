@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lte } from 'drizzle-orm';
+import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { withLockedTransaction } from '../db/locked-transaction';
 import type pg from 'pg';
 import type { Database } from '@firma-riesgo/service-kit';
@@ -56,6 +56,10 @@ const READINGS_STAGING: readonly BulkColumn[] = READING_COLUMNS.map((name) => ({
 }));
 
 const INGEST_LOCK = 'wildfire:ingest-weather';
+
+/** The columns of `readingColumns`, in SQL, for the prepared latest-reading query. */
+const LATEST_READING = `SELECT date::text AS date, temp, rh, ws, prec, ffmc, dmc, dc, isi, bui, fwi, dsr, risk_score AS "riskScore", risk_label AS "riskLabel"
+  FROM readings WHERE municipio_id = $1 ORDER BY date DESC LIMIT 1`;
 
 /**
  * One weather ingestion, inside one transaction on one connection: the file is
@@ -145,10 +149,13 @@ export function createReadingsRepository(database: WildfireDatabase) {
       return withLockedTransaction(pool, INGEST_LOCK, (client) => work(weatherIngestion(client, mode)));
     },
 
-    /** The municipality's latest stored reading, or null when none is stored. */
+    /**
+     * The municipality's latest stored reading, or null when none is stored. The m1 hot
+     * path: one primary-key scan, as a named (prepared once per connection) statement.
+     */
     async latest(municipioId: string): Promise<Reading | null> {
-      const [row] = await db.select(readingColumns).from(readings).where(eq(readings.municipioId, municipioId)).orderBy(desc(readings.date)).limit(1);
-      return row ?? null;
+      const { rows } = await pool.query<Reading>({ name: 'wildfire-readings-latest', text: LATEST_READING, values: [municipioId] });
+      return rows[0] ?? null;
     },
 
     /** Stored readings from `from` to `to` (both included), in date order. */

@@ -36,10 +36,11 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
         const today = todayInSpain(deps.clock());
         return { reading: synthetic.readings(municipioId, today, today)[0]!, source: 'synthetic' };
       }
-      const [known, reading] = await Promise.all([deps.municipalities.exists(municipioId), repo.latest(municipioId)]);
-      if (!known) throw municipalityNotFound(municipioId);
-      if (!reading) throw new NotFoundError(`No reading is stored for municipality ${municipioId} yet`, 'READING_NOT_FOUND', { param: 'municipio_id' });
-      return { reading, source: 'observed' };
+      // One query when a reading is stored: a reading's municipality exists (foreign key).
+      const reading = await repo.latest(municipioId);
+      if (reading) return { reading, source: 'observed' };
+      await requireKnown(municipioId);
+      throw new NotFoundError(`No reading is stored for municipality ${municipioId} yet`, 'READING_NOT_FOUND', { param: 'municipio_id' });
     },
 
     /** Readings of a date range, in date order; days without a stored reading are absent. */

@@ -70,6 +70,17 @@ describe('requireToken', () => {
     expect(enqueued).toEqual([{ name: 'token.touch', payload: { tokenId: record.id, usedAt: '2026-05-04T10:11:12.000Z' } }]);
   });
 
+  it('enqueues token.touch once a minute per token however many requests come, although the stored last use lags behind', async () => {
+    const { app, tokens, enqueued } = setup();
+    const { token } = await tokens.create({ account: 'acme', type: 'live', scopes: ['reports:read', 'reports:write'] });
+    for (let i = 0; i < 5; i++) expect((await request(app).get('/reports').set('Authorization', `Bearer ${token}`)).status).toBe(200);
+    expect(enqueued).toHaveLength(1);
+    const record = (await tokens.list('acme'))[0]!;
+    expect(tokens.touchDue(record, new Date('2026-05-04T10:12:11.999Z'))).toBe(false);
+    expect(tokens.touchDue(record, new Date('2026-05-04T10:12:12.000Z'))).toBe(true);
+    expect(tokens.touchDue(record, new Date('2026-05-04T10:12:12.000Z'))).toBe(false);
+  });
+
   it('answers the request even when token.touch cannot be enqueued, and logs why', async () => {
     const { app, tokens, warnings } = setup(async () => {
       throw new Error('redis is down');

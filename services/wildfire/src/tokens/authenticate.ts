@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { missingScopes, parseCidrList, touchDue } from '@firma-riesgo/auth';
+import { missingScopes, parseCidrList } from '@firma-riesgo/auth';
 import { ForbiddenError, UnauthorizedError } from '@firma-riesgo/errors';
 import type { JobQueue } from '@firma-riesgo/service-kit';
 import type { WildfireJobs } from '../jobs/registry';
@@ -42,8 +42,9 @@ function bearerToken(header: string): string | null {
  * Admits requests carrying a valid `Authorization: Bearer pk_...` token that holds
  * every scope in `options.scopes` and, when the token has an IP allowlist, comes from
  * an allowed address. The account always comes from the token, never from the
- * request. Each admitted request enqueues `token.touch`, so `last_used_at` is written
- * off the request path; a failure to enqueue is logged and never fails the request.
+ * request. An admitted request enqueues `token.touch` when the token's last use is a
+ * minute old (once a minute per token and instance), so `last_used_at` is written off
+ * the request path; a failure to enqueue is logged and never fails the request.
  */
 export function requireToken(auth: TokenAuth, options: { scopes: readonly TokenScope[] }): RequestHandler {
   const clock = auth.clock ?? (() => new Date());
@@ -100,7 +101,7 @@ export function requireToken(auth: TokenAuth, options: { scopes: readonly TokenS
     };
     res.locals.principal = `account:${token.account}`;
     const now = clock();
-    if (touchDue(token.lastUsedAt, now)) {
+    if (auth.tokens.touchDue(token, now)) {
       Promise.resolve()
         .then(() => auth.jobs.enqueue('token.touch', { tokenId: token.id, usedAt: now.toISOString() }))
         .catch((err: unknown) => auth.logger.warn({ err, tokenId: token.id }, 'could not enqueue token.touch'));

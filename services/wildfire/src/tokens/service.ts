@@ -1,6 +1,7 @@
-import { displayPrefix, generateKey, hashKey, InvalidCidrError, parseCidrList } from '@firma-riesgo/auth';
+import { displayPrefix, generateKey, hashKey, InvalidCidrError, parseCidrList, touchDue as lastUseStale } from '@firma-riesgo/auth';
 import { ConflictError } from '@firma-riesgo/errors';
 import type { TokenRecord, TokenRef, TokenType, TokensRepository } from './repository';
+import type { TokenCache, TokenChange } from './token-cache';
 
 /** Every scope a token can hold; each endpoint requires at most these (DESIGN §4). */
 export const TOKEN_SCOPES = ['risk:read', 'reports:read', 'reports:write', 'ecosystem:read'] as const;
@@ -56,8 +57,33 @@ function tokenRef(text: string): TokenRef {
   return { prefix: text };
 }
 
+export interface TokensServiceOptions {
+  /** Lookups cached by this instance; absent: every request asks Postgres. */
+  cache?: TokenCache;
+  /**
+   * Tells every instance's cache of a change (Redis pub/sub); called after the change is
+   * committed. A failure is logged: the caches' TTL then bounds the staleness.
+   */
+  announce?: (change: TokenChange) => Promise<void>;
+  logger?: { warn(obj: object, msg?: string): void };
+}
+
 /** Token lifecycle: the plaintext token exists only in the return value of `create`. */
-export function createTokensService(repo: TokensRepository, clock: () => Date = () => new Date()) {
+export function createTokensService(repo: TokensRepository, clock: () => Date = () => new Date(), options: TokensServiceOptions = {}) {
+  const { cache } = options;
+  /** The last `token.touch` this instance enqueued per token (bounded like the cache), so a busy token does not enqueue per request. */
+  const touched = new Map<string, number>();
+  const TOUCHED_MAX = 10_000;
+
+  async function changed(change: TokenChange): Promise<void> {
+    cache?.drop(change);
+    try {
+      await options.announce?.(change);
+    } catch (err) {
+      options.logger?.warn({ err, ...change }, 'could not announce a token change to the other instances; their caches expire it');
+    }
+  }
+
   function validated(input: CreateTokenInput) {
     if (!ACCOUNT_NAME.test(input.account)) {
       throw new TokenInputError(
@@ -124,13 +150,22 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
       const fields = validated(input);
       const token = generateKey(TOKEN_PREFIXES[fields.type]);
       const record = await repo.insertToken({ ...fields, tokenHash: hashKey(token), prefix: displayPrefix(token) });
+      // The quota belongs to the account: its other tokens' cached records carry the old one.
+      if (fields.monthlyQuota !== undefined) await changed({ accountId: record.accountId });
       return { token, record };
     },
 
     /** What a presented token is. Lookup is by hash, so timing reveals nothing of the token. */
     async authenticate(presented: string): Promise<Authentication> {
       if (!presented.startsWith(TOKEN_PREFIXES.live) && !presented.startsWith(TOKEN_PREFIXES.test)) return { ok: false, reason: 'unknown' };
-      const token = await repo.findByHash(hashKey(presented));
+      const hash = hashKey(presented);
+      let token = cache?.get(hash) ?? null;
+      if (!token) {
+        const generation = cache?.generation ?? 0;
+        token = await repo.findByHash(hash);
+        // Unknown tokens are not cached: one may be created in a moment.
+        if (token) cache?.set(hash, token, generation);
+      }
       if (!token) return { ok: false, reason: 'unknown' };
       if (token.revokedAt) return { ok: false, reason: 'revoked', token };
       if (token.expiresAt && token.expiresAt.getTime() <= clock().getTime()) return { ok: false, reason: token.replacedBy ? 'rotated' : 'expired', token };
@@ -148,7 +183,9 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
       const match = await findActive(ref, 'revoke');
       if (!match) return null;
       const at = clock();
-      return (await repo.revoke(match.id, at)) ? { ...match, revokedAt: at } : null;
+      if (!(await repo.revoke(match.id, at))) return null;
+      await changed({ tokenId: match.id });
+      return { ...match, revokedAt: at };
     },
 
     /**
@@ -184,7 +221,23 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
         graceEndsAt,
       );
       if (!replaced) throw new ConflictError(`Token ${old.id} was revoked or rotated meanwhile; nothing was issued`, 'ALREADY_ROTATED');
+      await changed({ tokenId: old.id });
       return { token, record: replaced.replacement, old: replaced.old };
+    },
+
+    /**
+     * Whether this request should enqueue `token.touch`: when the stored last use, or the
+     * last touch this instance enqueued, is a resolution old (the cached record's
+     * `lastUsedAt` lags behind the job), so a busy token costs one job a minute per instance.
+     */
+    touchDue(token: Pick<TokenRecord, 'id' | 'lastUsedAt'>, now: Date): boolean {
+      const enqueued = touched.get(token.id);
+      const last = enqueued !== undefined && (token.lastUsedAt === null || enqueued > token.lastUsedAt.getTime()) ? new Date(enqueued) : token.lastUsedAt;
+      if (!lastUseStale(last, now)) return false;
+      touched.delete(token.id);
+      touched.set(token.id, now.getTime());
+      if (touched.size > TOUCHED_MAX) touched.delete(touched.keys().next().value as string);
+      return true;
     },
 
     /** The `token.touch` job: records when the token was last used. */
