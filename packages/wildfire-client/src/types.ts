@@ -129,9 +129,25 @@ export interface Measure {
   title: string;
   description: string;
   applies_to: DangerClass[];
-  /** "Ley 43/2003 de Montes, art. 48.6" for the bans; null for prevention advice. */
+  /** "Ley 43/2003 de Montes, art. 48.6" for the bans; the regional order for a season's measures; null for prevention advice. */
   legal_basis: string | null;
   source: string;
+}
+
+/** The época de peligro of a municipality's autonomous community around a date. */
+export interface DangerSeason {
+  community_code: string;
+  /** null: the community has no fixed season in the service's table (`note` says why). */
+  name: string | null;
+  from: string | null;
+  to: string | null;
+  in_force: boolean;
+  authority: string;
+  source: string | null;
+  source_title: string;
+  measures: string[];
+  note: string | null;
+  origin: 'builtin' | 'ingested';
 }
 
 export interface PreventiveAction {
@@ -163,6 +179,7 @@ export interface M3DecisionSupport {
   percentile: number | null;
   percentile_basis: { years: number; days: number; first_date: string | null; last_date: string | null; window_days: number };
   trend: { days: { date: string; fwi: number }[]; change: number | null; direction: TrendDirection | null; threshold: number };
+  season: DangerSeason | null;
   measures: Measure[];
   actions: PreventiveAction[];
   sources: SourceRef[];
@@ -235,7 +252,7 @@ export interface Framing {
     vs_last_year: FwiComparison | null;
     vs_history_max: FwiComparison | null;
     trend: { direction: TrendDirection | null; change: number | null; days: number };
-    season: null;
+    season: DangerSeason | null;
   };
   measures_in_force: { code: string; title: string; legal_basis: string }[];
   uncertainty: string;

@@ -10,6 +10,7 @@ import type { MunicipalityIngestSummary } from './municipalities/ingest-municipa
 import type { WeatherIngestSummary } from './readings/ingest-weather';
 import type { DecisionIngestSummary } from './decisions/ingest-decisions';
 import type { EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
+import type { SeasonIngestSummary } from './seasons/ingest-seasons';
 import type { TokenRecord, TokenType } from './tokens/repository';
 import { DEFAULT_ROTATION_GRACE_MS, TOKEN_SCOPES, TokenInputError } from './tokens/service';
 
@@ -153,7 +154,7 @@ function tokenCommands(): CliCommand<WildfireRuntime>[] {
   ];
 }
 
-type IngestKind = 'weather' | 'municipalities' | 'ecosystem' | 'decisions';
+type IngestKind = 'weather' | 'municipalities' | 'ecosystem' | 'decisions' | 'seasons';
 
 const INGEST_HELP: Record<IngestKind, string> = {
   weather:
@@ -169,10 +170,14 @@ const INGEST_HELP: Record<IngestKind, string> = {
     'Load territorial decisions: scope_code,date_from,date_to,type,title,measures,legal_basis,source_url.\n' +
     'scope_code: 5-digit INE code, 2-digit province, CA01-CA19 or ES; measures separated by "|".\n' +
     'A bad row rejects the whole file (line and column named); loading it twice changes nothing.',
+  seasons:
+    'Load épocas de peligro, one row per community: community_code,name,from,to,authority,source_title,source_url,measures,note.\n' +
+    'from/to MM-DD (empty with name for no fixed season, then a note); measures separated by "|".\n' +
+    'A bad row rejects the whole file (line and column named); loading it twice changes nothing.',
 };
 
 function ingestCommands(): CliCommand<WildfireRuntime>[] {
-  return (['weather', 'municipalities', 'ecosystem', 'decisions'] as const).map((kind) => ({
+  return (['weather', 'municipalities', 'ecosystem', 'decisions', 'seasons'] as const).map((kind) => ({
     name: `ingest ${kind}`,
     synopsis: `FILE${kind === 'municipalities' ? '' : '.csv'} [--json]`,
     description: INGEST_HELP[kind],
@@ -256,6 +261,10 @@ function describeIngest(command: IngestKind, file: string, summary: object): str
   if (command === 'decisions') {
     const d = summary as DecisionIngestSummary;
     return `Loaded ${d.rows} decisions from ${file}: ${d.inserted} new, ${d.updated} changed, ${d.unchanged} unchanged.`;
+  }
+  if (command === 'seasons') {
+    const d = summary as SeasonIngestSummary;
+    return `Loaded the épocas de peligro of ${d.rows} communities from ${file}: ${d.inserted} new, ${d.updated} changed, ${d.unchanged} unchanged.`;
   }
   if (command === 'ecosystem') {
     const e = summary as EcosystemIngestSummary;

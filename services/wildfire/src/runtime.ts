@@ -38,6 +38,9 @@ import { createReportsRepository } from './reports/repository';
 import { createReportsService, type ReportsService } from './reports/service';
 import { loadReportSealIdentity } from './reports/seal-identity';
 import { createReportSealer } from './reports/seal-report';
+import { createIngestSeasons, type SeasonIngestSummary } from './seasons/ingest-seasons';
+import { createSeasonsRepository } from './seasons/repository';
+import { createSeasonsService, type SeasonsService } from './seasons/service';
 import { createSyntheticData } from './synthetic/synthetic-data';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
@@ -65,6 +68,7 @@ export interface WildfireRuntime {
   ecosystem: EcosystemService;
   decisionSupport: DecisionSupportService;
   decisions: DecisionsService;
+  seasons: SeasonsService;
   framing: FramingService;
   reports: ReportsService;
   /** Per-token rate limits (in Redis when REDIS_URL is set, else in this process) and monthly usage. */
@@ -75,6 +79,7 @@ export interface WildfireRuntime {
     municipalities(path: string): Promise<MunicipalityIngestSummary>;
     ecosystem(path: string): Promise<EcosystemIngestSummary>;
     decisions(path: string): Promise<DecisionIngestSummary>;
+    seasons(path: string): Promise<SeasonIngestSummary>;
   };
   /** What "now" is: decides "today" and "the future" for the date rules, and token expiry. */
   clock: () => Date;
@@ -119,9 +124,13 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const tokens = createTokensService(createTokensRepository(database.db), clock);
   const municipalitiesRepo = createMunicipalitiesRepository(database);
   const municipalities = createMunicipalitiesService(municipalitiesRepo);
+  const seasonsRepo = createSeasonsRepository(database);
+  const seasons = createSeasonsService({ repo: seasonsRepo, clock });
   try {
     const seeded = await municipalities.seedRegistryIfNeeded();
     if (seeded > 0) logger.info({ municipalities: seeded }, 'loaded the built-in municipality registry');
+    const seasonRows = await seasons.seedIfNeeded();
+    if (seasonRows > 0) logger.info({ communities: seasonRows }, 'loaded the built-in épocas de peligro table');
   } catch (err) {
     await database.close();
     throw err;
@@ -134,12 +143,13 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
     ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
     decisions: createIngestDecisions({ repo: decisionsRepo, municipalities, clock }),
+    seasons: createIngestSeasons({ repo: seasonsRepo, clock }),
   };
   // One synthetic model for every feature, so its cache serves m1 and the fuel moisture index alike.
   const synthetic = createSyntheticData({ cacheSize: options.syntheticCacheSize });
   const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock });
   const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
-  const decisionSupport = createDecisionSupportService({ readings, municipalities, synthetic, clock });
+  const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, synthetic, clock });
   const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
   const framing = createFramingService({ decisionSupport });
 
@@ -232,6 +242,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     ecosystem,
     decisionSupport,
     decisions,
+    seasons,
     framing,
     reports,
     limits,

@@ -23,6 +23,7 @@ export function m3Record(a: Assessment): TM3Response {
     percentile: a.percentile,
     percentile_basis: a.percentileBasis,
     trend: a.trend,
+    season: a.season,
     measures: a.measures,
     actions: a.actions,
     sources: a.sources,

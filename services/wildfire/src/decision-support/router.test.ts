@@ -67,8 +67,10 @@ describe('GET /api/v3/m3', () => {
         percentile_basis: { years: 4, days: 7, first_date: '2016-07-25', last_date: '2025-07-20', window_days: 15 },
         trend: { days: [{ date: '2025-07-18', fwi: 30 }, { date: '2025-07-19', fwi: 36 }, { date: '2025-07-20', fwi: 40 }], change: 10, direction: 'rising', threshold: 3 },
       });
-      expect(res.body.measures.map((m: { code: string }) => m.code)).toEqual(['art48_6_a', 'art48_6_b', 'art48_6_c', 'art48_6_d', 'art48_6_e', 'art48_6_f']);
-      for (const m of res.body.measures) expect(m.legal_basis).toBe('Ley 43/2003 de Montes, art. 48.6');
+      // The six bans, then the standing measure of Madrid's época de peligro (INFOMA, 15 June to 30 September).
+      expect(res.body.measures.map((m: { code: string }) => m.code)).toEqual(['art48_6_a', 'art48_6_b', 'art48_6_c', 'art48_6_d', 'art48_6_e', 'art48_6_f', 'season_13_1']);
+      for (const m of res.body.measures.slice(0, 6)) expect(m.legal_basis).toBe('Ley 43/2003 de Montes, art. 48.6');
+      expect(res.body.season).toMatchObject({ community_code: '13', name: 'Época de peligro alto (INFOMA)', from: '2025-06-15', to: '2025-09-30', in_force: true, origin: 'builtin' });
       expect(res.body.actions.map((a: { category: string }) => a.category)).toEqual(expect.arrayContaining(['readiness', 'machinery', 'communication', 'access']));
       expect(res.body.sources.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(['readings', 'effis', 'ley_montes']));
     });
@@ -82,7 +84,7 @@ describe('GET /api/v3/m3', () => {
     ])('on %s (FWI %p) answers %s / %s, with the art. 48.6 measures: %p', async (date, fwi, cls, aemet, bans) => {
       const res = await m3(`municipio_id=41091&date=${date}`);
       expect(res.body).toMatchObject({ date, fwi, danger_class: cls, aemet_level: aemet });
-      const legal = res.body.measures.filter((m: { legal_basis: string | null }) => m.legal_basis !== null);
+      const legal = res.body.measures.filter((m: { legal_basis: string | null }) => m.legal_basis === 'Ley 43/2003 de Montes, art. 48.6');
       expect(legal).toHaveLength(bans ? 6 : 0);
     });
 
@@ -109,6 +111,46 @@ describe('GET /api/v3/m3', () => {
       expect((await m3('municipio_id=41091', test)).body).toEqual(a.body);
       const m1 = await request(rt.server!).get('/api/v3/m1?municipio_id=41091').set('Authorization', `Bearer ${test}`);
       expect(a.body).toMatchObject({ fwi: m1.body.fwi, risk_score: m1.body.risk_score, risk_label: m1.body.risk_label });
+    });
+  });
+
+  describe('season', () => {
+    const codes = (body: { measures: { code: string }[] }) => body.measures.map((m) => m.code).filter((c) => c.startsWith('season_'));
+
+    it.each([
+      ['2025-05-31', false],
+      ['2025-06-01', true],
+      ['2024-10-15', true],
+      ['2024-10-16', false],
+    ])('gives Sevilla on %s the INFOCA season of that year, in force %p, and its standing measures only inside it', async (date, inForce) => {
+      const res = await m3(`municipio_id=41091&date=${date}`, await token(['risk:read'], 'test'));
+      expect(res.status).toBe(200);
+      const year = date.slice(0, 4);
+      expect(res.body.season).toEqual({
+        community_code: '01',
+        name: 'Época de peligro alto (Plan INFOCA)',
+        from: `${year}-06-01`,
+        to: `${year}-10-15`,
+        in_force: inForce,
+        authority: 'Junta de Andalucía (Plan INFOCA)',
+        source: 'https://juntadeandalucia.es/boja/2010/192/1',
+        source_title: expect.stringContaining('Decreto 371/2010'),
+        measures: expect.arrayContaining([expect.stringContaining('Prohibido el uso del fuego')]),
+        note: expect.any(String),
+        origin: 'builtin',
+      });
+      expect(codes(res.body)).toEqual(inForce ? ['season_01_1', 'season_01_2', 'season_01_3'] : []);
+      const seasonal = res.body.measures.find((m: { code: string }) => m.code === 'season_01_1');
+      if (inForce) expect(seasonal).toMatchObject({ legal_basis: expect.stringContaining('Decreto 371/2010'), source: 'https://juntadeandalucia.es/boja/2010/192/1' });
+      expect(res.body.sources.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(['seasons', 'season_01']));
+    });
+
+    it('tells a Canary Islands municipality that its community has no fixed season, with no seasonal measures', async () => {
+      const res = await m3('municipio_id=38038&date=2025-07-20', await token(['risk:read'], 'test'));
+      expect(res.status).toBe(200);
+      expect(res.body.municipality.community).toBe('Canarias');
+      expect(res.body.season).toMatchObject({ community_code: '05', name: null, from: null, to: null, in_force: false, measures: [], note: expect.stringContaining('por episodios') });
+      expect(codes(res.body)).toEqual([]);
     });
   });
 
@@ -158,6 +200,7 @@ describe('GET /api/v3/m3', () => {
     expect(op.security).toEqual([{ BearerToken: ['risk:read'] }]);
     expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '422', '429', '503'].filter((s) => s in op.responses).sort());
     const schema = body.components.schemas.M3DecisionSupport;
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['danger_class', 'aemet_level', 'percentile', 'percentile_basis', 'trend', 'measures', 'actions', 'sources']));
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['danger_class', 'aemet_level', 'percentile', 'percentile_basis', 'trend', 'season', 'measures', 'actions', 'sources']));
+    for (const [field, prop] of Object.entries(body.components.schemas.DangerSeason.properties as Record<string, { description?: string }>)) expect([field, prop.description]).toEqual([field, expect.any(String)]);
   });
 });

@@ -21,11 +21,11 @@ export const ZSourceRefSchema = z
 
 export const ZMeasureSchema = z
   .object({
-    code: z.string().describe('Stable code of the measure (art48_6_a … art48_6_f for the six bans of art. 48.6).'),
+    code: z.string().describe('Stable code of the measure (art48_6_a … art48_6_f for the six bans of art. 48.6; season_<community>_<n> for a season’s standing measures).'),
     title: z.string(),
     description: z.string(),
     applies_to: z.array(z.enum(DANGER_CLASS_CODES)).describe('The danger classes the measure applies to.'),
-    legal_basis: z.string().nullable().describe('"Ley 43/2003 de Montes, art. 48.6" for the bans; null for prevention advice.'),
+    legal_basis: z.string().nullable().describe('"Ley 43/2003 de Montes, art. 48.6" for the bans; the regional order or plan for a season’s measures; null for prevention advice.'),
     source: z.string().describe('URL of the source.'),
   })
   .openapi('Measure');
@@ -48,6 +48,23 @@ export const ZTrendSchema = z
     threshold: z.number().describe('3 FWI units.'),
   })
   .openapi('FwiTrend');
+
+export const ZSeasonSchema = z
+  .object({
+    community_code: z.string().describe('INE code (01–19) of the municipality’s autonomous community or city.'),
+    name: z.string().nullable().describe('Name of the época de peligro; null when the community has no fixed season in the table (`note` says why).'),
+    from: z.string().nullable().describe('First day (YYYY-MM-DD) of the season around the date: the one the date is in, else the one of its year (across New Year: the next to start). Null without a fixed season.'),
+    to: z.string().nullable().describe('Last day (YYYY-MM-DD, included) of that season; null without a fixed season.'),
+    in_force: z.boolean().describe('true when the date falls within from–to; always false without a fixed season.'),
+    authority: z.string().describe('Who fixes the season (the regional government and its plan).'),
+    source: z.string().nullable().describe('URL of the order or plan, or of the page reporting it, as the table cites it; null when none was found.'),
+    source_title: z.string().describe('The order or plan the row comes from, or why there is none.'),
+    measures: z.array(z.string()).describe('The season’s standing measures in short; while it is in force they are also listed in `measures`.'),
+    note: z.string().nullable().describe('What the row does not say: yearly extensions, daily levels, why there is no fixed season.'),
+    origin: z.enum(['builtin', 'ingested']).describe('builtin: the table shipped with the service; ingested: loaded by the operator with `wildfire ingest seasons`.'),
+  })
+  .openapi('DangerSeason', { description: 'The época de peligro of the municipality’s autonomous community around the date (table: README “Épocas de peligro”).' });
+export type TSeason = z.infer<typeof ZSeasonSchema>;
 
 export const ZPercentileBasisSchema = z
   .object({
@@ -84,9 +101,12 @@ export const ZM3ResponseSchema = z
       .describe('Percent (1 decimal) of the municipality’s days within ±15 days of this date, in every year from 2015 to today, whose FWI is at or below this day’s.'),
     percentile_basis: ZPercentileBasisSchema,
     trend: ZTrendSchema,
+    season: ZSeasonSchema.nullable().describe('The época de peligro of the municipality’s community around the date; null only when the table has no row for the community.'),
     measures: z
       .array(ZMeasureSchema)
-      .describe('very_high and extreme: the six bans of Ley 43/2003 art. 48.6; other classes: general prevention advice. From a table with sources.'),
+      .describe(
+        'very_high and extreme: the six bans of Ley 43/2003 art. 48.6; other classes: general prevention advice; and, while the época de peligro is in force, its standing measures (code season_<community>_<n>, legal_basis the regional order or plan). From tables with sources.',
+      ),
     actions: z.array(ZActionSchema).describe('Recommended preventive actions for the class, each with its audience.'),
     sources: z.array(ZSourceRefSchema).describe('The data and rules used.'),
   })

@@ -5,18 +5,22 @@ import type { MunicipalitiesService, MunicipalityNames } from '../municipalities
 import { requireServedDay } from '../readings/date-range';
 import type { Reading } from '../readings/reading';
 import type { ReadingSource, ReadingsService } from '../readings/service';
+import type { SeasonOnDay, SeasonsService } from '../seasons/service';
 import type { SyntheticData } from '../synthetic/synthetic-data';
 import { actionsFor } from './actions-table';
 import { dangerClassRow, type DangerClassRow } from './danger-classes';
 import { storedHistory, syntheticHistory, type FwiHistory } from './fwi-history';
-import { measuresFor } from './measures-table';
+import { measuresFor, seasonMeasures, type M3Measure } from './measures-table';
 import { percentileOf, percentileWindows, sameDayIn, type PercentileBasis } from './percentile';
+import { seasonRecord } from './season-record';
+import type { TSeason } from './schemas';
 import { SOURCES, type SourceRef } from './sources';
 import { TREND_DAYS, trendOf, type Trend } from './trend';
 
 export interface DecisionSupportDeps {
   readings: Pick<ReadingsService, 'latestStored' | 'storedRange' | 'storedFwiInWindows'>;
-  municipalities: Pick<MunicipalitiesService, 'names'>;
+  municipalities: Pick<MunicipalitiesService, 'find'>;
+  seasons: Pick<SeasonsService, 'seasonOn'>;
   synthetic: SyntheticData;
   clock: () => Date;
 }
@@ -36,7 +40,9 @@ export interface Assessment {
   /** The FWI of the same day a year earlier, when available. */
   lastYear: { date: string; fwi: number } | null;
   trend: Trend;
-  measures: ReturnType<typeof measuresFor>;
+  /** The época de peligro of the municipality's community around the day; null when the table has no row for it. */
+  season: TSeason | null;
+  measures: M3Measure[];
   actions: ReturnType<typeof actionsFor>;
   sources: SourceRef[];
 }
@@ -55,8 +61,9 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
       requireMunicipalityAllowed(caller, municipioId);
       const today = todayInSpain(deps.clock());
       if (query.date !== undefined) requireServedDay('date', query.date, today);
-      const municipality = await deps.municipalities.names(municipioId);
-      if (!municipality) throw municipalityNotFound(municipioId);
+      const found = await deps.municipalities.find(municipioId);
+      if (!found) throw municipalityNotFound(municipioId);
+      const municipality: MunicipalityNames = { name: found.name, province: found.province, community: found.community };
       const history: FwiHistory = caller.type === 'test' ? synthetic : stored;
       const date = query.date ?? (caller.type === 'test' ? today : (await deps.readings.latestStored(municipioId))?.date);
       if (date === undefined) throw noReading(municipioId, null);
@@ -68,6 +75,7 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
       const { percentile, basis } = percentileOf(reading.fwi, sample);
       const dangerClass = dangerClassRow(reading.fwi);
       const lastYearDate = sameDayIn(date, Number(date.slice(0, 4)) - 1);
+      const season = await deps.seasons.seasonOn(found.communityCode, date);
       const historyMax = sample.reduce<{ date: string; fwi: number } | null>((max, d) => (max === null || d.fwi > max.fwi ? d : max), null);
       return {
         municipioId,
@@ -81,17 +89,21 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
         historyMax,
         lastYear: sample.find((d) => d.date === lastYearDate) ?? null,
         trend: trendOf(recent),
-        measures: measuresFor(dangerClass.code),
+        season: season && seasonRecord(season),
+        measures: [...measuresFor(dangerClass.code), ...(season?.inForce ? seasonMeasures(season) : [])],
         actions: actionsFor(dangerClass.code),
-        sources: usedSources(history.source),
+        sources: usedSources(history.source, season),
       };
     },
   };
 }
 
-function usedSources(source: ReadingSource): SourceRef[] {
-  const ids = [source === 'synthetic' ? 'synthetic' : 'readings', 'cffdrs', 'effis', 'aemet', 'nfdrs', 'ley_montes', 'miteco_prevention', 'ifpl', 'afdrs'] as const;
-  return ids.map((id) => SOURCES[id]);
+function usedSources(source: ReadingSource, season: SeasonOnDay | null): SourceRef[] {
+  const ids = [source === 'synthetic' ? 'synthetic' : 'readings', 'cffdrs', 'effis', 'aemet', 'nfdrs', 'ley_montes', 'miteco_prevention', 'ifpl', 'afdrs', 'seasons'] as const;
+  const refs: SourceRef[] = ids.map((id) => SOURCES[id]);
+  // The regional order or plan behind the season, as the table cites it.
+  if (season?.sourceUrl) refs.push({ id: `season_${season.communityCode}`, name: season.sourceTitle, url: season.sourceUrl });
+  return refs;
 }
 
 function noReading(municipioId: string, date: string | null): NotFoundError {

@@ -49,6 +49,11 @@ export const SOURCES = {
     name: 'Australian Fire Danger Rating System: one plain call to action per level',
     url: 'https://afdrs.com.au',
   },
+  seasons: {
+    id: 'seasons',
+    name: 'Épocas de peligro de las comunidades autónomas: tabla versionada del servicio con la orden o el plan de cada una',
+    url: 'services/wildfire/README.md#épocas-de-peligro-seasons',
+  },
   readings: { id: 'readings', name: 'Daily noon weather loaded by the operator, run through the FWI System (live tokens)', url: 'services/wildfire/README.md#ingestion' },
   synthetic: { id: 'synthetic', name: 'Deterministic synthetic climate series of this service (test tokens)', url: 'services/wildfire/README.md#synthetic-data' },
 } as const satisfies Record<string, SourceRef>;
