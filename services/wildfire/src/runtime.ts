@@ -17,6 +17,7 @@ import {
 import { createWildfireApp } from './app';
 import { createDecisionSupportService, type DecisionSupportService } from './decision-support/service';
 import { createIngestDecisions, type DecisionIngestSummary } from './decisions/ingest-decisions';
+import { createUpdateAutomaticDecisions } from './decisions/automatic-decisions';
 import { createDecisionsRepository } from './decisions/repository';
 import { createDecisionsService, type DecisionsService } from './decisions/service';
 import { createFramingService, type FramingService } from './framing/service';
@@ -138,8 +139,17 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const readingsRepo = createReadingsRepository(database);
   const ecosystemRepo = createEcosystemRepository(database);
   const decisionsRepo = createDecisionsRepository(database);
+  const updateAutomaticDecisions = createUpdateAutomaticDecisions({ repo: decisionsRepo, clock });
   const ingest = {
-    weather: createIngestWeather({ repo: readingsRepo, municipalities, today: () => todayInSpain(clock()) }),
+    weather: createIngestWeather({
+      repo: readingsRepo,
+      municipalities,
+      today: () => todayInSpain(clock()),
+      afterReadings: async (tx, touched) => {
+        const counts = await updateAutomaticDecisions(tx, touched);
+        if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
+      },
+    }),
     municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
     ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
     decisions: createIngestDecisions({ repo: decisionsRepo, municipalities, clock }),

@@ -5,6 +5,7 @@ import type { schema } from '../db';
 import { bulkColumns, bulkModeFor, type BulkMode } from '../db/bulk-load';
 import { stageRows, type MergeCounts } from '../db/bulk-merge';
 import { withLockedTransaction } from '../db/locked-transaction';
+import { readingDaysAtOrAboveSql } from '../readings/days-at-or-above-sql';
 import type { DecisionRow } from './decisions-csv';
 import type { Scope } from './scope';
 import type { DECISION_ORIGINS, DECISION_TYPES } from './tables';
@@ -76,8 +77,103 @@ function decisionIngestion(client: pg.ClientBase, mode: BulkMode, now: Date) {
 
 export type DecisionIngestion = ReturnType<typeof decisionIngestion>;
 
+/** What an automatic decision records besides its municipality and dates (automatic-decisions.ts). */
+export interface AutomaticDecisionContent {
+  /** Lowest FWI of a day of the run (38: very_high). */
+  minFwi: number;
+  title: string;
+  measures: string[];
+  legalBasis: string;
+  sourceUrl: string;
+}
+
+export interface AutomaticDecisionCounts {
+  created: number;
+  /** Runs that kept their first day and changed their last (extended, shortened, merged into). */
+  updated: number;
+  /** Runs gone: no longer high, merged into an earlier run, or split from a new first day. */
+  removed: number;
+}
+
+/**
+ * Recomputes the automatic decisions of the touched municipalities, set-based, on the
+ * caller's transaction. Each municipality is recomputed from its first touched day,
+ * widened back to the start of the run that day continues (the run holding the day
+ * before, from the stored readings, or an automatic decision reaching that day), so
+ * runs are always whole: gaps-and-islands over the days at or above `minFwi` (a
+ * missing day breaks a run). A run keeps the id of its first day, so one that only
+ * grows at its end keeps its decision; decisions of the span that no run has any more
+ * are deleted. The ids are `dec_` + 24 hex digits of sha256("automatic|<code>|<first day>").
+ */
+async function replaceAutomatic(
+  client: pg.ClientBase,
+  touched: readonly { municipio_id: string; first: string }[],
+  content: AutomaticDecisionContent,
+  now: Date,
+): Promise<AutomaticDecisionCounts> {
+  if (touched.length === 0) return { created: 0, updated: 0, removed: 0 };
+  const { rows } = await client.query<AutomaticDecisionCounts>(
+    `WITH touched AS (
+       SELECT t.municipio_id, t.first FROM unnest($1::text[], $2::date[]) AS t(municipio_id, first)
+     ),
+     high AS NOT MATERIALIZED (${readingDaysAtOrAboveSql('$3')}),
+     back AS (
+       SELECT t.municipio_id, least(t.first, (
+         SELECT min(h.date) FROM (
+           SELECT h.date, row_number() OVER (ORDER BY h.date DESC) AS n FROM high h WHERE h.municipio_id = t.municipio_id AND h.date < t.first
+         ) h WHERE h.date = t.first - h.n::int)) AS since
+       FROM touched t
+     ),
+     spans AS (
+       SELECT b.municipio_id, least(b.since, (
+         SELECT min(d.date_from) FROM decisions d
+         WHERE d.origin = 'automatic' AND d.scope_level = 'municipality' AND d.scope_code = b.municipio_id AND d.date_to >= b.since - 1)) AS since
+       FROM back b
+     ),
+     runs AS (
+       SELECT municipio_id, min(date) AS date_from, max(date) AS date_to FROM (
+         SELECT h.municipio_id, h.date, h.date - (row_number() OVER (PARTITION BY h.municipio_id ORDER BY h.date))::int AS island
+         FROM high h JOIN spans s ON s.municipio_id = h.municipio_id AND h.date >= s.since
+       ) days GROUP BY municipio_id, island
+     ),
+     fresh AS (
+       SELECT 'dec_' || left(encode(sha256(convert_to('automatic|' || municipio_id || '|' || date_from::text, 'UTF8')), 'hex'), 24) AS decision_id, municipio_id, date_from, date_to FROM runs
+     ),
+     removed AS (
+       DELETE FROM decisions d USING spans s
+       WHERE d.origin = 'automatic' AND d.scope_level = 'municipality' AND d.scope_code = s.municipio_id AND d.date_to >= s.since
+         AND d.decision_id NOT IN (SELECT decision_id FROM fresh)
+       RETURNING 1
+     ),
+     up AS (
+       INSERT INTO decisions (decision_id, type, title, scope_level, scope_code, date_from, date_to, measures, legal_basis, source_url, origin, created_at, updated_at)
+       SELECT decision_id, 'alert', $4, 'municipality', municipio_id, date_from, date_to, $5::jsonb, $6, $7, 'automatic', $8, $8 FROM fresh
+       ON CONFLICT (decision_id) DO UPDATE SET title = excluded.title, date_to = excluded.date_to, measures = excluded.measures,
+         legal_basis = excluded.legal_basis, source_url = excluded.source_url, updated_at = excluded.updated_at
+       WHERE (decisions.title, decisions.date_to, decisions.measures, decisions.legal_basis, decisions.source_url)
+         IS DISTINCT FROM (excluded.title, excluded.date_to, excluded.measures, excluded.legal_basis, excluded.source_url)
+       RETURNING (xmax = 0) AS inserted
+     )
+     SELECT (count(*) FILTER (WHERE inserted))::int AS created, (count(*) FILTER (WHERE NOT inserted))::int AS updated,
+            (SELECT count(*) FROM removed)::int AS removed FROM up`,
+    [
+      touched.map((t) => t.municipio_id),
+      touched.map((t) => t.first),
+      content.minFwi,
+      content.title,
+      JSON.stringify(content.measures),
+      content.legalBasis,
+      content.sourceUrl,
+      now,
+    ],
+  );
+  return rows[0]!;
+}
+
 export interface DecisionFilter {
   scopes: readonly Scope[];
+  /** Only decisions of these origins (default: both). */
+  origins?: readonly (typeof DECISION_ORIGINS)[number][];
   /** Decisions in force on some day from `from` to `to` (either may be absent). */
   from?: string;
   to?: string;
@@ -101,6 +197,10 @@ export function createDecisionsRepository(database: WildfireDatabase) {
       params.push(filter.to);
       sql += ` AND date_from <= $${params.length}::date`;
     }
+    if (filter.origins !== undefined) {
+      params.push(filter.origins);
+      sql += ` AND origin = ANY($${params.length}::text[])`;
+    }
     return { sql, params };
   }
 
@@ -109,6 +209,8 @@ export function createDecisionsRepository(database: WildfireDatabase) {
     withIngestion<T>(now: Date, work: (ingestion: DecisionIngestion) => Promise<T>): Promise<T> {
       return withLockedTransaction(pool, INGEST_LOCK, (client) => work(decisionIngestion(client, mode, now)));
     },
+
+    replaceAutomatic,
 
     /** Matching decisions, newest first (latest date_from, then latest date_to, open-ended first), and their total. */
     async list(filter: DecisionFilter): Promise<{ total: number; rows: StoredDecision[] }> {
