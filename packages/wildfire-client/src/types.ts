@@ -150,6 +150,22 @@ export interface DangerSeason {
   origin: 'builtin' | 'ingested';
 }
 
+/** Expected head-fire behaviour in the municipality's dominant fuel (FBP System, Byram intensity). */
+export interface FireBehaviour {
+  behaviour_class: 'no_spread' | 'creeping' | 'low' | 'moderate' | 'high' | 'very_high' | 'extreme';
+  explanation: string;
+  /** CWFIS head fire intensity class 1–6; null when no spread is expected. */
+  intensity_class: number | null;
+  head_fire_intensity_kw_m: number | null;
+  rate_of_spread_m_min: number | null;
+  fbp_fuel_type: 'C-7' | 'S-1' | 'S-2' | 'S-3' | 'O-1b' | null;
+  fuel_model: number | null;
+  fuel_load_t_ha: number;
+  vegetation_type: string;
+  isi: number;
+  bui: number;
+}
+
 export interface PreventiveAction {
   code: string;
   category: 'readiness' | 'machinery' | 'communication' | 'access';
@@ -179,6 +195,8 @@ export interface M3DecisionSupport {
   percentile: number | null;
   percentile_basis: { years: number; days: number; first_date: string | null; last_date: string | null; window_days: number };
   trend: { days: { date: string; fwi: number }[]; change: number | null; direction: TrendDirection | null; threshold: number };
+  /** null when no ecosystem data is loaded for the municipality (live tokens). */
+  fire_behaviour: FireBehaviour | null;
   season: DangerSeason | null;
   measures: Measure[];
   actions: PreventiveAction[];

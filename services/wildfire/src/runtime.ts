@@ -159,7 +159,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const synthetic = createSyntheticData({ cacheSize: options.syntheticCacheSize });
   const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock });
   const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
-  const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, synthetic, clock });
+  const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, ecosystem, synthetic, clock });
   const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
   const framing = createFramingService({ decisionSupport });
 

@@ -1,6 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { clearRedisPrefix, expectErrorBody, REDIS_URL, storeReading, testConfig, uniquePrefix } from '../__tests__/support';
+import { clearRedisPrefix, expectErrorBody, REDIS_URL, shortTempDir, storeReading, testConfig, uniquePrefix } from '../__tests__/support';
+import { headFireRateOfSpread } from './fire-behaviour';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import type { TokenScope } from '../tokens/service';
 
@@ -114,6 +117,50 @@ describe('GET /api/v3/m3', () => {
     });
   });
 
+  describe('fire_behaviour', () => {
+    beforeAll(async () => {
+      const path = join(shortTempDir(), 'ecosystem.csv');
+      writeFileSync(path, 'municipio_id,vegetation_type,fuel_model,fuel_load_t_ha,forest_cover_pct\n41091,shrubland,6,12.4,18\n28079,urban,,0,6\n');
+      await rt.ingest.ecosystem(path);
+    });
+
+    it('gives the FBP spread and Byram intensity of the day’s ISI and BUI in the municipality’s fuel, with its class', async () => {
+      // storeReading's days have ISI 8 and BUI 60; Sevilla's fuel model 6 (shrub) stands in as FBP C-7:
+      // 45·(1 − e^(−0.0305·8))² · e^(50·ln 0.85·(1/60 − 1/106)) ≈ 1.99 m/min, × 300 × 1.24 kg/m² ≈ 739 kW/m: class 3.
+      const res = await m3('municipio_id=41091&date=2025-07-14');
+      const ros = headFireRateOfSpread('C-7', 8, 60);
+      expect(ros).toBeCloseTo(1.99, 2);
+      expect(res.body.fire_behaviour).toEqual({
+        behaviour_class: 'moderate',
+        explanation: expect.stringContaining('autobombas'),
+        intensity_class: 3,
+        head_fire_intensity_kw_m: Math.round(300 * 1.24 * ros),
+        rate_of_spread_m_min: Math.round(ros * 100) / 100,
+        fbp_fuel_type: 'C-7',
+        fuel_model: 6,
+        fuel_load_t_ha: 12.4,
+        vegetation_type: 'shrubland',
+        isi: 8,
+        bui: 60,
+      });
+      expect(res.body.sources.map((s: { id: string }) => s.id)).toContain('fbp');
+    });
+
+    it('says no surface fire spread is expected on urban land, with no number', async () => {
+      const res = await m3('municipio_id=28079&date=2025-07-20');
+      expect(res.body.fire_behaviour).toMatchObject({ behaviour_class: 'no_spread', intensity_class: null, head_fire_intensity_kw_m: null, rate_of_spread_m_min: null, fuel_model: null });
+      expect(res.body.fire_behaviour.explanation).toMatch(/^No se espera propagación de fuego de superficie/);
+    });
+
+    it('is null for a live municipality with no ecosystem loaded, and comes from the synthetic ecosystem for test tokens', async () => {
+      await store('29067', '2025-07-20', 30);
+      expect((await m3('municipio_id=29067')).body.fire_behaviour).toBeNull();
+      const test = await m3('municipio_id=29067&date=2025-07-20', await token(['risk:read'], 'test'));
+      const m10 = await request(rt.server!).get('/api/v3/m10?municipio_id=29067').set('Authorization', `Bearer ${(await rt.tokens.create({ account: 'ayto', type: 'test', scopes: ['ecosystem:read'] })).token}`);
+      expect(test.body.fire_behaviour).toMatchObject({ fuel_model: m10.body.fuel_model, fuel_load_t_ha: m10.body.fuel_load_t_ha, isi: test.body.components.isi, bui: test.body.components.bui });
+    });
+  });
+
   describe('season', () => {
     const codes = (body: { measures: { code: string }[] }) => body.measures.map((m) => m.code).filter((c) => c.startsWith('season_'));
 
@@ -200,7 +247,8 @@ describe('GET /api/v3/m3', () => {
     expect(op.security).toEqual([{ BearerToken: ['risk:read'] }]);
     expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '422', '429', '503'].filter((s) => s in op.responses).sort());
     const schema = body.components.schemas.M3DecisionSupport;
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['danger_class', 'aemet_level', 'percentile', 'percentile_basis', 'trend', 'season', 'measures', 'actions', 'sources']));
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['danger_class', 'aemet_level', 'percentile', 'percentile_basis', 'trend', 'fire_behaviour', 'season', 'measures', 'actions', 'sources']));
+    for (const [field, prop] of Object.entries(body.components.schemas.FireBehaviour.properties as Record<string, { description?: string }>)) expect([field, prop.description]).toEqual([field, expect.any(String)]);
     for (const [field, prop] of Object.entries(body.components.schemas.DangerSeason.properties as Record<string, { description?: string }>)) expect([field, prop.description]).toEqual([field, expect.any(String)]);
   });
 });

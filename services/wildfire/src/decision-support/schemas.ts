@@ -4,6 +4,7 @@ import { EARLIEST_DATE } from '../readings/date-range';
 import { dateParam } from '../readings/schemas';
 import { ACTION_CATEGORIES, AUDIENCES } from './actions-table';
 import { AEMET_LEVELS, DANGER_CLASS_CODES } from './danger-classes';
+import { BEHAVIOUR_CLASSES, FBP_PARAMETERS, type FbpFuelType } from './fire-behaviour';
 
 export const ZM3QuerySchema = z.object({
   municipio_id: ZMunicipioIdParamSchema,
@@ -66,6 +67,36 @@ export const ZSeasonSchema = z
   .openapi('DangerSeason', { description: 'The época de peligro of the municipality’s autonomous community around the date (table: README “Épocas de peligro”).' });
 export type TSeason = z.infer<typeof ZSeasonSchema>;
 
+export const ZFireBehaviourSchema = z
+  .object({
+    behaviour_class: z
+      .enum(BEHAVIOUR_CLASSES)
+      .describe('Expected head-fire behaviour: no_spread (non-burnable land or no fuel), else the head fire intensity class read as creeping (1), low (2), moderate (3), high (4), very_high (5), extreme (6).'),
+    explanation: z.string().describe('What the class means for those who act on it, in Spanish.'),
+    intensity_class: z.number().int().min(1).max(6).nullable().describe('CWFIS head fire intensity class: 1 < 10 ≤ 2 < 500 ≤ 3 < 2,000 ≤ 4 < 4,000 ≤ 5 < 10,000 ≤ 6 kW/m; null when no spread is expected.'),
+    head_fire_intensity_kw_m: z
+      .number()
+      .nullable()
+      .describe('Byram’s head-fire intensity, 300 · w · ROS (FBP eq. 69), kW/m, whole number; w is the whole surface fuel load (an upper bound). Null when no spread is expected.'),
+    rate_of_spread_m_min: z
+      .number()
+      .nullable()
+      .describe('FBP head-fire rate of spread on level ground, m/min (2 decimals): a·(1 − e^(−b·ISI))^c times the buildup effect (grass: the curing factor at 85 %). Null when no spread is expected.'),
+    fbp_fuel_type: z
+      .enum(Object.keys(FBP_PARAMETERS) as [FbpFuelType, ...FbpFuelType[]])
+      .nullable()
+      .describe('The FBP fuel type standing in for the fuel model (grass O-1b, shrub and litter C-7, slash S-1/S-2/S-3); null on non-burnable land.'),
+    fuel_model: z.number().int().nullable().describe('The municipality’s dominant Anderson (1982) fuel model, as m10; null: non-burnable.'),
+    fuel_load_t_ha: z.number().describe('Surface fuel load, t/ha, as m10.'),
+    vegetation_type: z.string().describe('Dominant vegetation, as m10.'),
+    isi: z.number().describe('The day’s Initial Spread Index used (4 decimals).'),
+    bui: z.number().describe('The day’s Buildup Index used (4 decimals).'),
+  })
+  .openapi('FireBehaviour', {
+    description:
+      'Expected fire behaviour in the municipality’s dominant fuel (Forestry Canada Fire Danger Group 1992, FBP System; Byram 1959), a planning figure: no slope, wind behind the head fire.',
+  });
+
 export const ZPercentileBasisSchema = z
   .object({
     years: z.number().int().describe('Distinct years in the sample.'),
@@ -101,6 +132,7 @@ export const ZM3ResponseSchema = z
       .describe('Percent (1 decimal) of the municipality’s days within ±15 days of this date, in every year from 2015 to today, whose FWI is at or below this day’s.'),
     percentile_basis: ZPercentileBasisSchema,
     trend: ZTrendSchema,
+    fire_behaviour: ZFireBehaviourSchema.nullable().describe('Expected head-fire behaviour from the day’s ISI and BUI and the municipality’s ecosystem; null when no ecosystem data is loaded for it (live tokens).'),
     season: ZSeasonSchema.nullable().describe('The época de peligro of the municipality’s community around the date; null only when the table has no row for the community.'),
     measures: z
       .array(ZMeasureSchema)

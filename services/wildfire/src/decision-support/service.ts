@@ -5,10 +5,12 @@ import type { MunicipalitiesService, MunicipalityNames } from '../municipalities
 import { requireServedDay } from '../readings/date-range';
 import type { Reading } from '../readings/reading';
 import type { ReadingSource, ReadingsService } from '../readings/service';
+import type { EcosystemService } from '../ecosystem/service';
 import type { SeasonOnDay, SeasonsService } from '../seasons/service';
 import type { SyntheticData } from '../synthetic/synthetic-data';
 import { actionsFor } from './actions-table';
 import { dangerClassRow, type DangerClassRow } from './danger-classes';
+import { fireBehaviourOf, type FireBehaviour } from './fire-behaviour';
 import { storedHistory, syntheticHistory, type FwiHistory } from './fwi-history';
 import { measuresFor, seasonMeasures, type M3Measure } from './measures-table';
 import { percentileOf, percentileWindows, sameDayIn, type PercentileBasis } from './percentile';
@@ -21,6 +23,7 @@ export interface DecisionSupportDeps {
   readings: Pick<ReadingsService, 'latestStored' | 'storedRange' | 'storedFwiInWindows'>;
   municipalities: Pick<MunicipalitiesService, 'find'>;
   seasons: Pick<SeasonsService, 'seasonOn'>;
+  ecosystem: Pick<EcosystemService, 'profile'>;
   synthetic: SyntheticData;
   clock: () => Date;
 }
@@ -42,6 +45,8 @@ export interface Assessment {
   trend: Trend;
   /** The época de peligro of the municipality's community around the day; null when the table has no row for it. */
   season: TSeason | null;
+  /** Expected head-fire behaviour in the municipality's dominant fuel; null when no ecosystem data is loaded (live tokens). */
+  fireBehaviour: (FireBehaviour & { vegetationType: string }) | null;
   measures: M3Measure[];
   actions: ReturnType<typeof actionsFor>;
   sources: SourceRef[];
@@ -55,6 +60,16 @@ export interface Assessment {
 export function createDecisionSupportService(deps: DecisionSupportDeps) {
   const stored = storedHistory(deps.readings);
   const synthetic = syntheticHistory(deps.synthetic);
+
+  /** The municipality's ecosystem (test tokens: the synthetic one), or null when none is loaded. */
+  async function ecosystemOf(caller: DataCaller, municipioId: string) {
+    try {
+      return await deps.ecosystem.profile(caller, municipioId);
+    } catch (err) {
+      if (err instanceof NotFoundError && err.code === 'ECOSYSTEM_NOT_FOUND') return null;
+      throw err;
+    }
+  }
 
   return {
     async assess(caller: DataCaller, municipioId: string, query: { date?: string }): Promise<Assessment> {
@@ -76,6 +91,7 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
       const dangerClass = dangerClassRow(reading.fwi);
       const lastYearDate = sameDayIn(date, Number(date.slice(0, 4)) - 1);
       const season = await deps.seasons.seasonOn(found.communityCode, date);
+      const ecosystem = await ecosystemOf(caller, municipioId);
       const historyMax = sample.reduce<{ date: string; fwi: number } | null>((max, d) => (max === null || d.fwi > max.fwi ? d : max), null);
       return {
         municipioId,
@@ -90,6 +106,7 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
         lastYear: sample.find((d) => d.date === lastYearDate) ?? null,
         trend: trendOf(recent),
         season: season && seasonRecord(season),
+        fireBehaviour: ecosystem && { ...fireBehaviourOf(reading.isi, reading.bui, ecosystem), vegetationType: ecosystem.vegetationType },
         measures: [...measuresFor(dangerClass.code), ...(season?.inForce ? seasonMeasures(season) : [])],
         actions: actionsFor(dangerClass.code),
         sources: usedSources(history.source, season),
@@ -99,7 +116,7 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
 }
 
 function usedSources(source: ReadingSource, season: SeasonOnDay | null): SourceRef[] {
-  const ids = [source === 'synthetic' ? 'synthetic' : 'readings', 'cffdrs', 'effis', 'aemet', 'nfdrs', 'ley_montes', 'miteco_prevention', 'ifpl', 'afdrs', 'seasons'] as const;
+  const ids = [source === 'synthetic' ? 'synthetic' : 'readings', 'cffdrs', 'effis', 'aemet', 'nfdrs', 'ley_montes', 'miteco_prevention', 'ifpl', 'afdrs', 'fbp', 'seasons'] as const;
   const refs: SourceRef[] = ids.map((id) => SOURCES[id]);
   // The regional order or plan behind the season, as the table cites it.
   if (season?.sourceUrl) refs.push({ id: `season_${season.communityCode}`, name: season.sourceTitle, url: season.sourceUrl });
