@@ -59,7 +59,7 @@ export const SOURCES = {
   seasons: {
     id: 'seasons',
     name: 'Épocas de peligro de las comunidades autónomas: tabla versionada del servicio con la orden o el plan de cada una',
-    url: 'services/wildfire/README.md#épocas-de-peligro-seasons',
+    url: 'services/wildfire/README.md#épocas-de-peligro-seasons-ingest-seasons-filecsv',
   },
   readings: { id: 'readings', name: 'Daily noon weather loaded by the operator, run through the FWI System (live tokens)', url: 'services/wildfire/README.md#ingestion' },
   synthetic: { id: 'synthetic', name: 'Deterministic synthetic climate series of this service (test tokens)', url: 'services/wildfire/README.md#synthetic-data' },
