@@ -2,7 +2,8 @@
  * Expected fire behaviour of a municipality-day from its ISI, BUI and ecosystem: the
  * head-fire rate of spread of the Canadian Forest Fire Behavior Prediction (FBP)
  * System (Forestry Canada Fire Danger Group 1992, ST-X-3: RSI = a·(1 − e^(−b·ISI))^c,
- * eq. 26; the grass curing factor, eqs. 35a/35b; the buildup effect
+ * eq. 26; the grass curing factor as revised by Wotton, Alexander and Taylor (2009,
+ * Updates and revisions to the 1992 Canadian FBP System), eqs. 35a/35b; the buildup effect
  * BE = exp(50·ln q·(1/BUI − 1/BUI₀)), eq. 54), as the cffdrs R package implements
  * it, and Byram's (1959) head-fire intensity I = 300·w·ROS (FBP eq. 69: 18,000 kJ/kg
  * over 60 s/min; w in kg/m², ROS in m/min, I in kW/m).

@@ -66,7 +66,7 @@ export function seasonMeasures(season: SeasonOnDay): M3Measure[] {
   return season.measures.map((title, i) => ({
     code: `season_${season.communityCode}_${i + 1}`,
     title,
-    description: `Medida de la ${season.name ?? 'época de peligro'} (${season.authority}), del ${season.from} al ${season.to}.`,
+    description: `Medida de «${season.name ?? 'época de peligro'}» (${season.authority}), en vigor del ${season.from} al ${season.to}.`,
     applies_to: [...DANGER_CLASS_CODES],
     legal_basis: season.sourceTitle,
     source: season.sourceUrl ?? SOURCES.seasons.url,

@@ -53,7 +53,7 @@ export const SOURCES = {
     id: 'fbp',
     name:
       'Forestry Canada Fire Danger Group (1992), Development and Structure of the Canadian Forest Fire Behavior Prediction System, Information Report ST-X-3 ' +
-      '(head-fire rate of spread, eqs. 26, 35, 54), with Byram (1959) head-fire intensity (FBP eq. 69) and the CWFIS head fire intensity classes; as implemented by the cffdrs R package (Wang et al. 2017)',
+      '(head-fire rate of spread, eqs. 26, 35, 54; curing as revised by Wotton, Alexander and Taylor 2009), with Byram (1959), Combustion of forest fuels, in Davis (ed.), Forest Fire: Control and Use, head-fire intensity (FBP eq. 69) and the CWFIS head fire intensity classes; as implemented by the cffdrs R package (Wang et al. 2017)',
     url: 'https://cran.r-project.org/package=cffdrs',
   },
   seasons: {
