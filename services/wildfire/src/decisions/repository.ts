@@ -5,7 +5,7 @@ import type { schema } from '../db';
 import { bulkColumns, bulkModeFor, type BulkMode } from '../db/bulk-load';
 import { stageRows, type MergeCounts } from '../db/bulk-merge';
 import { withLockedTransaction } from '../db/locked-transaction';
-import { readingDaysAtOrAboveSql } from '../readings/days-at-or-above-sql';
+import { storedFwiDaysSql } from '../readings/fwi-days-sql';
 import type { DecisionRow } from './decisions-csv';
 import type { Scope } from './scope';
 import type { DECISION_ORIGINS, DECISION_TYPES } from './tables';
@@ -112,17 +112,29 @@ async function replaceAutomatic(
   now: Date,
 ): Promise<AutomaticDecisionCounts> {
   if (touched.length === 0) return { created: 0, updated: 0, removed: 0 };
+  // A staged, analysed table rather than unnest(): the planner then knows how many municipalities
+  // there are and hash-joins them (with unnest's default estimate of 10 rows it nested-looped the delete).
+  await client.query('CREATE TEMP TABLE IF NOT EXISTS automatic_touched (municipio_id text PRIMARY KEY, first date NOT NULL) ON COMMIT DROP');
+  await client.query('TRUNCATE automatic_touched');
+  await client.query('INSERT INTO automatic_touched SELECT * FROM unnest($1::text[], $2::date[])', [touched.map((t) => t.municipio_id), touched.map((t) => t.first)]);
+  await client.query('ANALYZE automatic_touched');
   const { rows } = await client.query<AutomaticDecisionCounts>(
-    `WITH touched AS (
-       SELECT t.municipio_id, t.first FROM unnest($1::text[], $2::date[]) AS t(municipio_id, first)
-     ),
-     high AS NOT MATERIALIZED (${readingDaysAtOrAboveSql('$3')}),
-     back AS (
-       SELECT t.municipio_id, least(t.first, (
-         SELECT min(h.date) FROM (
-           SELECT h.date, row_number() OVER (ORDER BY h.date DESC) AS n FROM high h WHERE h.municipio_id = t.municipio_id AND h.date < t.first
-         ) h WHERE h.date = t.first - h.n::int)) AS since
+    `WITH touched AS (SELECT municipio_id, first FROM automatic_touched),
+     days AS NOT MATERIALIZED (${storedFwiDaysSql()}),
+     -- The last stored day below the threshold before the first touched day: the run holding the day before starts after it.
+     last_low AS (
+       SELECT t.municipio_id, t.first,
+              (SELECT max(d.date) FROM days d WHERE d.municipio_id = t.municipio_id AND d.date < t.first AND d.fwi < $1) AS low
        FROM touched t
+     ),
+     -- Between that day and the first touched day every stored day is high; the run is the unbroken stretch ending the day before.
+     back AS (
+       SELECT l.municipio_id, least(l.first, (
+         SELECT min(h.date) FROM (
+           SELECT d.date, row_number() OVER (ORDER BY d.date DESC) AS n FROM days d
+           WHERE d.municipio_id = l.municipio_id AND d.date < l.first AND d.date > coalesce(l.low, '-infinity'::date)
+         ) h WHERE h.date = l.first - h.n::int)) AS since
+       FROM last_low l
      ),
      spans AS (
        SELECT b.municipio_id, least(b.since, (
@@ -132,22 +144,30 @@ async function replaceAutomatic(
      ),
      runs AS (
        SELECT municipio_id, min(date) AS date_from, max(date) AS date_to FROM (
-         SELECT h.municipio_id, h.date, h.date - (row_number() OVER (PARTITION BY h.municipio_id ORDER BY h.date))::int AS island
-         FROM high h JOIN spans s ON s.municipio_id = h.municipio_id AND h.date >= s.since
+         SELECT d.municipio_id, d.date, d.date - (row_number() OVER (PARTITION BY d.municipio_id ORDER BY d.date))::int AS island
+         FROM days d JOIN spans s ON s.municipio_id = d.municipio_id AND d.date >= s.since
+         WHERE d.fwi >= $1
        ) days GROUP BY municipio_id, island
      ),
      fresh AS (
        SELECT 'dec_' || left(encode(sha256(convert_to('automatic|' || municipio_id || '|' || date_from::text, 'UTF8')), 'hex'), 24) AS decision_id, municipio_id, date_from, date_to FROM runs
      ),
+     -- Driven from the spans (one index lookup per municipality), so the delete never scans every decision.
+     stale AS (
+       SELECT x.decision_id FROM spans s
+       CROSS JOIN LATERAL (
+         SELECT d.decision_id FROM decisions d
+         WHERE d.scope_code = s.municipio_id AND d.origin = 'automatic' AND d.scope_level = 'municipality' AND d.date_to >= s.since
+       ) x
+       WHERE x.decision_id NOT IN (SELECT decision_id FROM fresh)
+     ),
      removed AS (
-       DELETE FROM decisions d USING spans s
-       WHERE d.origin = 'automatic' AND d.scope_level = 'municipality' AND d.scope_code = s.municipio_id AND d.date_to >= s.since
-         AND d.decision_id NOT IN (SELECT decision_id FROM fresh)
+       DELETE FROM decisions d WHERE d.decision_id IN (SELECT decision_id FROM stale)
        RETURNING 1
      ),
      up AS (
        INSERT INTO decisions (decision_id, type, title, scope_level, scope_code, date_from, date_to, measures, legal_basis, source_url, origin, created_at, updated_at)
-       SELECT decision_id, 'alert', $4, 'municipality', municipio_id, date_from, date_to, $5::jsonb, $6, $7, 'automatic', $8, $8 FROM fresh
+       SELECT decision_id, 'alert', $2, 'municipality', municipio_id, date_from, date_to, $3::jsonb, $4, $5, 'automatic', $6, $6 FROM fresh
        ON CONFLICT (decision_id) DO UPDATE SET title = excluded.title, date_to = excluded.date_to, measures = excluded.measures,
          legal_basis = excluded.legal_basis, source_url = excluded.source_url, updated_at = excluded.updated_at
        WHERE (decisions.title, decisions.date_to, decisions.measures, decisions.legal_basis, decisions.source_url)
@@ -157,8 +177,6 @@ async function replaceAutomatic(
      SELECT (count(*) FILTER (WHERE inserted))::int AS created, (count(*) FILTER (WHERE NOT inserted))::int AS updated,
             (SELECT count(*) FROM removed)::int AS removed FROM up`,
     [
-      touched.map((t) => t.municipio_id),
-      touched.map((t) => t.first),
       content.minFwi,
       content.title,
       JSON.stringify(content.measures),
