@@ -154,7 +154,9 @@ describe('GET /api/v3/m3', () => {
 
     it('is null for a live municipality with no ecosystem loaded, and comes from the synthetic ecosystem for test tokens', async () => {
       await store('29067', '2025-07-20', 30);
-      expect((await m3('municipio_id=29067')).body.fire_behaviour).toBeNull();
+      const live = await m3('municipio_id=29067');
+      expect(live.body.fire_behaviour).toBeNull();
+      expect(live.body.sources.map((s: { id: string }) => s.id)).not.toContain('fbp');
       const test = await m3('municipio_id=29067&date=2025-07-20', await token(['risk:read'], 'test'));
       const m10 = await request(rt.server!).get('/api/v3/m10?municipio_id=29067').set('Authorization', `Bearer ${(await rt.tokens.create({ account: 'ayto', type: 'test', scopes: ['ecosystem:read'] })).token}`);
       expect(test.body.fire_behaviour).toMatchObject({ fuel_model: m10.body.fuel_model, fuel_load_t_ha: m10.body.fuel_load_t_ha, isi: test.body.components.isi, bui: test.body.components.bui });

@@ -90,8 +90,7 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
       const { percentile, basis } = percentileOf(reading.fwi, sample);
       const dangerClass = dangerClassRow(reading.fwi);
       const lastYearDate = sameDayIn(date, Number(date.slice(0, 4)) - 1);
-      const season = await deps.seasons.seasonOn(found.communityCode, date);
-      const ecosystem = await ecosystemOf(caller, municipioId);
+      const [season, ecosystem] = await Promise.all([deps.seasons.seasonOn(found.communityCode, date), ecosystemOf(caller, municipioId)]);
       const historyMax = sample.reduce<{ date: string; fwi: number } | null>((max, d) => (max === null || d.fwi > max.fwi ? d : max), null);
       return {
         municipioId,
@@ -109,15 +108,16 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
         fireBehaviour: ecosystem && { ...fireBehaviourOf(reading.isi, reading.bui, ecosystem), vegetationType: ecosystem.vegetationType },
         measures: [...measuresFor(dangerClass.code), ...(season?.inForce ? seasonMeasures(season) : [])],
         actions: actionsFor(dangerClass.code),
-        sources: usedSources(history.source, season),
+        sources: usedSources(history.source, season, ecosystem !== null),
       };
     },
   };
 }
 
-function usedSources(source: ReadingSource, season: SeasonOnDay | null): SourceRef[] {
-  const ids = [source === 'synthetic' ? 'synthetic' : 'readings', 'cffdrs', 'effis', 'aemet', 'nfdrs', 'ley_montes', 'miteco_prevention', 'ifpl', 'afdrs', 'fbp', 'seasons'] as const;
+function usedSources(source: ReadingSource, season: SeasonOnDay | null, fireBehaviour: boolean): SourceRef[] {
+  const ids = [source === 'synthetic' ? 'synthetic' : 'readings', 'cffdrs', 'effis', 'aemet', 'nfdrs', 'ley_montes', 'miteco_prevention', 'ifpl', 'afdrs', 'seasons'] as const;
   const refs: SourceRef[] = ids.map((id) => SOURCES[id]);
+  if (fireBehaviour) refs.push(SOURCES.fbp);
   // The regional order or plan behind the season, as the table cites it.
   if (season?.sourceUrl) refs.push({ id: `season_${season.communityCode}`, name: season.sourceTitle, url: season.sourceUrl });
   return refs;
