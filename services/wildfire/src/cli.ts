@@ -199,6 +199,29 @@ function ingestCommands(): CliCommand<WildfireRuntime>[] {
   }));
 }
 
+function decisionsCommands(): CliCommand<WildfireRuntime>[] {
+  return [
+    {
+      name: 'decisions rebuild-automatic',
+      synopsis: '[--json]',
+      description:
+        'Derive the automatic decisions (runs of days at FWI >= 38) of every stored reading again.\n' +
+        'Weather ingestion keeps them up to date; run this once for readings stored before they existed. Idempotent.',
+      options: { json: { type: 'boolean' } },
+      async run({ values }, { open, out }) {
+        const rt = await open();
+        const r = await rt.rebuildAutomaticDecisions();
+        out.log(
+          values.json
+            ? JSON.stringify(r)
+            : `Automatic decisions of ${r.municipalities} municipalities derived again: ${r.created} new, ${r.updated} changed, ${r.removed} removed.`,
+        );
+        return 0;
+      },
+    },
+  ];
+}
+
 function fwiCommand(stdin: In): CliCommand<WildfireRuntime> {
   return {
     name: 'fwi',
@@ -212,7 +235,7 @@ function fwiCommand(stdin: In): CliCommand<WildfireRuntime> {
 export async function runCli(argv: string[], out: Out = console, env: NodeJS.ProcessEnv = process.env, stdin: In = process.stdin): Promise<number> {
   const cli = createCli<WildfireRuntime>({
     name: 'wildfire',
-    commands: [...tokenCommands(), ...ingestCommands(), fwiCommand(stdin)],
+    commands: [...tokenCommands(), ...ingestCommands(), ...decisionsCommands(), fwiCommand(stdin)],
     async open() {
       const config = loadConfig(env);
       // The CLI prints its own results; library logs go to stderr, warnings and up only.

@@ -17,7 +17,7 @@ import {
 import { createWildfireApp } from './app';
 import { createDecisionSupportService, type DecisionSupportService } from './decision-support/service';
 import { createIngestDecisions, type DecisionIngestSummary } from './decisions/ingest-decisions';
-import { createUpdateAutomaticDecisions } from './decisions/automatic-decisions';
+import { createRebuildAutomaticDecisions, createUpdateAutomaticDecisions } from './decisions/automatic-decisions';
 import { createDecisionsRepository } from './decisions/repository';
 import { createDecisionsService, type DecisionsService } from './decisions/service';
 import { createFramingService, type FramingService } from './framing/service';
@@ -82,6 +82,8 @@ export interface WildfireRuntime {
     decisions(path: string): Promise<DecisionIngestSummary>;
     seasons(path: string): Promise<SeasonIngestSummary>;
   };
+  /** `wildfire decisions rebuild-automatic`: the automatic decisions of every stored reading, derived again. */
+  rebuildAutomaticDecisions(): Promise<{ municipalities: number; created: number; updated: number; removed: number }>;
   /** What "now" is: decides "today" and "the future" for the date rules, and token expiry. */
   clock: () => Date;
   redis?: Redis;
@@ -257,6 +259,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     reports,
     limits,
     ingest,
+    rebuildAutomaticDecisions: createRebuildAutomaticDecisions({ repo: decisionsRepo, clock }),
     clock,
     redis,
     server,

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { clearRedisPrefix, REDIS_URL, shortTempDir, testConfig, uniquePrefix } from '../__tests__/support';
+import { captureOutput, clearRedisPrefix, REDIS_URL, shortTempDir, storeReading, testConfig, uniquePrefix } from '../__tests__/support';
+import { runCli } from '../cli';
 import { addDays, eachDay } from '../calendar';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { highRuns } from './automatic-decisions';
@@ -152,6 +153,27 @@ describe('automatic decisions', () => {
           created_at: first.createdAt.toISOString(),
         }),
       ]);
+    });
+  });
+
+  describe('`wildfire decisions rebuild-automatic`', () => {
+    it('derives the decisions of readings stored without them, and changes nothing the second time', async () => {
+      // Readings written straight to the table, as before automatic decisions existed.
+      for (const [date, fwi] of [['2025-07-01', 40], ['2025-07-02', 38], ['2025-07-03', 10], ['2025-07-04', 55]] as const) await storeReading(rt, '08019', date, fwi);
+      expect(await spans('08019')).toEqual([]);
+      const before41091 = await automatic('41091');
+      const env = { WILDFIRE_DATABASE_URL: db.url, LOG_LEVEL: 'silent', DATA_DIR: dir };
+      const first = captureOutput();
+      expect(await runCli(['decisions', 'rebuild-automatic', '--json'], first.out, env)).toBe(0);
+      expect(JSON.parse(first.stdout.join(''))).toEqual({ municipalities: 3, created: 2, updated: 0, removed: 0 });
+      expect(await spans('08019')).toEqual([
+        ['2025-07-01', '2025-07-02'],
+        ['2025-07-04', '2025-07-04'],
+      ]);
+      expect(await automatic('41091')).toEqual(before41091);
+      const again = captureOutput();
+      expect(await runCli(['decisions', 'rebuild-automatic'], again.out, env)).toBe(0);
+      expect(again.stdout.join('\n')).toBe('Automatic decisions of 3 municipalities derived again: 0 new, 0 changed, 0 removed.');
     });
   });
 

@@ -40,6 +40,14 @@ export function createUpdateAutomaticDecisions(deps: { repo: Pick<DecisionsRepos
   };
 }
 
+/**
+ * `wildfire decisions rebuild-automatic`: derives the automatic decisions of every stored
+ * reading again, e.g. for readings stored before automatic decisions existed. Idempotent.
+ */
+export function createRebuildAutomaticDecisions(deps: { repo: Pick<DecisionsRepository, 'rebuildAutomatic'>; clock: () => Date }) {
+  return () => deps.repo.rebuildAutomatic(AUTOMATIC_DECISION, deps.clock());
+}
+
 /** Runs of consecutive dates among `days` (in date order) whose FWI is at or above `minFwi`. */
 export function highRuns(days: readonly { date: string; fwi: number }[], minFwi = AUTOMATIC_MIN_FWI): { from: string; to: string }[] {
   const runs: { from: string; to: string }[] = [];

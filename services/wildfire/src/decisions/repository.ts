@@ -5,7 +5,7 @@ import type { schema } from '../db';
 import { bulkColumns, bulkModeFor, type BulkMode } from '../db/bulk-load';
 import { stageRows, type MergeCounts } from '../db/bulk-merge';
 import { withLockedTransaction } from '../db/locked-transaction';
-import { storedFwiDaysSql } from '../readings/fwi-days-sql';
+import { storedFwiDaysSql, storedSeriesStartsSql } from '../readings/fwi-days-sql';
 import type { DecisionRow } from './decisions-csv';
 import type { Scope } from './scope';
 import type { DECISION_ORIGINS, DECISION_TYPES } from './tables';
@@ -95,6 +95,8 @@ export interface AutomaticDecisionCounts {
   removed: number;
 }
 
+const AUTOMATIC_LOCK = 'wildfire:automatic-decisions';
+
 /**
  * Recomputes the automatic decisions of the touched municipalities, set-based, on the
  * caller's transaction. Each municipality is recomputed from its first touched day,
@@ -112,6 +114,8 @@ async function replaceAutomatic(
   now: Date,
 ): Promise<AutomaticDecisionCounts> {
   if (touched.length === 0) return { created: 0, updated: 0, removed: 0 };
+  // One writer of automatic decisions at a time (weather ingestions and a rebuild), released with the transaction.
+  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [AUTOMATIC_LOCK]);
   // A staged, analysed table rather than unnest(): the planner then knows how many municipalities
   // there are and hash-joins them (with unnest's default estimate of 10 rows it nested-looped the delete).
   await client.query('CREATE TEMP TABLE IF NOT EXISTS automatic_touched (municipio_id text PRIMARY KEY, first date NOT NULL) ON COMMIT DROP');
@@ -229,6 +233,14 @@ export function createDecisionsRepository(database: WildfireDatabase) {
     },
 
     replaceAutomatic,
+
+    /** Recomputes the automatic decisions of every municipality with stored readings, from its first stored day, in one transaction. */
+    rebuildAutomatic(content: AutomaticDecisionContent, now: Date): Promise<AutomaticDecisionCounts & { municipalities: number }> {
+      return withLockedTransaction(pool, AUTOMATIC_LOCK, async (client) => {
+        const { rows } = await client.query<{ municipio_id: string; first: string }>(storedSeriesStartsSql());
+        return { municipalities: rows.length, ...(await replaceAutomatic(client, rows, content, now)) };
+      });
+    },
 
     /** Matching decisions, newest first (latest date_from, then latest date_to, open-ended first), and their total. */
     async list(filter: DecisionFilter): Promise<{ total: number; rows: StoredDecision[] }> {

@@ -7,3 +7,8 @@
 export function storedFwiDaysSql(): string {
   return 'SELECT municipio_id, date, fwi FROM readings';
 }
+
+/** Each municipality with stored readings and its first stored day (municipio_id, first), as SQL over `readings`. */
+export function storedSeriesStartsSql(): string {
+  return 'SELECT municipio_id, min(date)::text AS first FROM readings GROUP BY municipio_id';
+}
