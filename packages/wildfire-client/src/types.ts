@@ -129,9 +129,41 @@ export interface Measure {
   title: string;
   description: string;
   applies_to: DangerClass[];
-  /** "Ley 43/2003 de Montes, art. 48.6" for the bans; null for prevention advice. */
+  /** "Ley 43/2003 de Montes, art. 48.6" for the bans; the regional order for a season's measures; null for prevention advice. */
   legal_basis: string | null;
   source: string;
+}
+
+/** The época de peligro of a municipality's autonomous community around a date. */
+export interface DangerSeason {
+  community_code: string;
+  /** null: the community has no fixed season in the service's table (`note` says why). */
+  name: string | null;
+  from: string | null;
+  to: string | null;
+  in_force: boolean;
+  authority: string;
+  source: string | null;
+  source_title: string;
+  measures: string[];
+  note: string | null;
+  origin: 'builtin' | 'ingested';
+}
+
+/** Expected head-fire behaviour in the municipality's dominant fuel (FBP System, Byram intensity). */
+export interface FireBehaviour {
+  behaviour_class: 'no_spread' | 'creeping' | 'low' | 'moderate' | 'high' | 'very_high' | 'extreme';
+  explanation: string;
+  /** CWFIS head fire intensity class 1–6; null when no spread is expected. */
+  intensity_class: number | null;
+  head_fire_intensity_kw_m: number | null;
+  rate_of_spread_m_min: number | null;
+  fbp_fuel_type: 'C-7' | 'S-1' | 'S-2' | 'S-3' | 'O-1b' | null;
+  fuel_model: number | null;
+  fuel_load_t_ha: number;
+  vegetation_type: string;
+  isi: number;
+  bui: number;
 }
 
 export interface PreventiveAction {
@@ -163,6 +195,9 @@ export interface M3DecisionSupport {
   percentile: number | null;
   percentile_basis: { years: number; days: number; first_date: string | null; last_date: string | null; window_days: number };
   trend: { days: { date: string; fwi: number }[]; change: number | null; direction: TrendDirection | null; threshold: number };
+  /** null when no ecosystem data is loaded for the municipality (live tokens). */
+  fire_behaviour: FireBehaviour | null;
+  season: DangerSeason | null;
   measures: Measure[];
   actions: PreventiveAction[];
   sources: SourceRef[];
@@ -235,7 +270,7 @@ export interface Framing {
     vs_last_year: FwiComparison | null;
     vs_history_max: FwiComparison | null;
     trend: { direction: TrendDirection | null; change: number | null; days: number };
-    season: null;
+    season: DangerSeason | null;
   };
   measures_in_force: { code: string; title: string; legal_basis: string }[];
   uncertainty: string;

@@ -10,6 +10,7 @@ import type { MunicipalityIngestSummary } from './municipalities/ingest-municipa
 import type { WeatherIngestSummary } from './readings/ingest-weather';
 import type { DecisionIngestSummary } from './decisions/ingest-decisions';
 import type { EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
+import type { SeasonIngestSummary } from './seasons/ingest-seasons';
 import type { TokenRecord, TokenType } from './tokens/repository';
 import { DEFAULT_ROTATION_GRACE_MS, TOKEN_SCOPES, TokenInputError } from './tokens/service';
 import { ScheduleInputError, type ScheduleRecord } from './reports/report-schedules';
@@ -225,7 +226,7 @@ function formatSchedules(schedules: ScheduleRecord[]): string {
   );
 }
 
-type IngestKind = 'weather' | 'municipalities' | 'ecosystem' | 'decisions';
+type IngestKind = 'weather' | 'municipalities' | 'ecosystem' | 'decisions' | 'seasons';
 
 const INGEST_HELP: Record<IngestKind, string> = {
   weather:
@@ -241,10 +242,14 @@ const INGEST_HELP: Record<IngestKind, string> = {
     'Load territorial decisions: scope_code,date_from,date_to,type,title,measures,legal_basis,source_url.\n' +
     'scope_code: 5-digit INE code, 2-digit province, CA01-CA19 or ES; measures separated by "|".\n' +
     'A bad row rejects the whole file (line and column named); loading it twice changes nothing.',
+  seasons:
+    'Load épocas de peligro, one row per community: community_code,name,from,to,authority,source_title,source_url,measures,note.\n' +
+    'from/to MM-DD (empty with name for no fixed season, then a note); measures separated by "|".\n' +
+    'A bad row rejects the whole file (line and column named); loading it twice changes nothing.',
 };
 
 function ingestCommands(): CliCommand<WildfireRuntime>[] {
-  return (['weather', 'municipalities', 'ecosystem', 'decisions'] as const).map((kind) => ({
+  return (['weather', 'municipalities', 'ecosystem', 'decisions', 'seasons'] as const).map((kind) => ({
     name: `ingest ${kind}`,
     synopsis: `FILE${kind === 'municipalities' ? '' : '.csv'} [--json]`,
     description: INGEST_HELP[kind],
@@ -266,6 +271,29 @@ function ingestCommands(): CliCommand<WildfireRuntime>[] {
   }));
 }
 
+function decisionsCommands(): CliCommand<WildfireRuntime>[] {
+  return [
+    {
+      name: 'decisions rebuild-automatic',
+      synopsis: '[--json]',
+      description:
+        'Derive the automatic decisions (runs of days at FWI >= 38) of every stored reading again.\n' +
+        'Weather ingestion keeps them up to date; run this once for readings stored before they existed. Idempotent.',
+      options: { json: { type: 'boolean' } },
+      async run({ values }, { open, out }) {
+        const rt = await open();
+        const r = await rt.rebuildAutomaticDecisions();
+        out.log(
+          values.json
+            ? JSON.stringify(r)
+            : `Automatic decisions of ${r.municipalities} municipalities derived again: ${r.created} new, ${r.updated} changed, ${r.removed} removed.`,
+        );
+        return 0;
+      },
+    },
+  ];
+}
+
 function fwiCommand(stdin: In): CliCommand<WildfireRuntime> {
   return {
     name: 'fwi',
@@ -279,7 +307,7 @@ function fwiCommand(stdin: In): CliCommand<WildfireRuntime> {
 export async function runCli(argv: string[], out: Out = console, env: NodeJS.ProcessEnv = process.env, stdin: In = process.stdin): Promise<number> {
   const cli = createCli<WildfireRuntime>({
     name: 'wildfire',
-    commands: [...tokenCommands(), ...reportCommands(), ...ingestCommands(), fwiCommand(stdin)],
+    commands: [...tokenCommands(), ...reportCommands(), ...ingestCommands(), ...decisionsCommands(), fwiCommand(stdin)],
     async open() {
       const config = loadConfig(env);
       // The CLI prints its own results; library logs go to stderr, warnings and up only.
@@ -329,6 +357,10 @@ function describeIngest(command: IngestKind, file: string, summary: object): str
   if (command === 'decisions') {
     const d = summary as DecisionIngestSummary;
     return `Loaded ${d.rows} decisions from ${file}: ${d.inserted} new, ${d.updated} changed, ${d.unchanged} unchanged.`;
+  }
+  if (command === 'seasons') {
+    const d = summary as SeasonIngestSummary;
+    return `Loaded the épocas de peligro of ${d.rows} communities from ${file}: ${d.inserted} new, ${d.updated} changed, ${d.unchanged} unchanged.`;
   }
   if (command === 'ecosystem') {
     const e = summary as EcosystemIngestSummary;

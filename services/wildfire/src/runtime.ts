@@ -19,6 +19,7 @@ import {
 import { createWildfireApp } from './app';
 import { createDecisionSupportService, type DecisionSupportService } from './decision-support/service';
 import { createIngestDecisions, type DecisionIngestSummary } from './decisions/ingest-decisions';
+import { createRebuildAutomaticDecisions, createUpdateAutomaticDecisions } from './decisions/automatic-decisions';
 import { createDecisionsRepository } from './decisions/repository';
 import { createDecisionsService, type DecisionsService } from './decisions/service';
 import { createFramingService, type FramingService } from './framing/service';
@@ -43,6 +44,9 @@ import { createRunScheduledReports } from './reports/run-scheduled-reports';
 import { createReportsService, type ReportsService } from './reports/service';
 import { loadReportSealIdentity } from './reports/seal-identity';
 import { createReportSealer } from './reports/seal-report';
+import { createIngestSeasons, type SeasonIngestSummary } from './seasons/ingest-seasons';
+import { createSeasonsRepository } from './seasons/repository';
+import { createSeasonsService, type SeasonsService } from './seasons/service';
 import { createSyntheticData } from './synthetic/synthetic-data';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
@@ -74,6 +78,7 @@ export interface WildfireRuntime {
   ecosystem: EcosystemService;
   decisionSupport: DecisionSupportService;
   decisions: DecisionsService;
+  seasons: SeasonsService;
   framing: FramingService;
   reports: ReportsService;
   /** `wildfire reports schedule|schedules|unschedule`: the accounts' monthly report schedules. */
@@ -86,7 +91,10 @@ export interface WildfireRuntime {
     municipalities(path: string): Promise<MunicipalityIngestSummary>;
     ecosystem(path: string): Promise<EcosystemIngestSummary>;
     decisions(path: string): Promise<DecisionIngestSummary>;
+    seasons(path: string): Promise<SeasonIngestSummary>;
   };
+  /** `wildfire decisions rebuild-automatic`: the automatic decisions of every stored reading, derived again. */
+  rebuildAutomaticDecisions(): Promise<{ municipalities: number; created: number; updated: number; removed: number }>;
   /** What "now" is: decides "today" and "the future" for the date rules, and token expiry. */
   clock: () => Date;
   redis?: Redis;
@@ -141,9 +149,13 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   });
   const municipalitiesRepo = createMunicipalitiesRepository(database);
   const municipalities = createMunicipalitiesService(municipalitiesRepo);
+  const seasonsRepo = createSeasonsRepository(database);
+  const seasons = createSeasonsService({ repo: seasonsRepo, clock });
   try {
     const seeded = await municipalities.seedRegistryIfNeeded();
     if (seeded > 0) logger.info({ municipalities: seeded }, 'loaded the built-in municipality registry');
+    const seasonRows = await seasons.seedIfNeeded();
+    if (seasonRows > 0) logger.info({ communities: seasonRows }, 'loaded the built-in épocas de peligro table');
   } catch (err) {
     await database.close();
     throw err;
@@ -151,17 +163,27 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const readingsRepo = createReadingsRepository(database);
   const ecosystemRepo = createEcosystemRepository(database);
   const decisionsRepo = createDecisionsRepository(database);
+  const updateAutomaticDecisions = createUpdateAutomaticDecisions({ repo: decisionsRepo, clock });
   const ingest = {
-    weather: createIngestWeather({ repo: readingsRepo, municipalities, today: () => todayInSpain(clock()) }),
+    weather: createIngestWeather({
+      repo: readingsRepo,
+      municipalities,
+      today: () => todayInSpain(clock()),
+      afterReadings: async (tx, touched) => {
+        const counts = await updateAutomaticDecisions(tx, touched);
+        if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
+      },
+    }),
     municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
     ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
     decisions: createIngestDecisions({ repo: decisionsRepo, municipalities, clock }),
+    seasons: createIngestSeasons({ repo: seasonsRepo, clock }),
   };
   // One synthetic model for every feature, so its cache serves m1 and the fuel moisture index alike.
   const synthetic = createSyntheticData({ cacheSize: options.syntheticCacheSize });
   const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock });
   const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
-  const decisionSupport = createDecisionSupportService({ readings, municipalities, synthetic, clock });
+  const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, ecosystem, synthetic, clock });
   const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
   const framing = createFramingService({ decisionSupport });
 
@@ -288,11 +310,13 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     ecosystem,
     decisionSupport,
     decisions,
+    seasons,
     framing,
     reports,
     reportSchedules,
     limits,
     ingest,
+    rebuildAutomaticDecisions: createRebuildAutomaticDecisions({ repo: decisionsRepo, clock }),
     clock,
     redis,
     server,

@@ -6,3 +6,4 @@ export * from '../ecosystem/tables';
 export * from '../rate-limits/tables';
 export * from '../decisions/tables';
 export * from '../reports/tables';
+export * from '../seasons/tables';

@@ -5,7 +5,8 @@
  * or "extremo" (Ley 43/2003 de Montes as amended by RDL 15/2022); the regional order
  * in force gives the exact wording. The general rows are prevention advice, not law.
  */
-import { ART_48_6_CLASSES, type DangerClass } from './danger-classes';
+import type { SeasonOnDay } from '../seasons/service';
+import { ART_48_6_CLASSES, DANGER_CLASS_CODES, type DangerClass } from './danger-classes';
 import { SOURCES, type SourceId } from './sources';
 
 export const ART_48_6_LEGAL_BASIS = 'Ley 43/2003 de Montes, art. 48.6';
@@ -34,8 +35,18 @@ export const MEASURES: readonly MeasureRow[] = [
   { code: 'advice_machinery', title: 'Precaución con la maquinaria cerca del monte', description: 'Con peligro alto, evite trabajos con maquinaria que pueda producir chispas cerca del monte en las horas centrales del día y lleve extintor.', applies_to: ['high'], legal_basis: null, source: 'miteco_prevention' },
 ];
 
+/** A measure as m3 answers it. */
+export interface M3Measure {
+  code: string;
+  title: string;
+  description: string;
+  applies_to: DangerClass[];
+  legal_basis: string | null;
+  source: string;
+}
+
 /** The measures of a danger class, in table order, with their source URL. */
-export function measuresFor(cls: DangerClass) {
+export function measuresFor(cls: DangerClass): M3Measure[] {
   return MEASURES.filter((m) => m.applies_to.includes(cls)).map((m) => ({
     code: m.code,
     title: m.title,
@@ -43,5 +54,21 @@ export function measuresFor(cls: DangerClass) {
     applies_to: [...m.applies_to],
     legal_basis: m.legal_basis,
     source: SOURCES[m.source].url,
+  }));
+}
+
+/**
+ * The standing measures of an época de peligro in force, whatever the day's class: the
+ * seasons table (seasons/seasons-table.ts, or the operator's `ingest seasons` file)
+ * gives them with the order or plan that sets them.
+ */
+export function seasonMeasures(season: SeasonOnDay): M3Measure[] {
+  return season.measures.map((title, i) => ({
+    code: `season_${season.communityCode}_${i + 1}`,
+    title,
+    description: `Medida de «${season.name ?? 'época de peligro'}» (${season.authority}), en vigor del ${season.from} al ${season.to}.`,
+    applies_to: [...DANGER_CLASS_CODES],
+    legal_basis: season.sourceTitle,
+    source: season.sourceUrl ?? SOURCES.seasons.url,
   }));
 }

@@ -1,6 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { clearRedisPrefix, expectErrorBody, REDIS_URL, storeReading, testConfig, uniquePrefix } from '../__tests__/support';
+import { clearRedisPrefix, expectErrorBody, REDIS_URL, shortTempDir, storeReading, testConfig, uniquePrefix } from '../__tests__/support';
+import { headFireRateOfSpread } from './fire-behaviour';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import type { TokenScope } from '../tokens/service';
 
@@ -67,8 +70,10 @@ describe('GET /api/v3/m3', () => {
         percentile_basis: { years: 4, days: 7, first_date: '2016-07-25', last_date: '2025-07-20', window_days: 15 },
         trend: { days: [{ date: '2025-07-18', fwi: 30 }, { date: '2025-07-19', fwi: 36 }, { date: '2025-07-20', fwi: 40 }], change: 10, direction: 'rising', threshold: 3 },
       });
-      expect(res.body.measures.map((m: { code: string }) => m.code)).toEqual(['art48_6_a', 'art48_6_b', 'art48_6_c', 'art48_6_d', 'art48_6_e', 'art48_6_f']);
-      for (const m of res.body.measures) expect(m.legal_basis).toBe('Ley 43/2003 de Montes, art. 48.6');
+      // The six bans, then the standing measure of Madrid's época de peligro (INFOMA, 15 June to 30 September).
+      expect(res.body.measures.map((m: { code: string }) => m.code)).toEqual(['art48_6_a', 'art48_6_b', 'art48_6_c', 'art48_6_d', 'art48_6_e', 'art48_6_f', 'season_13_1']);
+      for (const m of res.body.measures.slice(0, 6)) expect(m.legal_basis).toBe('Ley 43/2003 de Montes, art. 48.6');
+      expect(res.body.season).toMatchObject({ community_code: '13', name: 'Época de peligro alto (INFOMA)', from: '2025-06-15', to: '2025-09-30', in_force: true, origin: 'builtin' });
       expect(res.body.actions.map((a: { category: string }) => a.category)).toEqual(expect.arrayContaining(['readiness', 'machinery', 'communication', 'access']));
       expect(res.body.sources.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(['readings', 'effis', 'ley_montes']));
     });
@@ -82,7 +87,7 @@ describe('GET /api/v3/m3', () => {
     ])('on %s (FWI %p) answers %s / %s, with the art. 48.6 measures: %p', async (date, fwi, cls, aemet, bans) => {
       const res = await m3(`municipio_id=41091&date=${date}`);
       expect(res.body).toMatchObject({ date, fwi, danger_class: cls, aemet_level: aemet });
-      const legal = res.body.measures.filter((m: { legal_basis: string | null }) => m.legal_basis !== null);
+      const legal = res.body.measures.filter((m: { legal_basis: string | null }) => m.legal_basis === 'Ley 43/2003 de Montes, art. 48.6');
       expect(legal).toHaveLength(bans ? 6 : 0);
     });
 
@@ -109,6 +114,92 @@ describe('GET /api/v3/m3', () => {
       expect((await m3('municipio_id=41091', test)).body).toEqual(a.body);
       const m1 = await request(rt.server!).get('/api/v3/m1?municipio_id=41091').set('Authorization', `Bearer ${test}`);
       expect(a.body).toMatchObject({ fwi: m1.body.fwi, risk_score: m1.body.risk_score, risk_label: m1.body.risk_label });
+    });
+  });
+
+  describe('fire_behaviour', () => {
+    beforeAll(async () => {
+      const path = join(shortTempDir(), 'ecosystem.csv');
+      writeFileSync(path, 'municipio_id,vegetation_type,fuel_model,fuel_load_t_ha,forest_cover_pct\n41091,shrubland,6,12.4,18\n28079,urban,,0,6\n');
+      await rt.ingest.ecosystem(path);
+    });
+
+    it('gives the FBP spread and Byram intensity of the day’s ISI and BUI in the municipality’s fuel, with its class', async () => {
+      // storeReading's days have ISI 8 and BUI 60; Sevilla's fuel model 6 (shrub) stands in as FBP C-7:
+      // 45·(1 − e^(−0.0305·8))² · e^(50·ln 0.85·(1/60 − 1/106)) ≈ 1.99 m/min, × 300 × 1.24 kg/m² ≈ 739 kW/m: class 3.
+      const res = await m3('municipio_id=41091&date=2025-07-14');
+      const ros = headFireRateOfSpread('C-7', 8, 60);
+      expect(ros).toBeCloseTo(1.99, 2);
+      expect(res.body.fire_behaviour).toEqual({
+        behaviour_class: 'moderate',
+        explanation: expect.stringContaining('autobombas'),
+        intensity_class: 3,
+        head_fire_intensity_kw_m: Math.round(300 * 1.24 * ros),
+        rate_of_spread_m_min: Math.round(ros * 100) / 100,
+        fbp_fuel_type: 'C-7',
+        fuel_model: 6,
+        fuel_load_t_ha: 12.4,
+        vegetation_type: 'shrubland',
+        isi: 8,
+        bui: 60,
+      });
+      expect(res.body.sources.map((s: { id: string }) => s.id)).toContain('fbp');
+    });
+
+    it('says no surface fire spread is expected on urban land, with no number', async () => {
+      const res = await m3('municipio_id=28079&date=2025-07-20');
+      expect(res.body.fire_behaviour).toMatchObject({ behaviour_class: 'no_spread', intensity_class: null, head_fire_intensity_kw_m: null, rate_of_spread_m_min: null, fuel_model: null });
+      expect(res.body.fire_behaviour.explanation).toMatch(/^No se espera propagación de fuego de superficie/);
+    });
+
+    it('is null for a live municipality with no ecosystem loaded, and comes from the synthetic ecosystem for test tokens', async () => {
+      await store('29067', '2025-07-20', 30);
+      const live = await m3('municipio_id=29067');
+      expect(live.body.fire_behaviour).toBeNull();
+      expect(live.body.sources.map((s: { id: string }) => s.id)).not.toContain('fbp');
+      const test = await m3('municipio_id=29067&date=2025-07-20', await token(['risk:read'], 'test'));
+      const m10 = await request(rt.server!).get('/api/v3/m10?municipio_id=29067').set('Authorization', `Bearer ${(await rt.tokens.create({ account: 'ayto', type: 'test', scopes: ['ecosystem:read'] })).token}`);
+      expect(test.body.fire_behaviour).toMatchObject({ fuel_model: m10.body.fuel_model, fuel_load_t_ha: m10.body.fuel_load_t_ha, isi: test.body.components.isi, bui: test.body.components.bui });
+    });
+  });
+
+  describe('season', () => {
+    const codes = (body: { measures: { code: string }[] }) => body.measures.map((m) => m.code).filter((c) => c.startsWith('season_'));
+
+    it.each([
+      ['2025-05-31', false],
+      ['2025-06-01', true],
+      ['2024-10-15', true],
+      ['2024-10-16', false],
+    ])('gives Sevilla on %s the INFOCA season of that year, in force %p, and its standing measures only inside it', async (date, inForce) => {
+      const res = await m3(`municipio_id=41091&date=${date}`, await token(['risk:read'], 'test'));
+      expect(res.status).toBe(200);
+      const year = date.slice(0, 4);
+      expect(res.body.season).toEqual({
+        community_code: '01',
+        name: 'Época de peligro alto (Plan INFOCA)',
+        from: `${year}-06-01`,
+        to: `${year}-10-15`,
+        in_force: inForce,
+        authority: 'Junta de Andalucía (Plan INFOCA)',
+        source: 'https://juntadeandalucia.es/boja/2010/192/1',
+        source_title: expect.stringContaining('Decreto 371/2010'),
+        measures: expect.arrayContaining([expect.stringContaining('Prohibido el uso del fuego')]),
+        note: expect.any(String),
+        origin: 'builtin',
+      });
+      expect(codes(res.body)).toEqual(inForce ? ['season_01_1', 'season_01_2', 'season_01_3'] : []);
+      const seasonal = res.body.measures.find((m: { code: string }) => m.code === 'season_01_1');
+      if (inForce) expect(seasonal).toMatchObject({ legal_basis: expect.stringContaining('Decreto 371/2010'), source: 'https://juntadeandalucia.es/boja/2010/192/1' });
+      expect(res.body.sources.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(['seasons', 'season_01']));
+    });
+
+    it('tells a Canary Islands municipality that its community has no fixed season, with no seasonal measures', async () => {
+      const res = await m3('municipio_id=38038&date=2025-07-20', await token(['risk:read'], 'test'));
+      expect(res.status).toBe(200);
+      expect(res.body.municipality.community).toBe('Canarias');
+      expect(res.body.season).toMatchObject({ community_code: '05', name: null, from: null, to: null, in_force: false, measures: [], note: expect.stringContaining('por episodios') });
+      expect(codes(res.body)).toEqual([]);
     });
   });
 
@@ -158,6 +249,8 @@ describe('GET /api/v3/m3', () => {
     expect(op.security).toEqual([{ BearerToken: ['risk:read'] }]);
     expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '422', '429', '503'].filter((s) => s in op.responses).sort());
     const schema = body.components.schemas.M3DecisionSupport;
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['danger_class', 'aemet_level', 'percentile', 'percentile_basis', 'trend', 'measures', 'actions', 'sources']));
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['danger_class', 'aemet_level', 'percentile', 'percentile_basis', 'trend', 'fire_behaviour', 'season', 'measures', 'actions', 'sources']));
+    for (const [field, prop] of Object.entries(body.components.schemas.FireBehaviour.properties as Record<string, { description?: string }>)) expect([field, prop.description]).toEqual([field, expect.any(String)]);
+    for (const [field, prop] of Object.entries(body.components.schemas.DangerSeason.properties as Record<string, { description?: string }>)) expect([field, prop.description]).toEqual([field, expect.any(String)]);
   });
 });

@@ -5,18 +5,25 @@ import type { MunicipalitiesService, MunicipalityNames } from '../municipalities
 import { requireServedDay } from '../readings/date-range';
 import type { Reading } from '../readings/reading';
 import type { ReadingSource, ReadingsService } from '../readings/service';
+import type { EcosystemService } from '../ecosystem/service';
+import type { SeasonOnDay, SeasonsService } from '../seasons/service';
 import type { SyntheticData } from '../synthetic/synthetic-data';
 import { actionsFor } from './actions-table';
 import { dangerClassRow, type DangerClassRow } from './danger-classes';
+import { fireBehaviourOf, type FireBehaviour } from './fire-behaviour';
 import { storedHistory, syntheticHistory, type FwiHistory } from './fwi-history';
-import { measuresFor } from './measures-table';
+import { measuresFor, seasonMeasures, type M3Measure } from './measures-table';
 import { percentileOf, percentileWindows, sameDayIn, type PercentileBasis } from './percentile';
+import { seasonRecord } from './season-record';
+import type { TSeason } from './schemas';
 import { SOURCES, type SourceRef } from './sources';
 import { TREND_DAYS, trendOf, type Trend } from './trend';
 
 export interface DecisionSupportDeps {
   readings: Pick<ReadingsService, 'latestStored' | 'storedRange' | 'storedFwiInWindows'>;
-  municipalities: Pick<MunicipalitiesService, 'names'>;
+  municipalities: Pick<MunicipalitiesService, 'find'>;
+  seasons: Pick<SeasonsService, 'seasonOn'>;
+  ecosystem: Pick<EcosystemService, 'profile'>;
   synthetic: SyntheticData;
   clock: () => Date;
 }
@@ -36,7 +43,11 @@ export interface Assessment {
   /** The FWI of the same day a year earlier, when available. */
   lastYear: { date: string; fwi: number } | null;
   trend: Trend;
-  measures: ReturnType<typeof measuresFor>;
+  /** The época de peligro of the municipality's community around the day; null when the table has no row for it. */
+  season: TSeason | null;
+  /** Expected head-fire behaviour in the municipality's dominant fuel; null when no ecosystem data is loaded (live tokens). */
+  fireBehaviour: (FireBehaviour & { vegetationType: string }) | null;
+  measures: M3Measure[];
   actions: ReturnType<typeof actionsFor>;
   sources: SourceRef[];
 }
@@ -50,13 +61,24 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
   const stored = storedHistory(deps.readings);
   const synthetic = syntheticHistory(deps.synthetic);
 
+  /** The municipality's ecosystem (test tokens: the synthetic one), or null when none is loaded. */
+  async function ecosystemOf(caller: DataCaller, municipioId: string) {
+    try {
+      return await deps.ecosystem.profile(caller, municipioId);
+    } catch (err) {
+      if (err instanceof NotFoundError && err.code === 'ECOSYSTEM_NOT_FOUND') return null;
+      throw err;
+    }
+  }
+
   return {
     async assess(caller: DataCaller, municipioId: string, query: { date?: string }): Promise<Assessment> {
       requireMunicipalityAllowed(caller, municipioId);
       const today = todayInSpain(deps.clock());
       if (query.date !== undefined) requireServedDay('date', query.date, today);
-      const municipality = await deps.municipalities.names(municipioId);
-      if (!municipality) throw municipalityNotFound(municipioId);
+      const found = await deps.municipalities.find(municipioId);
+      if (!found) throw municipalityNotFound(municipioId);
+      const municipality: MunicipalityNames = { name: found.name, province: found.province, community: found.community };
       const history: FwiHistory = caller.type === 'test' ? synthetic : stored;
       const date = query.date ?? (caller.type === 'test' ? today : (await deps.readings.latestStored(municipioId))?.date);
       if (date === undefined) throw noReading(municipioId, null);
@@ -68,6 +90,7 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
       const { percentile, basis } = percentileOf(reading.fwi, sample);
       const dangerClass = dangerClassRow(reading.fwi);
       const lastYearDate = sameDayIn(date, Number(date.slice(0, 4)) - 1);
+      const [season, ecosystem] = await Promise.all([deps.seasons.seasonOn(found.communityCode, date), ecosystemOf(caller, municipioId)]);
       const historyMax = sample.reduce<{ date: string; fwi: number } | null>((max, d) => (max === null || d.fwi > max.fwi ? d : max), null);
       return {
         municipioId,
@@ -81,17 +104,23 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
         historyMax,
         lastYear: sample.find((d) => d.date === lastYearDate) ?? null,
         trend: trendOf(recent),
-        measures: measuresFor(dangerClass.code),
+        season: season && seasonRecord(season),
+        fireBehaviour: ecosystem && { ...fireBehaviourOf(reading.isi, reading.bui, ecosystem), vegetationType: ecosystem.vegetationType },
+        measures: [...measuresFor(dangerClass.code), ...(season?.inForce ? seasonMeasures(season) : [])],
         actions: actionsFor(dangerClass.code),
-        sources: usedSources(history.source),
+        sources: usedSources(history.source, season, ecosystem !== null),
       };
     },
   };
 }
 
-function usedSources(source: ReadingSource): SourceRef[] {
-  const ids = [source === 'synthetic' ? 'synthetic' : 'readings', 'cffdrs', 'effis', 'aemet', 'nfdrs', 'ley_montes', 'miteco_prevention', 'ifpl', 'afdrs'] as const;
-  return ids.map((id) => SOURCES[id]);
+function usedSources(source: ReadingSource, season: SeasonOnDay | null, fireBehaviour: boolean): SourceRef[] {
+  const ids = [source === 'synthetic' ? 'synthetic' : 'readings', 'cffdrs', 'effis', 'aemet', 'nfdrs', 'ley_montes', 'miteco_prevention', 'ifpl', 'afdrs', 'seasons'] as const;
+  const refs: SourceRef[] = ids.map((id) => SOURCES[id]);
+  if (fireBehaviour) refs.push(SOURCES.fbp);
+  // The regional order or plan behind the season, as the table cites it.
+  if (season?.sourceUrl) refs.push({ id: `season_${season.communityCode}`, name: season.sourceTitle, url: season.sourceUrl });
+  return refs;
 }
 
 function noReading(municipioId: string, date: string | null): NotFoundError {

@@ -49,6 +49,18 @@ export const SOURCES = {
     name: 'Australian Fire Danger Rating System: one plain call to action per level',
     url: 'https://afdrs.com.au',
   },
+  fbp: {
+    id: 'fbp',
+    name:
+      'Forestry Canada Fire Danger Group (1992), Development and Structure of the Canadian Forest Fire Behavior Prediction System, Information Report ST-X-3 ' +
+      '(head-fire rate of spread, eqs. 26, 35, 54; curing as revised by Wotton, Alexander and Taylor 2009), with Byram (1959), Combustion of forest fuels, in Davis (ed.), Forest Fire: Control and Use, head-fire intensity (FBP eq. 69) and the CWFIS head fire intensity classes; as implemented by the cffdrs R package (Wang et al. 2017)',
+    url: 'https://cran.r-project.org/package=cffdrs',
+  },
+  seasons: {
+    id: 'seasons',
+    name: 'Épocas de peligro de las comunidades autónomas: tabla versionada del servicio con la orden o el plan de cada una',
+    url: 'services/wildfire/README.md#épocas-de-peligro-seasons-ingest-seasons-filecsv',
+  },
   readings: { id: 'readings', name: 'Daily noon weather loaded by the operator, run through the FWI System (live tokens)', url: 'services/wildfire/README.md#ingestion' },
   synthetic: { id: 'synthetic', name: 'Deterministic synthetic climate series of this service (test tokens)', url: 'services/wildfire/README.md#synthetic-data' },
 } as const satisfies Record<string, SourceRef>;

@@ -134,10 +134,13 @@ describe('territorial decisions', () => {
       expect(june.body.data.map((d: { scope: { code: string } }) => d.scope.code)).toEqual(['CA01']);
     });
 
-    it('gives a test token the same decisions, with the synthetic class on their first day', async () => {
-      const res = await get('municipio_id=41091', await token(['risk:read'], 'test'));
-      expect(res.body.total).toBe(4);
+    it('gives a test token the same ingested decisions beside the synthetic automatic ones, with the synthetic class on their first day', async () => {
+      const res = await get('municipio_id=41091&limit=200', await token(['risk:read'], 'test'));
+      expect(res.body.total).toBe(res.body.data.length);
+      const ingested = res.body.data.filter((d: { origin: string }) => d.origin === 'ingested');
+      expect(ingested.map((d: { scope: { code: string } }) => d.scope.code)).toEqual(['41091', 'ES', '41', 'CA01']);
       for (const d of res.body.data) expect(d.danger_class).toMatch(/^(very_low|low|moderate|high|very_high|extreme)$/);
+      for (const d of res.body.data.filter((x: { origin: string }) => x.origin === 'automatic')) expect(['very_high', 'extreme']).toContain(d.danger_class);
     });
 
     it.each([

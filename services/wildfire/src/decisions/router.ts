@@ -14,7 +14,7 @@ export function decisionsRouter(registry: OpenAPIRegistry, auth: RouteAuth, deci
     summary: 'Territorial decision history of a municipality',
     description:
       'Decisions (bans, épocas de peligro, alerts, closures, authorizations) of the municipality, its province, its autonomous community and the whole country, ' +
-      'newest first, paginated. Loaded by the operator with `wildfire ingest decisions`. Needs the `risk:read` scope.',
+      'newest first, paginated: those loaded by the operator with `wildfire ingest decisions` and the automatic alerts the service derives from runs of very_high or extreme days (FWI ≥ 38; test tokens: from the synthetic series). Needs the `risk:read` scope.',
     tags: ['risk'],
     security: [{ BearerToken: ['risk:read'] }],
     before: [requireToken(auth, { scopes: ['risk:read'] }), rateLimit(auth.limits, 'data')],

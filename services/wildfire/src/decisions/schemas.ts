@@ -25,7 +25,11 @@ export type TDecisionsQuery = z.infer<typeof ZDecisionsQuerySchema>;
 
 export const ZDecisionSchema = z
   .object({
-    decision_id: z.string().describe('Stable id, derived from scope, type, date_from and title.'),
+    decision_id: z
+      .string()
+      .describe(
+        'Stable id. Ingested: derived from scope, type, date_from and title. Automatic: derived from the municipality and date_from, so a run that only grows at its end keeps its id.',
+      ),
     type: z.enum(DECISION_TYPES),
     title: z.string(),
     scope: z
@@ -40,9 +44,13 @@ export const ZDecisionSchema = z
     measures: z.array(z.string()),
     legal_basis: z.string().nullable(),
     source_url: z.string().nullable(),
-    origin: z.enum(DECISION_ORIGINS).describe('ingested: loaded by the operator from published decisions; automatic: derived by the service from its data.'),
+    origin: z
+      .enum(DECISION_ORIGINS)
+      .describe(
+        'ingested: loaded by the operator from published decisions; automatic: a run of consecutive days at very_high or above (FWI ≥ 38) of this municipality, derived by the service (live tokens: from the stored readings, updated by every weather ingestion; test tokens: from the synthetic series).',
+      ),
     danger_class: z.enum(DANGER_CLASS_CODES).nullable().describe('EFFIS class of this municipality’s FWI on date_from, where a reading exists.'),
-    created_at: z.string().describe('When the service first recorded the decision (ISO 8601).'),
+    created_at: z.string().describe('When the service first recorded the decision (ISO 8601); synthetic automatic decisions: 00:00 UTC of date_from.'),
   })
   .openapi('Decision');
 

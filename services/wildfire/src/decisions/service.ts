@@ -7,7 +7,8 @@ import type { MunicipalitiesService } from '../municipalities/service';
 import { EARLIEST_DATE, requireServedDay } from '../readings/date-range';
 import type { ReadingsService } from '../readings/service';
 import type { SyntheticData } from '../synthetic/synthetic-data';
-import type { DecisionsRepository } from './repository';
+import { syntheticAutomaticDecisions } from './automatic-decisions';
+import type { DecisionsRepository, StoredDecision } from './repository';
 import { DEFAULT_DECISIONS_LIMIT, type TDecisionsQuery, type TDecisionsResponse } from './schemas';
 import { scopesOf, type ScopeLevel } from './scope';
 
@@ -37,7 +38,18 @@ export function createDecisionsService(deps: DecisionsServiceDeps) {
       if (!municipality) throw municipalityNotFound(municipioId);
       const limit = query.limit ?? DEFAULT_DECISIONS_LIMIT;
       const offset = query.offset ?? 0;
-      const { total, rows } = await deps.repo.list({ scopes: scopesOf(municipality), from: query.date_from, to: query.date_to, limit, offset });
+      const scopes = scopesOf(municipality);
+      let total: number;
+      let rows: StoredDecision[];
+      if (caller.type === 'test') {
+        // Test tokens: the published (ingested) decisions and the automatic ones of the synthetic series, never the live ones.
+        const stored = await deps.repo.list({ scopes, from: query.date_from, to: query.date_to, origins: ['ingested'], limit: offset + limit, offset: 0 });
+        const synthetic = syntheticAutomaticDecisions(deps.synthetic, municipioId, query.date_from ?? EARLIEST_DATE, query.date_to ?? today, today);
+        total = stored.total + synthetic.length;
+        rows = [...stored.rows, ...synthetic].sort(newestFirst).slice(offset, offset + limit);
+      } else {
+        ({ total, rows } = await deps.repo.list({ scopes, from: query.date_from, to: query.date_to, limit, offset }));
+      }
 
       // The municipality's FWI on each first day, where the day has data (synthetic: 2015 to today).
       const days = [...new Set(rows.map((r) => r.date_from))].filter((d) => d >= EARLIEST_DATE && d <= today);
@@ -75,6 +87,13 @@ export function createDecisionsService(deps: DecisionsServiceDeps) {
       };
     },
   };
+}
+
+/** The order of `list`: latest date_from, then latest date_to (open-ended first), then id. */
+function newestFirst(a: StoredDecision, b: StoredDecision): number {
+  if (a.date_from !== b.date_from) return a.date_from > b.date_from ? -1 : 1;
+  if (a.date_to !== b.date_to) return a.date_to === null ? -1 : b.date_to === null ? 1 : a.date_to > b.date_to ? -1 : 1;
+  return a.decision_id < b.decision_id ? -1 : a.decision_id > b.decision_id ? 1 : 0;
 }
 
 export type DecisionsService = ReturnType<typeof createDecisionsService>;

@@ -71,7 +71,7 @@ export function framingOf(a: Assessment, audience: Audience, requested: FramingL
       vs_last_year: lastYear,
       vs_history_max: historyMax,
       trend,
-      season: null,
+      season: a.season,
     },
     measures_in_force: a.measures.filter((m) => m.legal_basis !== null).map((m) => ({ code: m.code, title: m.title, legal_basis: m.legal_basis! })),
     uncertainty: t.uncertainty[a.source],

@@ -51,7 +51,7 @@ describe('GET /api/v1/framing', () => {
         vs_last_year: { date: '2024-07-20', fwi: 33.3, difference: 7.1 },
         vs_history_max: { date: '2023-07-25', fwi: 52.1, difference: -11.7 },
         trend: { direction: 'rising', change: 10.2, days: 3 },
-        season: null,
+        season: { community_code: '13', name: 'Época de peligro alto (INFOMA)', from: '2025-06-15', to: '2025-09-30', in_force: true },
       },
     });
     expect(res.body.key_messages).toEqual([
@@ -61,13 +61,16 @@ describe('GET /api/v1/framing', () => {
       'El valor más alto de ese periodo en los registros es 52,1, del 25 de julio de 2023.',
       expect.stringContaining('la Ley de Montes obliga'),
     ]);
-    expect(res.body.measures_in_force).toHaveLength(6);
+    // The six art. 48.6 bans and the standing measure of Madrid's época de peligro.
+    expect(res.body.measures_in_force.map((m: { code: string }) => m.code)).toEqual(['art48_6_a', 'art48_6_b', 'art48_6_c', 'art48_6_d', 'art48_6_e', 'art48_6_f', 'season_13_1']);
     expectNumbersEqualFields(res.body);
   });
 
   it('is calm on a very low day: no bans, no alarm', async () => {
     const res = await frame('municipio_id=15030');
-    expect(res.body).toMatchObject({ danger_class: 'very_low', measures_in_force: [], call_to_action: 'Si ve humo o fuego en el monte, llame al 112.' });
+    // Only the standing measure of Galicia's época de perigo alto (1 July to 30 September), no art. 48.6 ban.
+    expect(res.body).toMatchObject({ danger_class: 'very_low', call_to_action: 'Si ve humo o fuego en el monte, llame al 112.' });
+    expect(res.body.measures_in_force.map((m: { code: string }) => m.code)).toEqual(['season_12_1']);
     expect(res.body.headline).toBe('Peligro de incendio muy bajo en Coruña, A');
     expect(res.body.key_messages.join(' ')).not.toMatch(/prohib|Ley de Montes/);
   });

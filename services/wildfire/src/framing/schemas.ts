@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DANGER_CLASS_CODES } from '../decision-support/danger-classes';
-import { ZMunicipalityNamesSchema, ZSourceRefSchema } from '../decision-support/schemas';
+import { ZMunicipalityNamesSchema, ZSeasonSchema, ZSourceRefSchema } from '../decision-support/schemas';
 import { ZMunicipioIdParamSchema } from '../municipalities/schemas';
 import { EARLIEST_DATE } from '../readings/date-range';
 import { dateParam } from '../readings/schemas';
@@ -51,9 +51,11 @@ export const ZFramingResponseSchema = z
       vs_last_year: ZComparisonSchema.describe('The same day a year earlier, when it has data.'),
       vs_history_max: ZComparisonSchema.describe('The highest FWI of the percentile sample.'),
       trend: z.object({ direction: z.enum(['rising', 'steady', 'falling']).nullable(), change: z.number().nullable(), days: z.number().int() }),
-      season: z.null().describe('The época de peligro in force: not built yet (always null).'),
+      season: ZSeasonSchema.nullable().describe('As m3: the época de peligro of the community around the date (`in_force` says whether the date is inside it).'),
     }),
-    measures_in_force: z.array(z.object({ code: z.string(), title: z.string(), legal_basis: z.string() })).describe('The art. 48.6 bans on very_high and extreme days; otherwise empty.'),
+    measures_in_force: z
+      .array(z.object({ code: z.string(), title: z.string(), legal_basis: z.string() }))
+      .describe('The measures of m3 that have a legal basis: the art. 48.6 bans on very_high and extreme days, and the standing measures of the época de peligro while it is in force; otherwise empty.'),
     uncertainty: z.string().describe('What the figures are and are not.'),
     source: z.enum(['observed', 'synthetic']),
     sources: z.array(ZSourceRefSchema),

@@ -16,6 +16,7 @@
  * the days were consecutive (cffdrs's behaviour); after a longer gap the series
  * restarts from the start values, as after a winter.
  */
+import type pg from 'pg';
 import type { MergeCounts } from '../db/bulk-merge';
 import { daysBetween, monthOf } from '../calendar';
 import { CsvInputError, fileLines } from '../csv-input';
@@ -48,6 +49,8 @@ export interface IngestWeatherDeps {
   municipalities: Pick<MunicipalitiesService, 'locations'>;
   /** Today in Spain: the file may hold no later day. */
   today: () => string;
+  /** Runs in the ingestion's transaction once the readings are written, over each municipality from its first day in the file. */
+  afterReadings: (tx: pg.ClientBase, touched: readonly { municipio_id: string; first: string }[]) => Promise<unknown>;
 }
 
 /** Runs the FWI System over one municipality's merged series; returns reading rows in the staging column order. */
@@ -106,6 +109,7 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
         computed += await ingestion.stageReadings(out);
       }
       const { inserted, updated } = await ingestion.merge();
+      await deps.afterReadings(ingestion.transaction, staged);
       return {
         rows,
         municipalities: staged.length,

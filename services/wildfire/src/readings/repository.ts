@@ -69,6 +69,9 @@ export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
   // The municipalities of the file and, for each, its first day there.
   const FIRST_DAYS = 'SELECT municipio_id, min(date) AS first FROM weather_staging WHERE municipio_id = ANY($1) GROUP BY municipio_id';
   return {
+    /** The ingestion's transaction, for collaborators that must commit or roll back with it (automatic decisions). */
+    transaction: client,
+
     async stage(rows: AsyncIterable<WeatherRow>): Promise<number> {
       async function* values() {
         for await (const r of rows) yield [r.line, r.municipioId, r.date, r.temp, r.rh, r.ws, r.prec];
