@@ -29,8 +29,13 @@ describe('usage counters and their flush', () => {
     await redis.ping(); // counting refuses while the connection is not ready, as the API must
   });
 
+  // Every test's counters stop before the next test: a periodic flusher left running would
+  // take the next test's pending counts from the shared dirty set.
+  afterEach(async () => {
+    await Promise.all(counters.splice(0).map((c) => c.close().catch(() => undefined)));
+  });
+
   afterAll(async () => {
-    await Promise.all(counters.map((c) => c.close().catch(() => undefined)));
     redis?.disconnect();
     await rt?.close();
     await db?.drop();

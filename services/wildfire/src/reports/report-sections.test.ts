@@ -263,10 +263,18 @@ describe('monthly report: chart, decisions and ecosystem', () => {
     const live = await post(await token(), { municipio_id: '28079', periodo: '2025-07', format: 'json' });
     const test = await post(await token('test'), { municipio_id: '28079', periodo: '2025-07', format: 'json' });
     expect(test.body.source).toBe('synthetic');
-    // The same decisions; only danger_class (the FWI of each first day in the token's own data) may differ.
-    const withoutClass = (list: { danger_class: unknown }[]) => list.map(({ danger_class: _, ...rest }) => rest);
-    expect(withoutClass(test.body.decisions)).toEqual(withoutClass(live.body.decisions));
-    expect(test.body.decisions).toHaveLength(IN_FORCE.length);
+    // The same ingested decisions; only danger_class (the FWI of each first day in the token's own data) may differ.
+    type Listed = { danger_class: unknown; origin: string; decision_id: string };
+    const ingested = (list: Listed[]) => list.filter((d) => d.origin === 'ingested').map(({ danger_class: _, ...rest }) => rest);
+    expect(ingested(test.body.decisions)).toEqual(ingested(live.body.decisions));
+    expect(ingested(test.body.decisions)).toHaveLength(IN_FORCE.length);
+    // Beside them, the test token's own synthetic automatic alerts: the ones decisiones gives it for the month.
+    const history = await request(rt.server!)
+      .get('/api/v3/decisiones?municipio_id=28079&date_from=2025-07-01&date_to=2025-07-31&limit=200')
+      .set('Authorization', `Bearer ${(await rt.tokens.create({ account: 'ayto-test', type: 'test', scopes: ['risk:read'] })).token}`);
+    expect(history.status).toBe(200);
+    const automaticIds = (list: Listed[]) => list.filter((d) => d.origin === 'automatic').map((d) => d.decision_id).sort();
+    expect(automaticIds(test.body.decisions)).toEqual(automaticIds(history.body.data));
     const m10 = await request(rt.server!)
       .get('/api/v3/m10?municipio_id=28079')
       .set('Authorization', `Bearer ${await token('test', ['ecosystem:read'])}`);
