@@ -254,7 +254,7 @@ export interface Framing {
   municipality: MunicipalityNames;
   date: string;
   audience: FramingAudience;
-  /** es when the language asked for has no templates yet. */
+  /** The language the texts are written in: the one asked for (es, ca, gl, eu and en all have templates); es for a language without templates. */
   lang: FramingLang;
   requested_lang: FramingLang;
   danger_class: DangerClass;
