@@ -1,6 +1,10 @@
 'use strict';
-// The HTTP frame and token authentication of the services, beside bare Express + pg.
+// The HTTP frame and token authentication of the services, beside bare Express + pg; and the
+// frame alone (security headers, request id, access log, metrics, JSON body parser, 404 and
+// error handlers) around a route that does no work, beside bare Express with the same route,
+// with the access log off (as the other rows) and on (`info`, written to /dev/null).
 const express = require('express');
+const pino = require('pino');
 const pg = require('pg');
 const { mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -33,7 +37,31 @@ module.exports = async function httpFrameBench() {
     closers.push(() => wf.close());
     const { token } = await wf.tokens.create({ type: 'test', account: 'bench', scopes: ['risk:read'] });
 
+    const { createHttpApp, createLogger, createMetrics } = require('../packages/service-kit/dist');
+    const { wildfireEnvelope } = require('../packages/errors/dist');
+    const noWork = (_req, res) => void res.json({ ok: true });
+    const bareNoWork = express();
+    bareNoWork.get('/', noWork);
+    const framed = async (level) => {
+      const destination = pino.destination({ dest: '/dev/null', sync: true });
+      closers.push(async () => destination.destroy());
+      const logger = createLogger({ service: 'bench', level, destination });
+      const http = createHttpApp({ logger, metrics: createMetrics('bench'), envelope: wildfireEnvelope, jsonLimit: '1mb', trustedProxies: [] });
+      http.app.get('/', noWork);
+      const server = await listen(http.finish());
+      servers.push(server);
+      return `http://127.0.0.1:${server.address().port}/`;
+    };
+    const bareNoWorkServer = await listen(bareNoWork);
+    servers.push(bareNoWorkServer);
+    const framedSilent = await framed('silent');
+    const framedInfo = await framed('info');
+
     console.log(`\nHTTP frame: ${CONNECTIONS} connections, ${DURATION} s per path, Postgres at ${db.host}\n`);
+    const bareFrame = await load(`http://127.0.0.1:${bareNoWorkServer.address().port}/`);
+    row('baseline: bare Express, route without work', bareFrame);
+    row('service-kit frame, log level silent', await load(framedSilent), bareFrame);
+    row('service-kit frame, access log at info', await load(framedInfo), bareFrame);
     const base = await load(`http://127.0.0.1:${bareServer.address().port}/`);
     row('baseline: bare Express + one pg query', base);
     row('wildfire GET /api/v1/me (token lookup)', await load(`${wf.url}/api/v1/me`, { authorization: `Bearer ${token}` }), base);

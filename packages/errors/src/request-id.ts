@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { RequestHandler } from 'express';
 
 declare module 'http' {
@@ -10,8 +10,21 @@ declare module 'http' {
 
 const ACCEPTABLE = /^[A-Za-z0-9._:\-]{1,128}$/;
 
+// 96 random bits per id, as before, drawn from a pool filled 256 ids at a time: one call
+// into the CSPRNG per 256 requests instead of one each (what Node does for randomUUID).
+const ID_BYTES = 12;
+const pool = Buffer.alloc(ID_BYTES * 256);
+let poolOffset = pool.length;
+
+/** `req_` and 24 hex digits of fresh randomness: unique and unguessable, never a counter. */
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('hex')}`;
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const id = pool.toString('hex', poolOffset, poolOffset + ID_BYTES);
+  poolOffset += ID_BYTES;
+  return `req_${id}`;
 }
 
 /**
@@ -21,11 +34,9 @@ export function newRequestId(): string {
  */
 export function requestId(): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.get('x-request-id');
-    const id = incoming && ACCEPTABLE.test(incoming) ? incoming : newRequestId();
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && ACCEPTABLE.test(incoming) ? incoming : newRequestId();
     req.requestId = id;
-    // pino-http reads `req.id` (its own typing of that property differs, hence the cast).
-    (req as { id?: unknown }).id = id;
     res.setHeader('X-Request-Id', id);
     next();
   };

@@ -1,5 +1,4 @@
 import pino, { type Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { RequestHandler } from 'express';
 import { logSafeError } from '@firma-riesgo/errors';
 
@@ -36,24 +35,49 @@ export function createLogger(options: { service: string; level: string; destinat
 /**
  * One JSON line per request: request id, method, path, status, latency, and the
  * tenant or account the auth middleware recorded in `res.locals.principal`.
+ *
+ * The line is written by a single call on the service logger when the response
+ * finishes (or the client goes away), so the logger's redaction and `err` serializer
+ * apply as to any other line. Nothing is built per request when the level is off: no
+ * child loggers, no serializers run over the whole request (the cost pino-http had).
+ * Fields, order and messages are those pino-http wrote:
+ * `{request_id, req: {method, url}, principal?, res: {status}, err?, latency_ms}` with
+ * "request completed", "request errored" (5xx) or "request aborted".
  */
 export function httpLogger(logger: Logger): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: (req) => req.requestId ?? '',
-    quietReqLogger: true,
-    customAttributeKeys: { reqId: 'request_id', responseTime: 'latency_ms' },
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      err: logSafeError,
-    },
-    customProps: (_req, res) => {
-      const principal = (res as unknown as { locals?: { principal?: string } }).locals?.principal;
-      return principal ? { principal } : {};
-    },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-  }) as unknown as RequestHandler;
+  return (req, res, next) => {
+    const started = Date.now();
+    const done = (err?: unknown) => {
+      res.removeListener('close', done);
+      res.removeListener('finish', done);
+      res.removeListener('error', done);
+      const status = res.statusCode;
+      const failed = err !== undefined || status >= 500;
+      const level = failed ? 'error' : status >= 400 ? 'warn' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const line: AccessLine = { request_id: req.requestId ?? '', req: { method: req.method, url: redactUrl(req.originalUrl) } };
+      const principal = (res.locals as { principal?: string } | undefined)?.principal;
+      if (principal) line.principal = principal;
+      line.res = { status: res.headersSent ? status : null };
+      if (failed) line.err = err ?? new Error(`failed with status code ${status}`);
+      line.latency_ms = Date.now() - started;
+      const message = failed ? 'request errored' : !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted';
+      logger[level](line, message);
+    };
+    res.on('close', done);
+    res.on('finish', done);
+    res.on('error', done);
+    next();
+  };
+}
+
+interface AccessLine {
+  request_id: string;
+  req: { method: string; url: string };
+  principal?: string;
+  res?: { status: number | null };
+  err?: unknown;
+  latency_ms?: number;
 }
 
 const CREDENTIAL_PARAMS = /([?&](?:token|api_key|apikey|access_token|key|otp|code|password|email|name)=)[^&#]*/gi;

@@ -23,12 +23,23 @@ export function createMetrics(service: string): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
+  // One labelled child per method, route pattern and status, made on first use: no
+  // label object to build, check and hash per request. Bounded like the label set itself
+  // (Node's parser admits a fixed set of methods; routes are patterns, not paths).
+  const children = new Map<string, client.Histogram.Internal<'method' | 'route' | 'status'>>();
   const middleware: RequestHandler = (req, res, next) => {
-    const end = duration.startTimer();
-    res.on('finish', () => {
+    const started = process.hrtime.bigint();
+    const finished = () => {
       const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
-      end({ method: req.method, route, status: String(res.statusCode) });
-    });
+      const key = `${req.method} ${res.statusCode} ${route}`;
+      let child = children.get(key);
+      if (!child) {
+        child = duration.labels({ method: req.method, route, status: String(res.statusCode) });
+        children.set(key, child);
+      }
+      child.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    };
+    res.on('finish', finished);
     next();
   };
   const router = express.Router();
