@@ -8,7 +8,8 @@
 //    in Redis, one query) against bare Express answering the same latest-reading query, both
 //    with 20 connections for 10 s after a warm-up; req/s and p99 are printed as ratios.
 // BENCH_WILDFIRE_SKIP_INGEST=1 skips the ingestion half (it loads one municipality's year for
-// m1 instead), for iterating on the read path.
+// m1 instead), for iterating on the read path; BENCH_WILDFIRE_SKIP_M1=1 skips the m1 half, for
+// iterating on ingestion.
 const express = require('express');
 const pg = require('pg');
 const { from: copyFrom } = require('pg-copy-streams');
@@ -25,6 +26,7 @@ const { benchDatabase, listen } = require('./lib');
 const MUNICIPALITIES = 1000;
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const SKIP_INGEST = process.env.BENCH_WILDFIRE_SKIP_INGEST === '1';
+const SKIP_M1 = process.env.BENCH_WILDFIRE_SKIP_M1 === '1';
 // The issue-17 row: 20 connections for 10 s after a warm-up (BENCH_CONNECTIONS/BENCH_SECONDS do not apply).
 const M1_CONNECTIONS = 20;
 const M1_SECONDS = 10;
@@ -126,6 +128,7 @@ module.exports = async function wildfireBench() {
     closers.push(() => pool.end());
     if (SKIP_INGEST) await wf.ingest.weather(csv);
     else await benchIngestion(wf, pool, csv, codes.length, days.length, year, db.host);
+    if (SKIP_M1) return;
 
     // Baseline: bare Express answering the latest-reading query of one municipality.
     const code = codes[codes.length >> 1];
