@@ -159,7 +159,8 @@ const BINARY_CHUNK_BYTES = 1 << 20;
 /**
  * The rows in COPY's binary format: a signature, flags and header extension (both 0),
  * then per row the field count and each field as its length and bytes (float8 as an
- * IEEE double and date as int4 days, big-endian), then -1.
+ * IEEE double and date as int4 days, big-endian), then -1. NaN must not occur (`|| 0`
+ * would turn it into 0); the callers load finite, validated values.
  */
 function* binaryCopy(columns: readonly ColumnSource[], length: number): Generator<Buffer> {
   const dictionaries = columns.map((c) => (c.data.type === 'text' ? c.data.dictionary.map((v) => Buffer.from(v, 'utf8')) : []));
@@ -183,7 +184,8 @@ function* binaryCopy(columns: readonly ColumnSource[], length: number): Generato
       const data = columns[k]!.data;
       if (data.type === 'float8') {
         view.setInt32(at, 8);
-        view.setFloat64(at + 4, data.values[row]!);
+        // -0 is stored as 0, as its text form "0" (the unnest path) is.
+        view.setFloat64(at + 4, data.values[row]! || 0);
         at += 12;
       } else if (data.type === 'text') {
         const bytes = dictionaries[k]![data.index[row]!]!;
