@@ -3,7 +3,7 @@
  * readings computed from it.
  *
  * 1. Every row is validated as the file streams in and kept column by column in typed
- *    arrays; the first bad row, a repeated municipality-day or an unknown municipality
+ *    arrays (weather-stream.ts); the first bad row, a repeated municipality-day or an unknown municipality
  *    rejects the file with its line number, and the transaction loads nothing.
  * 2. The rows are grouped per municipality and date (they need not be contiguous).
  *    One query loads the codes stored for the day before each municipality's first
@@ -24,13 +24,13 @@
 import type pg from 'pg';
 import type { MergeCounts } from '../db/bulk-merge';
 import { isoOfPgDay } from '../db/bulk-load';
-import { CsvInputError, fileLines } from '../csv-input';
+import { CsvInputError } from '../csv-input';
 import { provinceOf } from '../municipalities/provinces';
 import type { MunicipalitiesService } from '../municipalities/service';
 import { computeReadings } from './compute-readings';
 import type { ReadingsRepository, TouchedMunicipality } from './repository';
-import { collectWeather, firstRepeat, orderByMunicipalityAndDay } from './weather-columns';
-import { weatherRows } from './weather-csv';
+import { firstRepeat, orderByMunicipalityAndDay } from './weather-columns';
+import { weatherColumnsOf } from './weather-stream';
 
 export { MAX_CARRY_GAP_DAYS } from './compute-readings';
 
@@ -61,7 +61,7 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
     const locations = await deps.municipalities.locations();
     const today = deps.today();
     // Validation needs no database: a refused file never opens the transaction.
-    const weather = await collectWeather(weatherRows(fileLines(path), { isKnown: (code) => locations.has(code), today }));
+    const weather = await weatherColumnsOf(path, { isKnown: (code) => locations.has(code), today });
     if (weather.length === 0) throw new CsvInputError('the file has a header but no weather rows', 2);
     const grouped = orderByMunicipalityAndDay(weather);
     const repeat = firstRepeat(weather, grouped);

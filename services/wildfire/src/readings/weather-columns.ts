@@ -3,7 +3,6 @@
  * rows ordered per municipality and date whatever their order in the file.
  */
 import { pgDayOf } from '../db/bulk-load';
-import type { WeatherRow } from './weather-csv';
 
 function grown<T extends Int32Array | Float64Array>(array: T, size: number): T {
   const next = new (array.constructor as new (n: number) => T)(size);
@@ -27,16 +26,26 @@ export class WeatherColumns {
   prec = new Float64Array(1024);
 
   push(municipioId: string, isoDate: string, line: number, temp: number, rh: number, ws: number, prec: number): void {
-    if (this.length === this.day.length) this.grow(this.length * 2);
+    this.pushDay(this.number(municipioId), pgDayOf(isoDate), line, temp, rh, ws, prec);
+  }
+
+  /** The municipality's number, given on its first appearance. */
+  number(municipioId: string): number {
     let m = this.numberOf.get(municipioId);
     if (m === undefined) {
       m = this.codes.length;
       this.codes.push(municipioId);
       this.numberOf.set(municipioId, m);
     }
+    return m;
+  }
+
+  /** A row of municipality number `m` on day number `day` (days since 2000-01-01). */
+  pushDay(m: number, day: number, line: number, temp: number, rh: number, ws: number, prec: number): void {
+    if (this.length === this.day.length) this.grow(this.length * 2);
     const i = this.length++;
     this.municipality[i] = m;
-    this.day[i] = pgDayOf(isoDate);
+    this.day[i] = day;
     this.line[i] = line;
     this.temp[i] = temp;
     this.rh[i] = rh;
@@ -53,13 +62,6 @@ export class WeatherColumns {
     this.ws = grown(this.ws, size);
     this.prec = grown(this.prec, size);
   }
-}
-
-/** Collects validated rows (e.g. `weatherRows`) into columns. */
-export async function collectWeather(rows: AsyncIterable<WeatherRow>): Promise<WeatherColumns> {
-  const columns = new WeatherColumns();
-  for await (const r of rows) columns.push(r.municipioId, r.date, r.line, r.temp, r.rh, r.ws, r.prec);
-  return columns;
 }
 
 /** The rows grouped per municipality (in municipality-number order) and sorted by date, then line, inside each. */
