@@ -35,13 +35,21 @@ const LABEL_NUMBER: Record<RiskLabel, number> = { LOW: 0, MEDIUM: 1, HIGH: 2 };
 /** Computed readings, column by column. */
 export class ReadingColumns {
   length = 0;
-  municipality = new Int32Array(256);
-  day = new Int32Array(256);
-  values = FLOAT_COLUMNS.map(() => new Float64Array(256));
-  label = new Uint8Array(256);
+  municipality: Int32Array;
+  day: Int32Array;
+  values: Float64Array[];
+  label: Uint8Array;
+
+  /** `capacity`: the rows expected, so the arrays rarely grow. */
+  constructor(capacity = 256) {
+    this.municipality = new Int32Array(capacity);
+    this.day = new Int32Array(capacity);
+    this.values = FLOAT_COLUMNS.map(() => new Float64Array(capacity));
+    this.label = new Uint8Array(capacity);
+  }
 
   push(municipality: number, day: number, values: Float64Array, label: number): void {
-    if (this.length === this.day.length) this.grow(this.length * 2);
+    if (this.length === this.day.length) this.grow(Math.max(256, this.length * 2));
     const i = this.length++;
     this.municipality[i] = municipality;
     this.day[i] = day;
@@ -116,7 +124,8 @@ export function computeReadings(
     k = end;
   }
   const monthOf = monthTable();
-  const inserts = new ReadingColumns();
+  // Most readings of a file are usually new: room for all of them, as many as the file's rows plus the stored ones.
+  const inserts = new ReadingColumns(w.length + stored.length);
   const updates = new ReadingColumns();
   const out = new Float64Array(FLOAT_COLUMNS.length);
   let computed = 0;
