@@ -79,7 +79,8 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
     // Latitude picks the day-length tables; a municipality without coordinates takes its province capital's.
     const lats = weather.codes.map((code) => locations.get(code)!.lat ?? provinceOf(code)!.lat);
     return deps.repo.withWeatherIngestion(async (ingestion) => {
-      const [starts, stored] = [await ingestion.starts(touched), await ingestion.storedFrom(touched)];
+      const starts = await ingestion.starts(touched);
+      const stored = await ingestion.storedFrom(touched);
       const result = computeReadings(weather, grouped, (m) => lats[m]!, starts, stored);
       const inserted = await ingestion.insert(result.inserts.sources(weather.codes), result.inserts.length);
       const merged = await ingestion.update(result.updates.sources(weather.codes), result.updates.length);

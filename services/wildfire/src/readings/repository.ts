@@ -1,12 +1,14 @@
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { withLockedTransaction } from '../db/locked-transaction';
 import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { Database } from '@firma-riesgo/service-kit';
 import type { schema } from '../db';
 import { bulkLoadColumns, bulkModeFor, type BulkMode, type ColumnSource } from '../db/bulk-load';
 import { bulkMerge, type MergeCounts } from '../db/bulk-merge';
 import { READING_VALUE_COLUMNS, type StoredReadingRow, type StoredStart } from './compute-readings';
 import type { Reading } from './reading';
+import { decodeStoredReadings } from './stored-readings-binary';
 import { readings } from './tables';
 
 type WildfireDatabase = Pick<Database<typeof schema>, 'db' | 'pool' | 'kind'>;
@@ -68,11 +70,24 @@ export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
       return rows;
     },
 
-    /** Every stored reading of the touched municipalities from each one's first day in the file on, grouped per municipality, in date order. */
+    /**
+     * Every stored reading of the touched municipalities from each one's first day in the
+     * file on, grouped per municipality, in date order. On Postgres through a binary
+     * `COPY ... TO STDOUT` (COPY takes no parameters, hence the temporary table of the
+     * touched municipalities), so no number is parsed from text.
+     */
     async storedFrom(touched: readonly TouchedMunicipality[]): Promise<StoredReadingRow[]> {
+      const columns = `r.municipio_id, (r.date - DATE '2000-01-01')::int4, ${READING_VALUES.map((c) => `r.${c}`).join(', ')}`;
+      if (mode === 'copy') {
+        await client.query('CREATE TEMP TABLE readings_touched (municipio_id text PRIMARY KEY, first date NOT NULL) ON COMMIT DROP');
+        await client.query(`INSERT INTO readings_touched SELECT * FROM ${TOUCHED}`, touchedParams(touched));
+        const chunks: Buffer[] = [];
+        const sql = `COPY (SELECT ${columns} FROM readings_touched t JOIN readings r ON r.municipio_id = t.municipio_id AND r.date >= t.first ORDER BY 1, 2) TO STDOUT WITH (FORMAT binary)`;
+        for await (const chunk of client.query(copyTo(sql)) as AsyncIterable<Buffer>) chunks.push(chunk);
+        return decodeStoredReadings(Buffer.concat(chunks));
+      }
       const { rows } = await client.query<StoredReadingRow>({
-        text: `SELECT r.municipio_id, r.date - DATE '2000-01-01', ${READING_VALUES.map((c) => `r.${c}`).join(', ')}
-               FROM ${TOUCHED} JOIN readings r ON r.municipio_id = t.municipio_id AND r.date >= t.first ORDER BY 1, 2`,
+        text: `SELECT ${columns} FROM ${TOUCHED} JOIN readings r ON r.municipio_id = t.municipio_id AND r.date >= t.first ORDER BY 1, 2`,
         values: touchedParams(touched),
         rowMode: 'array',
       });
