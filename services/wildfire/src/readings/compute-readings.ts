@@ -15,8 +15,6 @@ import type { WeatherColumns, WeatherOrder } from './weather-columns';
 
 export const MAX_CARRY_GAP_DAYS = 7;
 
-/** A stored reading as the repository reads it: municipio_id, day (since 2000-01-01), then READING_VALUE_COLUMNS. */
-export type StoredReadingRow = [string, number, number, number, number, number, number, number, number, number, number, number, number, number, RiskLabel];
 
 /** The stored day just before a municipality's first day in the file, where its codes continue from. */
 export interface StoredStart {
@@ -29,10 +27,10 @@ export interface StoredStart {
 
 /** The value columns of a reading, in order, after municipio_id and date. */
 const FLOAT_COLUMNS = ['temp', 'rh', 'ws', 'prec', 'ffmc', 'dmc', 'dc', 'isi', 'bui', 'fwi', 'dsr', 'risk_score'] as const;
-const LABELS: readonly RiskLabel[] = ['LOW', 'MEDIUM', 'HIGH'];
-const LABEL_NUMBER: Record<RiskLabel, number> = { LOW: 0, MEDIUM: 1, HIGH: 2 };
+export const LABELS: readonly RiskLabel[] = ['LOW', 'MEDIUM', 'HIGH'];
+export const LABEL_NUMBER: Record<RiskLabel, number> = { LOW: 0, MEDIUM: 1, HIGH: 2 };
 
-/** Computed readings, column by column. */
+/** Readings (computed, or stored and read back), column by column: municipality number, day, READING_VALUE_COLUMNS, risk label number. */
 export class ReadingColumns {
   length = 0;
   municipality: Int32Array;
@@ -105,27 +103,30 @@ function monthTable() {
 /**
  * Computes every municipality of the file. `stored` holds the stored readings of the
  * file's municipalities from each one's first day in the file on, grouped per
- * municipality and in date order; `latOf(m)` is municipality number m's latitude.
+ * municipality and in date order (numbered as in `w`); `latOf(m)` is municipality
+ * number m's latitude.
  */
 export function computeReadings(
   w: WeatherColumns,
   { order, start }: WeatherOrder,
   latOf: (m: number) => number,
   starts: readonly StoredStart[],
-  stored: readonly StoredReadingRow[],
+  stored: ReadingColumns,
 ): ComputedReadings {
   const startOf = new Map(starts.map((s) => [w.numberOf.get(s.municipio_id)!, s]));
   const storedRange = new Map<number, [number, number]>();
   for (let k = 0; k < stored.length; ) {
-    const id = stored[k]![0];
+    const m = stored.municipality[k]!;
     let end = k;
-    while (end < stored.length && stored[end]![0] === id) end++;
-    storedRange.set(w.numberOf.get(id)!, [k, end]);
+    while (end < stored.length && stored.municipality[end] === m) end++;
+    storedRange.set(m, [k, end]);
     k = end;
   }
+  const storedDay = stored.day;
+  const [storedTemp, storedRh, storedWs, storedPrec] = stored.values as [Float64Array, Float64Array, Float64Array, Float64Array];
   const monthOf = monthTable();
-  // Most readings of a file are usually new: room for all of them, as many as the file's rows plus the stored ones.
-  const inserts = new ReadingColumns(w.length + stored.length);
+  // Only the file's days can be new: room for all of them up front.
+  const inserts = new ReadingColumns(w.length);
   const updates = new ReadingColumns();
   const out = new Float64Array(FLOAT_COLUMNS.length);
   let computed = 0;
@@ -143,9 +144,9 @@ export function computeReadings(
     let [s, storedEnd] = storedRange.get(m) ?? [0, 0];
     while (f < fileEnd || s < storedEnd) {
       const fileDay = f < fileEnd ? w.day[order[f]!]! : Infinity;
-      const storedDay = s < storedEnd ? stored[s]![1] : Infinity;
-      const day = Math.min(fileDay, storedDay);
-      const before = storedDay === day ? stored[s++]! : undefined;
+      const nextStored = s < storedEnd ? storedDay[s]! : Infinity;
+      const day = Math.min(fileDay, nextStored);
+      const before = nextStored === day ? s++ : -1;
       let temp: number, rh: number, ws: number, prec: number;
       if (fileDay === day) {
         const row = order[f++]!;
@@ -154,10 +155,10 @@ export function computeReadings(
         ws = w.ws[row]!;
         prec = w.prec[row]!;
       } else {
-        temp = before![2];
-        rh = before![3];
-        ws = before![4];
-        prec = before![5];
+        temp = storedTemp[before]!;
+        rh = storedRh[before]!;
+        ws = storedWs[before]!;
+        prec = storedPrec[before]!;
       }
       if (previous !== -1 && day - previous > MAX_CARRY_GAP_DAYS + 1) {
         ffmc = DEFAULT_START_CODES.ffmc;
@@ -188,17 +189,17 @@ export function computeReadings(
       out[11] = riskScore(index);
       const label = riskLabel(index);
       computed++;
-      if (!before) inserts.push(m, day, out, LABEL_NUMBER[label]);
-      else if (!sameReading(before, out, label)) updates.push(m, day, out, LABEL_NUMBER[label]);
+      if (before === -1) inserts.push(m, day, out, LABEL_NUMBER[label]);
+      else if (!sameReading(stored, before, out, LABEL_NUMBER[label])) updates.push(m, day, out, LABEL_NUMBER[label]);
     }
   }
   return { inserts, updates, computed, restarts };
 }
 
 /** Equal values, as `IS DISTINCT FROM` compares them (floats round-trip exactly). */
-function sameReading(stored: StoredReadingRow, values: Float64Array, label: RiskLabel): boolean {
-  for (let k = 0; k < values.length; k++) if (stored[k + 2] !== values[k]) return false;
-  return stored[14] === label;
+function sameReading(stored: ReadingColumns, row: number, values: Float64Array, label: number): boolean {
+  for (let k = 0; k < values.length; k++) if (stored.values[k]![row] !== values[k]) return false;
+  return stored.label[row] === label;
 }
 
 export { FLOAT_COLUMNS as READING_VALUE_COLUMNS };

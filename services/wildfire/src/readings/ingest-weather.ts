@@ -80,7 +80,7 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
     const lats = weather.codes.map((code) => locations.get(code)!.lat ?? provinceOf(code)!.lat);
     return deps.repo.withWeatherIngestion(async (ingestion) => {
       const starts = await ingestion.starts(touched);
-      const stored = await ingestion.storedFrom(touched);
+      const stored = await ingestion.storedFrom(touched, (code) => weather.numberOf.get(code)!);
       const result = computeReadings(weather, grouped, (m) => lats[m]!, starts, stored);
       const inserted = await ingestion.insert(result.inserts.sources(weather.codes), result.inserts.length);
       const merged = await ingestion.update(result.updates.sources(weather.codes), result.updates.length);

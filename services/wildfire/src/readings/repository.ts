@@ -6,7 +6,8 @@ import type { Database } from '@firma-riesgo/service-kit';
 import type { schema } from '../db';
 import { bulkLoadColumns, bulkModeFor, type BulkMode, type ColumnSource } from '../db/bulk-load';
 import { bulkMerge, type MergeCounts } from '../db/bulk-merge';
-import { READING_VALUE_COLUMNS, type StoredReadingRow, type StoredStart } from './compute-readings';
+import { LABEL_NUMBER, READING_VALUE_COLUMNS, ReadingColumns, type StoredStart } from './compute-readings';
+import type { RiskLabel } from '../risk/risk-score';
 import type { Reading } from './reading';
 import { decodeStoredReadings } from './stored-readings-binary';
 import { readings } from './tables';
@@ -74,9 +75,10 @@ export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
      * Every stored reading of the touched municipalities from each one's first day in the
      * file on, grouped per municipality, in date order. On Postgres through a binary
      * `COPY ... TO STDOUT` (COPY takes no parameters, hence the temporary table of the
-     * touched municipalities), so no number is parsed from text.
+     * touched municipalities), so no number is parsed from text. Returned as columns,
+     * each municipality numbered by `numberOf`.
      */
-    async storedFrom(touched: readonly TouchedMunicipality[]): Promise<StoredReadingRow[]> {
+    async storedFrom(touched: readonly TouchedMunicipality[], numberOf: (municipioId: string) => number): Promise<ReadingColumns> {
       const columns = `r.municipio_id, (r.date - DATE '2000-01-01')::int4, ${READING_VALUES.map((c) => `r.${c}`).join(', ')}`;
       if (mode === 'copy') {
         await client.query('CREATE TEMP TABLE readings_touched (municipio_id text PRIMARY KEY, first date NOT NULL) ON COMMIT DROP');
@@ -84,14 +86,20 @@ export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
         const chunks: Buffer[] = [];
         const sql = `COPY (SELECT ${columns} FROM readings_touched t JOIN readings r ON r.municipio_id = t.municipio_id AND r.date >= t.first ORDER BY 1, 2) TO STDOUT WITH (FORMAT binary)`;
         for await (const chunk of client.query(copyTo(sql)) as AsyncIterable<Buffer>) chunks.push(chunk);
-        return decodeStoredReadings(Buffer.concat(chunks));
+        return decodeStoredReadings(Buffer.concat(chunks), numberOf);
       }
-      const { rows } = await client.query<StoredReadingRow>({
+      const { rows } = await client.query<[string, number, ...number[]]>({
         text: `SELECT ${columns} FROM ${TOUCHED} JOIN readings r ON r.municipio_id = t.municipio_id AND r.date >= t.first ORDER BY 1, 2`,
         values: touchedParams(touched),
         rowMode: 'array',
       });
-      return rows;
+      const stored = new ReadingColumns(rows.length);
+      const values = new Float64Array(READING_VALUE_COLUMNS.length);
+      for (const row of rows) {
+        for (let k = 0; k < values.length; k++) values[k] = row[k + 2] as number;
+        stored.push(numberOf(row[0]), row[1], values, LABEL_NUMBER[row[values.length + 2] as unknown as RiskLabel]);
+      }
+      return stored;
     },
 
     /** Writes readings that have no stored row straight into the table (COPY on Postgres). */

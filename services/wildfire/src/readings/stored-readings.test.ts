@@ -6,6 +6,8 @@ import { testConfig } from '../__tests__/support';
 import { eachDay } from '../calendar';
 import { withTransaction } from '../db/locked-transaction';
 import { startWildfire, type WildfireRuntime } from '../runtime';
+import { isoOfPgDay } from '../db/bulk-load';
+import { READING_VALUE_COLUMNS } from './compute-readings';
 import { weatherIngestion } from './repository';
 
 describe('the stored readings an ingestion compares with: binary COPY (Postgres) and query (embedded) read the same', () => {
@@ -31,8 +33,17 @@ describe('the stored readings an ingestion compares with: binary COPY (Postgres)
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const read = (mode: 'copy' | 'unnest', touched: { municipio_id: string; first: string }[]) =>
-    withTransaction(rt.database.pool, (client) => weatherIngestion(client, mode).storedFrom(touched));
+  const codes = ['28079', '41091', '46250'];
+  /** The rows read, as plain objects (the columns' arrays have room beyond their length). */
+  const read = async (mode: 'copy' | 'unnest', touched: { municipio_id: string; first: string }[]) => {
+    const c = await withTransaction(rt.database.pool, (client) => weatherIngestion(client, mode).storedFrom(touched, (code) => codes.indexOf(code)));
+    return Array.from({ length: c.length }, (_, i) => ({
+      municipio_id: codes[c.municipality[i]!],
+      date: isoOfPgDay(c.day[i]!),
+      ...Object.fromEntries(READING_VALUE_COLUMNS.map((name, k) => [name, c.values[k]![i]])),
+      label: c.label[i],
+    }));
+  };
 
   it('returns every stored reading from each first day on, grouped and in date order, identical both ways', async () => {
     const touched = [
@@ -43,10 +54,11 @@ describe('the stored readings an ingestion compares with: binary COPY (Postgres)
     const copied = await read('copy', touched);
     expect(copied).toEqual(await read('unnest', touched));
     expect(copied).toHaveLength(61 + 2);
-    expect(copied[0]!.slice(0, 2)).toEqual(['28079', 8918]); // 2024-06-01 is day 8918 since 2000-01-01
-    expect(copied[61]!.slice(0, 2)).toEqual(['41091', 8977]);
-    expect(copied[62]![14]).toMatch(/^(LOW|MEDIUM|HIGH)$/);
-    expect(typeof copied[62]![13]).toBe('number');
+    expect(copied.map((r) => r.municipio_id)).toEqual([...Array(61).fill('28079'), '41091', '41091']);
+    expect(copied.slice(0, 3).map((r) => r.date)).toEqual(['2024-06-01', '2024-06-02', '2024-06-03']);
+    expect(copied.slice(61).map((r) => r.date)).toEqual(['2024-07-30', '2024-07-31']);
+    const stored = (await rt.database.pool.query("SELECT temp, fwi, risk_score, risk_label FROM readings WHERE municipio_id = '41091' AND date = '2024-07-31'")).rows[0];
+    expect(copied[62]).toMatchObject({ temp: stored.temp, fwi: stored.fwi, risk_score: stored.risk_score, label: ['LOW', 'MEDIUM', 'HIGH'].indexOf(stored.risk_label) });
   });
 
   it('returns nothing when nothing is stored from those days on', async () => {
