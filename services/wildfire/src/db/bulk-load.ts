@@ -162,7 +162,7 @@ const BINARY_CHUNK_BYTES = 1 << 20;
  * IEEE double and date as int4 days, big-endian), then -1. NaN must not occur (`|| 0`
  * would turn it into 0); the callers load finite, validated values.
  */
-function* binaryCopy(columns: readonly ColumnSource[], length: number): Generator<Buffer> {
+export function* binaryCopy(columns: readonly ColumnSource[], length: number): Generator<Buffer> {
   const dictionaries = columns.map((c) => (c.data.type === 'text' ? c.data.dictionary.map((v) => Buffer.from(v, 'utf8')) : []));
   const rowBytes = 2 + columns.reduce((sum, c, k) => sum + 4 + (c.data.type === 'text' ? Math.max(0, ...dictionaries[k]!.map((b) => b.length)) : c.data.type === 'float8' ? 8 : 4), 0);
   let buf = Buffer.allocUnsafe(Math.max(BINARY_CHUNK_BYTES, rowBytes + 19));

@@ -9,7 +9,7 @@ import { bulkMerge, type MergeCounts } from '../db/bulk-merge';
 import { LABEL_NUMBER, READING_VALUE_COLUMNS, ReadingColumns, type StoredStart } from './compute-readings';
 import type { RiskLabel } from '../risk/risk-score';
 import type { Reading } from './reading';
-import { decodeStoredReadings } from './stored-readings-binary';
+import { StoredReadingsDecoder } from './stored-readings-binary';
 import { readings } from './tables';
 
 type WildfireDatabase = Pick<Database<typeof schema>, 'db' | 'pool' | 'kind'>;
@@ -83,10 +83,10 @@ export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
       if (mode === 'copy') {
         await client.query('CREATE TEMP TABLE readings_touched (municipio_id text PRIMARY KEY, first date NOT NULL) ON COMMIT DROP');
         await client.query(`INSERT INTO readings_touched SELECT * FROM ${TOUCHED}`, touchedParams(touched));
-        const chunks: Buffer[] = [];
+        const decoder = new StoredReadingsDecoder(numberOf);
         const sql = `COPY (SELECT ${columns} FROM readings_touched t JOIN readings r ON r.municipio_id = t.municipio_id AND r.date >= t.first ORDER BY 1, 2) TO STDOUT WITH (FORMAT binary)`;
-        for await (const chunk of client.query(copyTo(sql)) as AsyncIterable<Buffer>) chunks.push(chunk);
-        return decodeStoredReadings(Buffer.concat(chunks), numberOf);
+        for await (const chunk of client.query(copyTo(sql)) as AsyncIterable<Buffer>) decoder.push(chunk);
+        return decoder.end();
       }
       const { rows } = await client.query<[string, number, ...number[]]>({
         text: `SELECT ${columns} FROM ${TOUCHED} JOIN readings r ON r.municipio_id = t.municipio_id AND r.date >= t.first ORDER BY 1, 2`,
