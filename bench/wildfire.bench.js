@@ -8,15 +8,17 @@
 //    in Redis, one query) against bare Express answering the same latest-reading query, both
 //    with 20 connections for 10 s after a warm-up; req/s and p99 are printed as ratios.
 // BENCH_WILDFIRE_SKIP_INGEST=1 skips the ingestion half (it loads one municipality's year for
-// m1 instead), for iterating on the read path.
+// m1 instead), for iterating on the read path; BENCH_WILDFIRE_SKIP_M1=1 skips the m1 half, for
+// iterating on ingestion.
 const express = require('express');
 const pg = require('pg');
-const { from: copyFrom } = require('pg-copy-streams');
+const { from: copyFrom, to: copyTo } = require('pg-copy-streams');
 const { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } = require('node:fs');
 const { once } = require('node:events');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { pipeline } = require('node:stream/promises');
+const { Readable } = require('node:stream');
 const autocannon = require('autocannon');
 const { randomBytes } = require('node:crypto');
 const { Redis } = require('ioredis');
@@ -25,6 +27,7 @@ const { benchDatabase, listen } = require('./lib');
 const MUNICIPALITIES = 1000;
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const SKIP_INGEST = process.env.BENCH_WILDFIRE_SKIP_INGEST === '1';
+const SKIP_M1 = process.env.BENCH_WILDFIRE_SKIP_M1 === '1';
 // The issue-17 row: 20 connections for 10 s after a warm-up (BENCH_CONNECTIONS/BENCH_SECONDS do not apply).
 const M1_CONNECTIONS = 20;
 const M1_SECONDS = 10;
@@ -126,6 +129,7 @@ module.exports = async function wildfireBench() {
     closers.push(() => pool.end());
     if (SKIP_INGEST) await wf.ingest.weather(csv);
     else await benchIngestion(wf, pool, csv, codes.length, days.length, year, db.host);
+    if (SKIP_M1) return;
 
     // Baseline: bare Express answering the latest-reading query of one municipality.
     const code = codes[codes.length >> 1];
@@ -178,4 +182,31 @@ async function benchIngestion(wf, pool, csv, municipalities, dayCount, year, hos
   const ingest = await timed(() => wf.ingest.weather(csv));
   if (ingest.result.inserted !== rows) throw new Error(`ingest weather inserted ${ingest.result.inserted} readings, expected ${rows}`);
   rateRow('wildfire ingest weather (validate, FWI, upsert)', rows, 'readings/s', ingest.seconds, base);
+  await writeFloor(pool, rows, base);
+}
+
+/**
+ * For reference, not a goal: the same readings as a binary COPY (already encoded) into a
+ * table shaped like `readings` (its primary key and its foreign key to municipalities),
+ * i.e. the database's share of the ingestion, which no change in Node can go below.
+ */
+async function writeFloor(pool, rows, base) {
+  await pool.query('CREATE TABLE readings_floor (LIKE readings INCLUDING ALL)');
+  await pool.query('ALTER TABLE readings_floor ADD FOREIGN KEY (municipio_id) REFERENCES municipalities (ine_code)');
+  const chunks = [];
+  const reader = await pool.connect();
+  try {
+    for await (const chunk of reader.query(copyTo('COPY readings TO STDOUT WITH (FORMAT binary)'))) chunks.push(chunk);
+  } finally {
+    reader.release();
+  }
+  const floor = await timed(async () => {
+    const client = await pool.connect();
+    try {
+      await pipeline(Readable.from(chunks), client.query(copyFrom('COPY readings_floor FROM STDIN WITH (FORMAT binary)')));
+    } finally {
+      client.release();
+    }
+  });
+  rateRow('reference: binary COPY of the readings (PK, FK)', rows, 'rows/s', floor.seconds, base);
 }

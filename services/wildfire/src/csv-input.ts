@@ -75,27 +75,45 @@ export async function* csvRecords(
   let delimiter: Delimiter | undefined;
   for await (const raw of lines) {
     lineNo++;
-    const line = raw.replace(/^\uFEFF/, '').replace(/\r$/, '');
-    if (line.trim() === '') continue;
+    const line = csvLineText(raw);
+    if (line === null) continue;
     if (delimiter === undefined) {
-      delimiter = detectDelimiter(line);
-      const split = splitFields(line, delimiter);
-      if (!Array.isArray(split)) throw new CsvInputError(`line ${lineNo}: ${split.error}`, lineNo);
-      const names = split.map((n) => n.trim());
-      const index = new Map<string, number>();
-      names.forEach((name, i) => {
-        const key = name.toLowerCase();
-        if (index.has(key)) throw new CsvInputError(`line ${lineNo}, column "${name}": appears more than once`, lineNo, name);
-        index.set(key, i);
-      });
-      onHeader({ delimiter, index }, names);
+      const { header, names } = csvHeader(line, lineNo);
+      delimiter = header.delimiter;
+      onHeader(header, names);
       continue;
     }
-    const fields = splitFields(line, delimiter);
-    if (!Array.isArray(fields)) throw new CsvInputError(`line ${lineNo}: ${fields.error}`, lineNo);
-    yield { line: lineNo, fields };
+    yield csvRecord(line, lineNo, delimiter);
   }
   if (delimiter === undefined) throw new CsvInputError('the file is empty: expected a header line and data rows', 1);
+}
+
+/** A line without BOM and trailing CR, or null for a blank line (skipped, but counted). */
+export function csvLineText(raw: string): string | null {
+  const line = raw.replace(/^\uFEFF/, '').replace(/\r$/, '');
+  return line.trim() === '' ? null : line;
+}
+
+/** The header line: its delimiter, the index of each lower-case name, and the names trimmed. */
+export function csvHeader(line: string, lineNo: number): { header: CsvHeader; names: string[] } {
+  const delimiter = detectDelimiter(line);
+  const split = splitFields(line, delimiter);
+  if (!Array.isArray(split)) throw new CsvInputError(`line ${lineNo}: ${split.error}`, lineNo);
+  const names = split.map((n) => n.trim());
+  const index = new Map<string, number>();
+  names.forEach((name, i) => {
+    const key = name.toLowerCase();
+    if (index.has(key)) throw new CsvInputError(`line ${lineNo}, column "${name}": appears more than once`, lineNo, name);
+    index.set(key, i);
+  });
+  return { header: { delimiter, index }, names };
+}
+
+/** A data line split into its fields. */
+export function csvRecord(line: string, lineNo: number, delimiter: Delimiter): CsvRecord {
+  const fields = splitFields(line, delimiter);
+  if (!Array.isArray(fields)) throw new CsvInputError(`line ${lineNo}: ${fields.error}`, lineNo);
+  return { line: lineNo, fields };
 }
 
 /** The missing names of `required` in a header, for a message listing them all at once. */

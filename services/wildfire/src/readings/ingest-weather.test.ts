@@ -144,6 +144,22 @@ describe('wildfire ingest weather / municipalities against Postgres', () => {
     expect(rows[9]!.dmc).not.toBeCloseTo(mainland[9]!.dmc, 2);
   });
 
+  it('takes the rows of a municipality that are not contiguous nor in date order: the same readings as the sorted file', async () => {
+    const a = weather('03014', eachDay('2024-04-01', '2024-04-20'), 11);
+    const b = weather('03065', eachDay('2024-04-01', '2024-04-20'), 12);
+    // Interleaved municipalities, each one's days reversed.
+    const shuffled = a.flatMap((day, i) => [a[a.length - 1 - i]!, b[b.length - 1 - i]!]);
+    const result = JSON.parse((await cli('ingest', 'weather', file(csvOf(shuffled)), '--json')).stdout);
+    expect(result).toMatchObject({ rows: 40, municipalities: 2, first_date: '2024-04-01', last_date: '2024-04-20', computed: 40, inserted: 40 });
+    const expected = computeSeries(a.map((d) => ({ ...d, lat: 38.35, month: monthOf(d.date) })));
+    const rows = await stored('03014');
+    expect(rows.map((r) => r.date)).toEqual(a.map((d) => d.date));
+    expect(rows.map((r) => r.dc)).toEqual(expected.map((e) => expect.closeTo(e.dc, 9)));
+    expect(rows.map((r) => r.fwi)).toEqual(expected.map((e) => expect.closeTo(e.fwi, 9)));
+    const again = JSON.parse((await cli('ingest', 'weather', file(csvOf([...a, ...b])), '--json')).stdout);
+    expect(again).toMatchObject({ computed: 40, inserted: 0, updated: 0, unchanged: 40 });
+  });
+
   it('takes a `;`-separated file with decimal commas and columns in another order', async () => {
     const path = file('date;municipio_id;prec;ws;rh;temp\n2024-09-01;29067;0;12,5;40;28,5\n');
     expect((await cli('ingest', 'weather', path)).code).toBe(0);

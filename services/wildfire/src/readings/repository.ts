@@ -1,14 +1,16 @@
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { withLockedTransaction } from '../db/locked-transaction';
 import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { Database } from '@firma-riesgo/service-kit';
 import type { schema } from '../db';
-import { bulkColumns, bulkLoad, bulkModeFor, type BulkColumn, type BulkMode } from '../db/bulk-load';
-import { bulkMerge, stageRows, type MergeCounts } from '../db/bulk-merge';
-import type { FwiCodes } from '../fwi';
+import { bulkLoadColumns, bulkModeFor, type BulkMode, type ColumnSource } from '../db/bulk-load';
+import { bulkMerge, type MergeCounts } from '../db/bulk-merge';
+import { LABEL_NUMBER, READING_VALUE_COLUMNS, ReadingColumns, type StoredStart } from './compute-readings';
+import type { RiskLabel } from '../risk/risk-score';
 import type { Reading } from './reading';
+import { StoredReadingsDecoder } from './stored-readings-binary';
 import { readings } from './tables';
-import type { WeatherRow } from './weather-csv';
 
 type WildfireDatabase = Pick<Database<typeof schema>, 'db' | 'pool' | 'kind'>;
 
@@ -29,31 +31,8 @@ const readingColumns = {
   riskLabel: readings.riskLabel,
 };
 
-/** A day of weather to (re)compute: from the file, or already stored after the file's first day. */
-export interface SeriesDay {
-  municipio_id: string;
-  date: string;
-  temp: number;
-  rh: number;
-  ws: number;
-  prec: number;
-}
-
-/** The stored day just before a municipality's first day in the file: where its codes continue from. */
-export interface SeriesStart extends FwiCodes {
-  municipio_id: string;
-  date: string;
-}
-
-const WEATHER_STAGING = bulkColumns({ line: 'int4', municipio_id: 'text', date: 'date', temp: 'float8', rh: 'float8', ws: 'float8', prec: 'float8' });
-
-const READING_COLUMNS = ['municipio_id', 'date', 'temp', 'rh', 'ws', 'prec', 'ffmc', 'dmc', 'dc', 'isi', 'bui', 'fwi', 'dsr', 'risk_score', 'risk_label'] as const;
 const READING_KEY = ['municipio_id', 'date'] as const;
-const READING_VALUES = READING_COLUMNS.filter((c) => !(READING_KEY as readonly string[]).includes(c));
-const READINGS_STAGING: readonly BulkColumn[] = READING_COLUMNS.map((name) => ({
-  name,
-  type: name === 'municipio_id' || name === 'risk_label' ? 'text' : name === 'date' ? 'date' : 'float8',
-}));
+const READING_VALUES = [...READING_VALUE_COLUMNS, 'risk_label'];
 
 const INGEST_LOCK = 'wildfire:ingest-weather';
 
@@ -61,79 +40,78 @@ const INGEST_LOCK = 'wildfire:ingest-weather';
 const LATEST_READING = `SELECT date::text AS date, temp, rh, ws, prec, ffmc, dmc, dc, isi, bui, fwi, dsr, risk_score AS "riskScore", risk_label AS "riskLabel"
   FROM readings WHERE municipio_id = $1 ORDER BY date DESC LIMIT 1`;
 
+/** Each touched municipality with its first day in the file, as a relation t(municipio_id, first) from $1 and $2. */
+const TOUCHED = 'unnest($1::text[], $2::date[]) AS t(municipio_id, first)';
+
+/** The municipalities of a file and each one's first day there. */
+export interface TouchedMunicipality {
+  municipio_id: string;
+  first: string;
+}
+
+const touchedParams = (touched: readonly TouchedMunicipality[]) => [touched.map((t) => t.municipio_id), touched.map((t) => t.first)];
+
 /**
- * One weather ingestion, inside one transaction on one connection: the file is
- * staged, checked, and merged into `readings` at the end, or nothing is.
+ * One weather ingestion, inside one transaction on one connection: the computed
+ * readings are written at the end, or nothing is.
  */
 export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
-  // The municipalities of the file and, for each, its first day there.
-  const FIRST_DAYS = 'SELECT municipio_id, min(date) AS first FROM weather_staging WHERE municipio_id = ANY($1) GROUP BY municipio_id';
   return {
     /** The ingestion's transaction, for collaborators that must commit or roll back with it (automatic decisions). */
     transaction: client,
 
-    async stage(rows: AsyncIterable<WeatherRow>): Promise<number> {
-      async function* values() {
-        for await (const r of rows) yield [r.line, r.municipioId, r.date, r.temp, r.rh, r.ws, r.prec];
-      }
-      const count = await stageRows(client, mode, 'weather_staging', WEATHER_STAGING, values());
-      await client.query('CREATE INDEX ON weather_staging (municipio_id, date)');
-      await client.query('ANALYZE weather_staging');
-      return count;
-    },
-
-    /** The first repeated municipality-day, with the lines it appears on. */
-    async firstDuplicate(): Promise<{ municipio_id: string; date: string; lines: number[] } | null> {
-      const { rows } = await client.query<{ municipio_id: string; date: string; lines: number[] }>(
-        `SELECT municipio_id, date::text AS date, array_agg(line ORDER BY line) AS lines FROM weather_staging
-         GROUP BY municipio_id, date HAVING count(*) > 1 ORDER BY (array_agg(line ORDER BY line))[2] LIMIT 1`,
-      );
-      return rows[0] ?? null;
-    },
-
-    async stagedMunicipalities(): Promise<{ municipio_id: string; first: string; last: string }[]> {
-      const { rows } = await client.query<{ municipio_id: string; first: string; last: string }>(
-        'SELECT municipio_id, min(date)::text AS first, max(date)::text AS last FROM weather_staging GROUP BY municipio_id ORDER BY municipio_id',
+    /** For each touched municipality, the stored day just before its first day in the file and its codes: one query. */
+    async starts(touched: readonly TouchedMunicipality[]): Promise<StoredStart[]> {
+      const { rows } = await client.query<StoredStart>(
+        `SELECT t.municipio_id, s.day, s.ffmc, s.dmc, s.dc FROM ${TOUCHED}
+         CROSS JOIN LATERAL (SELECT r.date - DATE '2000-01-01' AS day, r.ffmc, r.dmc, r.dc FROM readings r
+           WHERE r.municipio_id = t.municipio_id AND r.date < t.first ORDER BY r.date DESC LIMIT 1) s`,
+        touchedParams(touched),
       );
       return rows;
     },
 
     /**
-     * For these municipalities: every day from their first day in the file on, the
-     * file's weather winning over stored weather, in order; and the stored codes of
-     * the day before, where there is one.
+     * Every stored reading of the touched municipalities from each one's first day in the
+     * file on, grouped per municipality, in date order. On Postgres through a binary
+     * `COPY ... TO STDOUT` (COPY takes no parameters, hence the temporary table of the
+     * touched municipalities), so no number is parsed from text. Returned as columns,
+     * each municipality numbered by `numberOf`.
      */
-    async series(municipioIds: string[]): Promise<{ days: SeriesDay[]; starts: SeriesStart[] }> {
-      const days = await client.query<SeriesDay>(
-        `WITH f AS (${FIRST_DAYS})
-         SELECT s.municipio_id, s.date::text AS date, s.temp, s.rh, s.ws, s.prec FROM weather_staging s WHERE s.municipio_id = ANY($1)
-         UNION ALL
-         SELECT r.municipio_id, r.date::text, r.temp, r.rh, r.ws, r.prec FROM readings r JOIN f ON f.municipio_id = r.municipio_id AND r.date > f.first
-         WHERE NOT EXISTS (SELECT 1 FROM weather_staging s WHERE s.municipio_id = r.municipio_id AND s.date = r.date)
-         ORDER BY 1, 2`,
-        [municipioIds],
-      );
-      const starts = await client.query<SeriesStart>(
-        `WITH f AS (${FIRST_DAYS})
-         SELECT DISTINCT ON (r.municipio_id) r.municipio_id, r.date::text AS date, r.ffmc, r.dmc, r.dc
-         FROM readings r JOIN f ON f.municipio_id = r.municipio_id AND r.date < f.first
-         ORDER BY r.municipio_id, r.date DESC`,
-        [municipioIds],
-      );
-      return { days: days.rows, starts: starts.rows };
+    async storedFrom(touched: readonly TouchedMunicipality[], numberOf: (municipioId: string) => number): Promise<ReadingColumns> {
+      const columns = `r.municipio_id, (r.date - DATE '2000-01-01')::int4, ${READING_VALUES.map((c) => `r.${c}`).join(', ')}`;
+      if (mode === 'copy') {
+        await client.query('CREATE TEMP TABLE readings_touched (municipio_id text PRIMARY KEY, first date NOT NULL) ON COMMIT DROP');
+        await client.query(`INSERT INTO readings_touched SELECT * FROM ${TOUCHED}`, touchedParams(touched));
+        const decoder = new StoredReadingsDecoder(numberOf);
+        const sql = `COPY (SELECT ${columns} FROM readings_touched t JOIN readings r ON r.municipio_id = t.municipio_id AND r.date >= t.first ORDER BY 1, 2) TO STDOUT WITH (FORMAT binary)`;
+        for await (const chunk of client.query(copyTo(sql)) as AsyncIterable<Buffer>) decoder.push(chunk);
+        return decoder.end();
+      }
+      const { rows } = await client.query<[string, number, ...number[]]>({
+        text: `SELECT ${columns} FROM ${TOUCHED} JOIN readings r ON r.municipio_id = t.municipio_id AND r.date >= t.first ORDER BY 1, 2`,
+        values: touchedParams(touched),
+        rowMode: 'array',
+      });
+      const stored = new ReadingColumns(rows.length);
+      const values = new Float64Array(READING_VALUE_COLUMNS.length);
+      for (const row of rows) {
+        for (let k = 0; k < values.length; k++) values[k] = row[k + 2] as number;
+        stored.push(numberOf(row[0]), row[1], values, LABEL_NUMBER[row[values.length + 2] as unknown as RiskLabel]);
+      }
+      return stored;
     },
 
-    async createReadingsStaging(): Promise<void> {
+    /** Writes readings that have no stored row straight into the table (COPY on Postgres). */
+    insert: (sources: readonly ColumnSource[], length: number): Promise<number> => bulkLoadColumns(client, mode, 'readings', sources, length),
+
+    /** Overwrites stored readings with these changed ones, through a staging table merged in one statement. */
+    async update(sources: readonly ColumnSource[], length: number): Promise<MergeCounts> {
+      if (length === 0) return { inserted: 0, updated: 0 };
       await client.query('CREATE TEMP TABLE readings_staging (LIKE readings) ON COMMIT DROP');
+      await bulkLoadColumns(client, mode, 'readings_staging', sources, length);
+      return bulkMerge(client, { table: 'readings', staging: 'readings_staging', key: READING_KEY, values: READING_VALUES, skipUnchanged: true });
     },
-
-    async stageReadings(computed: Iterable<readonly (string | number)[]>): Promise<number> {
-      return bulkLoad(client, mode, 'readings_staging', READINGS_STAGING, computed);
-    },
-
-    /** Upserts the computed readings; rows identical to what is stored are left alone (and counted as unchanged). */
-    merge: (): Promise<MergeCounts> =>
-      bulkMerge(client, { table: 'readings', staging: 'readings_staging', key: READING_KEY, values: READING_VALUES, skipUnchanged: true }),
   };
 }
 

@@ -11,7 +11,7 @@
  * in any order and case; `;` as the separator allows decimal commas.
  */
 import { parseIsoDay } from '../config';
-import { CsvInputError, csvRecords, fieldReader, parseNumber, requireColumns, type CsvHeader } from '../csv-input';
+import { CsvInputError, csvRecords, fieldReader, parseNumber, requireColumns, type CsvHeader, type CsvRecord } from '../csv-input';
 
 export const WEATHER_COLUMNS = ['municipio_id', 'date', 'temp', 'rh', 'ws', 'prec'] as const;
 /** Earlier dates are taken for typos; the API serves from 2015, but earlier days can start a series. */
@@ -32,41 +32,49 @@ const between = (min: number, max: number, comma: boolean) => (raw: string) => {
   return value !== undefined && value >= min && value <= max ? value : undefined;
 };
 
+/** Validates the data rows of a weather file once `onHeader` has seen its header; `row` throws CsvInputError naming line and column. */
+export function weatherValidator(context: { isKnown(municipioId: string): boolean; today: string }) {
+  let read: ReturnType<typeof fieldReader> | undefined;
+  let comma = false;
+  const isDate = (raw: string) => (parseIsoDay(raw) ? raw : undefined);
+  return {
+    onHeader(header: CsvHeader, names: string[]): void {
+      requireColumns(header, WEATHER_COLUMNS);
+      comma = header.delimiter === ';';
+      read = fieldReader(header, names);
+    },
+    row(record: CsvRecord): WeatherRow {
+      const field = read!;
+      const municipioId = field(record, 'municipio_id', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), 'expected a 5-digit INE code');
+      if (!context.isKnown(municipioId)) {
+        throw new CsvInputError(`line ${record.line}, column "municipio_id": no municipality has the INE code ${municipioId}`, record.line, 'municipio_id');
+      }
+      const date = field(record, 'date', isDate, 'expected a date in the form YYYY-MM-DD');
+      if (date < EARLIEST_WEATHER_DATE || date > context.today) {
+        throw new CsvInputError(
+          `line ${record.line}, column "date": expected a day from ${EARLIEST_WEATHER_DATE} to today (${context.today}), got "${date}"`,
+          record.line,
+          'date',
+        );
+      }
+      return {
+        line: record.line,
+        municipioId,
+        date,
+        temp: field(record, 'temp', between(-90, 60, comma), 'expected a temperature in °C between -90 and 60'),
+        rh: field(record, 'rh', between(0, 100, comma), 'expected a relative humidity between 0 and 100'),
+        ws: field(record, 'ws', between(0, Infinity, comma), 'expected a wind speed in km/h, 0 or more'),
+        prec: field(record, 'prec', between(0, Infinity, comma), 'expected a precipitation in mm, 0 or more'),
+      };
+    },
+  };
+}
+
 /** Validated rows in file order; throws CsvInputError at the first bad row, naming its line and column. */
 export async function* weatherRows(
   lines: AsyncIterable<string> | Iterable<string>,
   context: { isKnown(municipioId: string): boolean; today: string },
 ): AsyncGenerator<WeatherRow> {
-  let read: ReturnType<typeof fieldReader> | undefined;
-  let comma = false;
-  const onHeader = (header: CsvHeader, names: string[]) => {
-    requireColumns(header, WEATHER_COLUMNS);
-    comma = header.delimiter === ';';
-    read = fieldReader(header, names);
-  };
-  const isDate = (raw: string) => (parseIsoDay(raw) ? raw : undefined);
-  for await (const record of csvRecords(lines, onHeader)) {
-    const field = read!;
-    const municipioId = field(record, 'municipio_id', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), 'expected a 5-digit INE code');
-    if (!context.isKnown(municipioId)) {
-      throw new CsvInputError(`line ${record.line}, column "municipio_id": no municipality has the INE code ${municipioId}`, record.line, 'municipio_id');
-    }
-    const date = field(record, 'date', isDate, 'expected a date in the form YYYY-MM-DD');
-    if (date < EARLIEST_WEATHER_DATE || date > context.today) {
-      throw new CsvInputError(
-        `line ${record.line}, column "date": expected a day from ${EARLIEST_WEATHER_DATE} to today (${context.today}), got "${date}"`,
-        record.line,
-        'date',
-      );
-    }
-    yield {
-      line: record.line,
-      municipioId,
-      date,
-      temp: field(record, 'temp', between(-90, 60, comma), 'expected a temperature in °C between -90 and 60'),
-      rh: field(record, 'rh', between(0, 100, comma), 'expected a relative humidity between 0 and 100'),
-      ws: field(record, 'ws', between(0, Infinity, comma), 'expected a wind speed in km/h, 0 or more'),
-      prec: field(record, 'prec', between(0, Infinity, comma), 'expected a precipitation in mm, 0 or more'),
-    };
-  }
+  const validator = weatherValidator(context);
+  for await (const record of csvRecords(lines, (header, names) => validator.onHeader(header, names))) yield validator.row(record);
 }

@@ -1,0 +1,205 @@
+/**
+ * The FWI System over every municipality of a weather file in one tight loop over
+ * typed columns: each series runs in date order from the municipality's first day in
+ * the file, continuing from the stored codes of the day before (or the start values),
+ * through the file's days and the stored days after them (the file's weather wins on
+ * a day both have). Each computed reading is compared with the stored one, so only
+ * new readings (to insert) and changed ones (to update) leave this module.
+ */
+import * as fwi from '../fwi/components';
+import { dayLengthTables } from '../fwi/day-length';
+import { DEFAULT_START_CODES } from '../fwi';
+import { isoOfPgDay, type ColumnSource } from '../db/bulk-load';
+import { riskLabel, riskScore, type RiskLabel } from '../risk/risk-score';
+import type { WeatherColumns, WeatherOrder } from './weather-columns';
+
+export const MAX_CARRY_GAP_DAYS = 7;
+
+
+/** The stored day just before a municipality's first day in the file, where its codes continue from. */
+export interface StoredStart {
+  municipio_id: string;
+  day: number;
+  ffmc: number;
+  dmc: number;
+  dc: number;
+}
+
+/** The value columns of a reading, in order, after municipio_id and date. */
+const FLOAT_COLUMNS = ['temp', 'rh', 'ws', 'prec', 'ffmc', 'dmc', 'dc', 'isi', 'bui', 'fwi', 'dsr', 'risk_score'] as const;
+export const LABELS: readonly RiskLabel[] = ['LOW', 'MEDIUM', 'HIGH'];
+export const LABEL_NUMBER: Record<RiskLabel, number> = { LOW: 0, MEDIUM: 1, HIGH: 2 };
+
+/** Readings (computed, or stored and read back), column by column: municipality number, day, READING_VALUE_COLUMNS, risk label number. */
+export class ReadingColumns {
+  length = 0;
+  municipality: Int32Array;
+  day: Int32Array;
+  values: Float64Array[];
+  label: Uint8Array;
+
+  /** `capacity`: the rows expected, so the arrays rarely grow. */
+  constructor(capacity = 256) {
+    this.municipality = new Int32Array(capacity);
+    this.day = new Int32Array(capacity);
+    this.values = FLOAT_COLUMNS.map(() => new Float64Array(capacity));
+    this.label = new Uint8Array(capacity);
+  }
+
+  push(municipality: number, day: number, values: Float64Array, label: number): void {
+    if (this.length === this.day.length) this.grow(Math.max(256, this.length * 2));
+    const i = this.length++;
+    this.municipality[i] = municipality;
+    this.day[i] = day;
+    for (let k = 0; k < values.length; k++) this.values[k]![i] = values[k]!;
+    this.label[i] = label;
+  }
+
+  /** The columns of the readings table, for `bulkLoadColumns`. */
+  sources(codes: readonly string[]): ColumnSource[] {
+    return [
+      { name: 'municipio_id', data: { type: 'text', index: this.municipality, dictionary: codes } },
+      { name: 'date', data: { type: 'date', days: this.day } },
+      ...FLOAT_COLUMNS.map((name, k): ColumnSource => ({ name, data: { type: 'float8', values: this.values[k]! } })),
+      { name: 'risk_label', data: { type: 'text', index: this.label, dictionary: LABELS } },
+    ];
+  }
+
+  private grow(size: number): void {
+    const more = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
+      const next = new (a.constructor as new (n: number) => T)(size);
+      next.set(a);
+      return next;
+    };
+    this.municipality = more(this.municipality);
+    this.day = more(this.day);
+    this.values = this.values.map(more);
+    this.label = more(this.label);
+  }
+}
+
+export interface ComputedReadings {
+  /** Readings with no stored row. */
+  inserts: ReadingColumns;
+  /** Readings whose stored row differs. */
+  updates: ReadingColumns;
+  computed: number;
+  restarts: number;
+}
+
+/** Month (1–12) of a day number, cached: a file spans few distinct days. */
+function monthTable() {
+  const months = new Map<number, number>();
+  return (day: number) => {
+    let m = months.get(day);
+    if (m === undefined) {
+      m = Number(isoOfPgDay(day).slice(5, 7));
+      months.set(day, m);
+    }
+    return m;
+  };
+}
+
+/**
+ * Computes every municipality of the file. `stored` holds the stored readings of the
+ * file's municipalities from each one's first day in the file on, grouped per
+ * municipality and in date order (numbered as in `w`); `latOf(m)` is municipality
+ * number m's latitude.
+ */
+export function computeReadings(
+  w: WeatherColumns,
+  { order, start }: WeatherOrder,
+  latOf: (m: number) => number,
+  starts: readonly StoredStart[],
+  stored: ReadingColumns,
+): ComputedReadings {
+  const startOf = new Map(starts.map((s) => [w.numberOf.get(s.municipio_id)!, s]));
+  const storedRange = new Map<number, [number, number]>();
+  for (let k = 0; k < stored.length; ) {
+    const m = stored.municipality[k]!;
+    let end = k;
+    while (end < stored.length && stored.municipality[end] === m) end++;
+    storedRange.set(m, [k, end]);
+    k = end;
+  }
+  const storedDay = stored.day;
+  const [storedTemp, storedRh, storedWs, storedPrec] = stored.values as [Float64Array, Float64Array, Float64Array, Float64Array];
+  const monthOf = monthTable();
+  // Only the file's days can be new: room for all of them up front.
+  const inserts = new ReadingColumns(w.length);
+  const updates = new ReadingColumns();
+  const out = new Float64Array(FLOAT_COLUMNS.length);
+  let computed = 0;
+  let restarts = 0;
+  for (let m = 0; m < w.codes.length; m++) {
+    const lat = latOf(m);
+    const tables = dayLengthTables(lat);
+    const begin = startOf.get(m);
+    let ffmc = begin ? begin.ffmc : DEFAULT_START_CODES.ffmc;
+    let dmc = begin ? begin.dmc : DEFAULT_START_CODES.dmc;
+    let dc = begin ? begin.dc : DEFAULT_START_CODES.dc;
+    let previous = begin ? begin.day : -1;
+    let f = start[m]!;
+    const fileEnd = start[m + 1]!;
+    let [s, storedEnd] = storedRange.get(m) ?? [0, 0];
+    while (f < fileEnd || s < storedEnd) {
+      const fileDay = f < fileEnd ? w.day[order[f]!]! : Infinity;
+      const nextStored = s < storedEnd ? storedDay[s]! : Infinity;
+      const day = Math.min(fileDay, nextStored);
+      const before = nextStored === day ? s++ : -1;
+      let temp: number, rh: number, ws: number, prec: number;
+      if (fileDay === day) {
+        const row = order[f++]!;
+        temp = w.temp[row]!;
+        rh = w.rh[row]!;
+        ws = w.ws[row]!;
+        prec = w.prec[row]!;
+      } else {
+        temp = storedTemp[before]!;
+        rh = storedRh[before]!;
+        ws = storedWs[before]!;
+        prec = storedPrec[before]!;
+      }
+      if (previous !== -1 && day - previous > MAX_CARRY_GAP_DAYS + 1) {
+        ffmc = DEFAULT_START_CODES.ffmc;
+        dmc = DEFAULT_START_CODES.dmc;
+        dc = DEFAULT_START_CODES.dc;
+        restarts++;
+      }
+      previous = day;
+      // As fwi/series.ts `step`, without an object per day.
+      const month = monthOf(day);
+      ffmc = fwi.ffmc(ffmc, temp, rh, ws, prec);
+      dmc = fwi.dmc(dmc, temp, rh, prec, lat, month, tables.dmc);
+      dc = fwi.dc(dc, temp, rh, prec, lat, month, tables.dc);
+      const isi = fwi.isi(ffmc, ws);
+      const bui = fwi.bui(dmc, dc);
+      const index = fwi.fwi(isi, bui);
+      out[0] = temp;
+      out[1] = rh;
+      out[2] = ws;
+      out[3] = prec;
+      out[4] = ffmc;
+      out[5] = dmc;
+      out[6] = dc;
+      out[7] = isi;
+      out[8] = bui;
+      out[9] = index;
+      out[10] = fwi.dsr(index);
+      out[11] = riskScore(index);
+      const label = riskLabel(index);
+      computed++;
+      if (before === -1) inserts.push(m, day, out, LABEL_NUMBER[label]);
+      else if (!sameReading(stored, before, out, LABEL_NUMBER[label])) updates.push(m, day, out, LABEL_NUMBER[label]);
+    }
+  }
+  return { inserts, updates, computed, restarts };
+}
+
+/** Equal values, as `IS DISTINCT FROM` compares them (floats round-trip exactly). */
+function sameReading(stored: ReadingColumns, row: number, values: Float64Array, label: number): boolean {
+  for (let k = 0; k < values.length; k++) if (stored.values[k]![row] !== values[k]) return false;
+  return stored.label[row] === label;
+}
+
+export { FLOAT_COLUMNS as READING_VALUE_COLUMNS };
