@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@firma-riesgo/service-kit';
+import { env, httpEdgeEnv, httpEdgeSettings, parseConfig, s3Env, storageKindEnv, storageSettings } from '@firma-riesgo/service-kit';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
 
 /**
@@ -78,6 +78,8 @@ const ZEsignEnvSchema = z.object({
   ESIGN_RECOVERY_INTERVAL_MS: env.int(60_000, 1_000),
   LOG_LEVEL: env.logLevel(),
   ...httpEdgeEnv,
+  ESIGN_STORAGE: storageKindEnv(),
+  ...s3Env,
 });
 
 export type EsignConfig = ReturnType<typeof loadConfig>;
@@ -130,5 +132,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     logLevel: e.LOG_LEVEL,
     /** Server timeouts and the /metrics token (HTTP_*_TIMEOUT_MS, METRICS_TOKEN). */
     http: httpEdgeSettings(e),
+    /** Where the service's files live (ESIGN_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
+    storage: storageSettings(e.ESIGN_STORAGE, e, 'ESIGN_STORAGE'),
   };
 }
