@@ -43,7 +43,8 @@ describe('esign configuration', () => {
 
   it('keeps files on the local disk by default, and with ESIGN_STORAGE=s3 needs the bucket and region (named in the error)', () => {
     expect(loadConfig({}).storage).toEqual({ kind: 'local' });
-    expect(loadConfig({ ESIGN_STORAGE: 'postgres' }).storage).toEqual({ kind: 'postgres' });
+    expect(loadConfig({ ESIGN_STORAGE: 'postgres', ESIGN_DATABASE_URL: 'postgres://db/esign' }).storage).toEqual({ kind: 'postgres' });
+    expect(() => loadConfig({ ESIGN_STORAGE: 'postgres' })).toThrow(/ESIGN_STORAGE: postgres needs ESIGN_DATABASE_URL/);
     expect(() => loadConfig({ ESIGN_STORAGE: 'disk' })).toThrow(/ESIGN_STORAGE: expected one of local, postgres, s3/);
     expect(() => loadConfig({ ESIGN_STORAGE: 's3' })).toThrow(ConfigError);
     expect(() => loadConfig({ ESIGN_STORAGE: 's3' })).toThrow(/S3_BUCKET: required when ESIGN_STORAGE=s3[\s\S]*S3_REGION: required/);
