@@ -12,4 +12,4 @@ export * from './cli-output';
 export * from './cli-frame';
 export * from './service-infrastructure';
 export * from './run-service-process';
-export * from './storage/file-store';
+export * from './storage';

@@ -40,4 +40,15 @@ describe('esign configuration', () => {
     expect(config.port).toBe(8001);
     expect(config.publicUrl).toBe('https://firma.example.es');
   });
+
+  it('keeps files on the local disk by default, and with ESIGN_STORAGE=s3 needs the bucket and region (named in the error)', () => {
+    expect(loadConfig({}).storage).toEqual({ kind: 'local' });
+    expect(loadConfig({ ESIGN_STORAGE: 'postgres', ESIGN_DATABASE_URL: 'postgres://db/esign' }).storage).toEqual({ kind: 'postgres' });
+    expect(() => loadConfig({ ESIGN_STORAGE: 'postgres' })).toThrow(/ESIGN_STORAGE: postgres needs ESIGN_DATABASE_URL/);
+    expect(() => loadConfig({ ESIGN_STORAGE: 'disk' })).toThrow(/ESIGN_STORAGE: expected one of local, postgres, s3/);
+    expect(() => loadConfig({ ESIGN_STORAGE: 's3' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ESIGN_STORAGE: 's3' })).toThrow(/S3_BUCKET: required when ESIGN_STORAGE=s3[\s\S]*S3_REGION: required/);
+    const s3 = loadConfig({ ESIGN_STORAGE: 's3', S3_BUCKET: 'firma', S3_REGION: 'eu-south-2', S3_SSE: 'aws:kms', S3_SSE_KMS_KEY_ID: 'alias/firma' }).storage;
+    expect(s3).toEqual({ kind: 's3', s3: { bucket: 'firma', region: 'eu-south-2', forcePathStyle: false, sse: 'aws:kms', sseKmsKeyId: 'alias/firma' } });
+  });
 });

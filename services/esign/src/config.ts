@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { env, httpEdgeEnv, httpEdgeSettings, parseConfig } from '@firma-riesgo/service-kit';
+import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, parseConfig, s3Env, storageKindEnv, storageSettings } from '@firma-riesgo/service-kit';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
 
 /**
@@ -78,12 +78,18 @@ const ZEsignEnvSchema = z.object({
   ESIGN_RECOVERY_INTERVAL_MS: env.int(60_000, 1_000),
   LOG_LEVEL: env.logLevel(),
   ...httpEdgeEnv,
+  ESIGN_STORAGE: storageKindEnv(),
+  ...s3Env,
 });
 
 export type EsignConfig = ReturnType<typeof loadConfig>;
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
   const e = parseConfig(ZEsignEnvSchema, source);
+  if (e.ESIGN_STORAGE === 'postgres' && !e.ESIGN_DATABASE_URL) {
+    // Embedded PGlite serves one connection, and the final seal stores its PDF while a transaction holds it.
+    throw new ConfigError(['ESIGN_STORAGE: postgres needs ESIGN_DATABASE_URL (with the embedded database keep the default, local)']);
+  }
   // npm -w runs scripts inside the workspace folder; INIT_CWD is where the user typed the command.
   const dataDir = resolve(e.INIT_CWD ?? process.cwd(), e.DATA_DIR ?? 'data');
   return {
@@ -130,5 +136,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     logLevel: e.LOG_LEVEL,
     /** Server timeouts and the /metrics token (HTTP_*_TIMEOUT_MS, METRICS_TOKEN). */
     http: httpEdgeSettings(e),
+    /** Where the service's files live (ESIGN_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
+    storage: storageSettings(e.ESIGN_STORAGE, e, 'ESIGN_STORAGE'),
   };
 }

@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { createTsaClient, type PdfWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
-import type { JobQueue, Logger, QueueDepth } from '@firma-riesgo/service-kit';
+import type { Database, JobQueue, Logger, QueueDepth } from '@firma-riesgo/service-kit';
 import { createAuditRepository, type AuditRepository } from './audit/repository';
 import type { EsignConfig } from './config';
 import type { EsignDb } from './db';
@@ -15,7 +14,7 @@ import { createSigneeService, type SigneeService } from './signee/service';
 import { createRecordEmailSent } from './signing-requests/record-email-sent';
 import { createSigningRequestsRepository, type SigningRequestsRepository } from './signing-requests/repository';
 import { createSigningRequestsService, type SigningRequestsService } from './signing-requests/service';
-import { createFileStore, type FileStore } from './storage/file-store';
+import { createServiceFileStore, type FileStore } from './storage/file-store';
 import { createVerificationService, type VerificationService } from './verification/service';
 import { createWebhookDeliveriesRepository } from './webhooks/deliveries-repository';
 import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery';
@@ -69,6 +68,8 @@ export interface SigningFeatures {
 export function createSigningFeatures(deps: {
   config: EsignConfig;
   db: EsignDb;
+  /** The same database's pool, for ESIGN_STORAGE=postgres (blobs stream through it outside drizzle). */
+  database: Pick<Database<Record<string, unknown>>, 'pool' | 'description'>;
   identity: SigningIdentity;
   /** Late-bound: the job handlers need these services, and these services enqueue jobs. */
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
@@ -90,7 +91,7 @@ export function createSigningFeatures(deps: {
   clock: () => Date;
 }): SigningFeatures {
   const { config, logger, jobs, db, clock } = deps;
-  const files = createFileStore(join(config.dataDir, 'esign', 'files'));
+  const files = createServiceFileStore(config, deps.database);
   const meterDayOf = (at: Date) => meterDay(at, config.meteringTimeZone);
   const meterRepo = createMeterRepository(db);
   const documents = createDocumentsRepository(db);

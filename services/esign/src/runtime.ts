@@ -92,6 +92,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     config,
     pool: tools.pool,
     db: database.db,
+    database,
     identity,
     jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
     logger,

@@ -2,6 +2,27 @@ import { ConfigError } from '@firma-riesgo/service-kit';
 import { loadConfig, parseDeprecatedPrefixes, parseIsoDay } from './config';
 
 describe('loadConfig', () => {
+  it('keeps report files on the local disk by default, and with WILDFIRE_STORAGE=s3 refuses to start without the S3 settings it needs', () => {
+    expect(loadConfig({}).storage).toEqual({ kind: 'local' });
+    expect(loadConfig({ WILDFIRE_STORAGE: 'postgres' }).storage).toEqual({ kind: 'postgres' });
+    expect(() => loadConfig({ WILDFIRE_STORAGE: 's3', S3_BUCKET: 'riesgo' })).toThrow(/S3_REGION: required when WILDFIRE_STORAGE=s3/);
+    expect(() => loadConfig({ WILDFIRE_STORAGE: 's3', S3_BUCKET: 'riesgo', S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'minio' })).toThrow(/S3_SECRET_ACCESS_KEY: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together/);
+    const s3 = loadConfig({
+      WILDFIRE_STORAGE: 's3',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_BUCKET: 'riesgo',
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'minio',
+      S3_SECRET_ACCESS_KEY: 'minio-secret',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_SSE: 'AES256',
+    }).storage;
+    expect(s3).toEqual({
+      kind: 's3',
+      s3: { endpoint: 'http://minio:9000', bucket: 'riesgo', region: 'us-east-1', accessKeyId: 'minio', secretAccessKey: 'minio-secret', forcePathStyle: true, sse: 'AES256' },
+    });
+  });
+
   it('defaults to port 8002, embedded storage under ./data, a 100kb JSON limit and the BullMQ prefix "bull"', () => {
     const config = loadConfig({ INIT_CWD: '/srv/app' });
     expect(config).toMatchObject({

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, isCronPattern, parseConfig } from '@firma-riesgo/service-kit';
+import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, isCronPattern, parseConfig, s3Env, storageKindEnv, storageSettings } from '@firma-riesgo/service-kit';
 
 /** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */
 export interface DeprecatedPrefix {
@@ -111,6 +111,8 @@ const ZWildfireEnvSchema = z.object({
   SHUTDOWN_GRACE_MS: env.int(10_000),
   LOG_LEVEL: env.logLevel(),
   ...httpEdgeEnv,
+  WILDFIRE_STORAGE: storageKindEnv(),
+  ...s3Env,
 });
 
 export type WildfireConfig = ReturnType<typeof loadConfig>;
@@ -162,5 +164,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     logLevel: e.LOG_LEVEL,
     /** Server timeouts and the /metrics token (HTTP_*_TIMEOUT_MS, METRICS_TOKEN). */
     http: httpEdgeSettings(e),
+    /** Where the service's files live (WILDFIRE_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
+    storage: storageSettings(e.WILDFIRE_STORAGE, e, 'WILDFIRE_STORAGE'),
   };
 }

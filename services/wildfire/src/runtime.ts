@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { createTsaClient, createWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import {
   closeServer,
-  createFileStore,
+  createBlobStore,
   createRedis,
   createLogger,
   createMetrics,
@@ -187,8 +187,8 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
   const framing = createFramingService({ decisionSupport });
 
-  // Report files live under DATA_DIR/wildfire/files: API and worker processes must share that folder.
-  const files = createFileStore(join(config.dataDir, 'wildfire', 'files'));
+  // Report files: under DATA_DIR/wildfire/files (API and worker processes must share that folder), in the database, or in S3 (WILDFIRE_STORAGE).
+  const files = createBlobStore(config.storage, { service: 'wildfire', localRoot: join(config.dataDir, 'wildfire', 'files'), database });
   const reportsRepo = createReportsRepository(database.db);
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   let identity: SigningIdentity | undefined;

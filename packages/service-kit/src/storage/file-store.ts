@@ -1,57 +1,84 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { dirname, join, resolve, sep } from 'node:path';
+import { checkBlobKey, type BlobSource, type BlobStore } from './blob-store';
 
 /**
- * Files under one root folder (a service's DATA_DIR/<service>/files). Writes are
- * atomic: a complete temp file, flushed to disk, then renamed over the target, so a
- * reader never sees half a file and a failed write leaves nothing behind.
+ * Files under one root folder (a service's DATA_DIR/<service>/files): the `local`
+ * storage backend. Writes are atomic: a complete temp file, flushed to disk, then
+ * renamed over the target, so a reader never sees half a file and a failed write
+ * leaves nothing behind.
  */
-export interface FileStore {
+export interface FileStore extends BlobStore {
+  readonly kind: 'local';
   readonly root: string;
-  write(key: string, bytes: Uint8Array): Promise<void>;
-  /** The stored bytes, or null when there is no such file. */
-  read(key: string): Promise<Buffer | null>;
-  remove(key: string): Promise<void>;
-  /** Removes a whole folder of keys. */
-  removeTree(prefix: string): Promise<void>;
 }
 
 export function createFileStore(root: string): FileStore {
   const base = resolve(root);
   const pathOf = (key: string) => {
-    if (!/^[A-Za-z0-9._/-]+$/.test(key) || key.split('/').some((part) => part === '' || part === '.' || part === '..')) {
-      throw new Error(`Invalid storage key "${key}"`);
-    }
-    const path = resolve(base, key);
+    const path = resolve(base, checkBlobKey(key));
     if (!path.startsWith(base + sep)) throw new Error(`Invalid storage key "${key}"`);
     return path;
   };
-  return {
-    root: base,
-    async write(key, bytes) {
-      const path = pathOf(key);
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-      const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
+  /** Writes into a fresh temp file beside the target, then renames it over the target. */
+  const atomically = async (key: string, fill: (handle: Awaited<ReturnType<typeof open>>) => Promise<void>) => {
+    const path = pathOf(key);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      const handle = await open(temp, 'wx', 0o600);
       try {
-        const handle = await open(temp, 'wx', 0o600);
-        try {
-          await handle.writeFile(bytes);
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        await rename(temp, path);
-      } catch (err) {
-        await unlink(temp).catch(() => undefined);
-        throw err;
+        await fill(handle);
+        await handle.sync();
+      } finally {
+        await handle.close();
       }
+      await rename(temp, path);
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      throw err;
+    }
+  };
+  return {
+    kind: 'local',
+    root: base,
+    description: `local:${base}`,
+    async write(key, bytes) {
+      await atomically(key, (handle) => handle.writeFile(bytes));
+    },
+    async writeStream(key: string, source: BlobSource) {
+      await atomically(key, async (handle) => {
+        for await (const piece of source) {
+          if (!(piece instanceof Uint8Array)) throw new TypeError('A blob stream must yield bytes (Buffer or Uint8Array)');
+          await handle.write(piece);
+        }
+      });
     },
     async read(key) {
       try {
         return await readFile(pathOf(key));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+    },
+    async readStream(key): Promise<Readable | null> {
+      try {
+        // Opened first, so a missing file answers null rather than a failing stream.
+        const handle = await open(pathOf(key), 'r');
+        return handle.createReadStream();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+    },
+    async exists(key) {
+      try {
+        return (await stat(pathOf(key))).isFile();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
         throw err;
       }
     },

@@ -2,3 +2,4 @@
 export * from './test-database';
 export * from './helpers';
 export * from './probes';
+export * from './s3-server';

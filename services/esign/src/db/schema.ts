@@ -8,3 +8,4 @@ export * from '../webhooks/tables';
 export * from '../admin/tables';
 export * from '../metering/tables';
 export * from '../branding/tables';
+export * from '../storage/tables';

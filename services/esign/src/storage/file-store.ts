@@ -1,7 +1,20 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createBlobStore, type BlobStore, type Database } from '@firma-riesgo/service-kit';
+import type { EsignConfig } from '../config';
 
-/** The atomic file store is shared by the services (service-kit); esign keeps its keys here. */
-export { createFileStore, type FileStore } from '@firma-riesgo/service-kit';
+/** esign's files: a blob store of service-kit (local files, Postgres or S3, by ESIGN_STORAGE). */
+export type FileStore = BlobStore;
+export { createFileStore } from '@firma-riesgo/service-kit';
+
+/** The store ESIGN_STORAGE chooses: DATA_DIR/esign/files, the `blobs` tables of esign's database, or `esign/` in the S3 bucket. */
+export function createServiceFileStore(config: Pick<EsignConfig, 'storage' | 'dataDir'>, database: Pick<Database<Record<string, unknown>>, 'pool' | 'description'>): FileStore {
+  return createBlobStore(config.storage, {
+    service: 'esign',
+    localRoot: join(config.dataDir, 'esign', 'files'),
+    database,
+  });
+}
 
 /** Where each file of a document lives. */
 export const storageKeys = {

@@ -7,3 +7,4 @@ export * from '../rate-limits/tables';
 export * from '../decisions/tables';
 export * from '../reports/tables';
 export * from '../seasons/tables';
+export * from '../storage/tables';
