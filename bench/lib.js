@@ -45,8 +45,8 @@ async function benchDatabase(tag) {
   return { url: url.toString(), host: url.host, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
-/** The median wall time of `runs` sequential calls of `fn`, in ms; `warmup` calls first are not counted. */
-async function medianMs(fn, runs, { warmup = 0 } = {}) {
+/** The wall times (ms, sorted) of `runs` sequential calls of `fn`; `warmup` calls first are not counted. */
+async function sortedTimesMs(fn, runs, { warmup = 0 } = {}) {
   const { performance } = require('node:perf_hooks');
   for (let i = 0; i < warmup; i++) await fn();
   const times = [];
@@ -55,7 +55,13 @@ async function medianMs(fn, runs, { warmup = 0 } = {}) {
     await fn();
     times.push(performance.now() - t);
   }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  return times.sort((a, b) => a - b);
 }
 
-module.exports = { DURATION, CONNECTIONS, load, row, listen, benchDatabase, medianMs };
+/** The median wall time of `runs` sequential calls of `fn`, in ms; `warmup` calls first are not counted. */
+async function medianMs(fn, runs, options) {
+  const times = await sortedTimesMs(fn, runs, options);
+  return times[Math.floor(times.length / 2)];
+}
+
+module.exports = { DURATION, CONNECTIONS, load, row, listen, benchDatabase, medianMs, sortedTimesMs };

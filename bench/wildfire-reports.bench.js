@@ -9,24 +9,11 @@ const { randomBytes } = require('node:crypto');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { performance } = require('node:perf_hooks');
-const { benchDatabase } = require('./lib');
+const { benchDatabase, sortedTimesMs } = require('./lib');
 
 const RUNS = Number(process.env.BENCH_REPORTS || 10);
 const WARMUP = 2;
 const MUNICIPIO = '28079';
-
-/** Sorted wall times (ms) of `runs` sequential calls after `warmup` uncounted ones. */
-async function timesMs(fn, runs, warmup) {
-  for (let i = 0; i < warmup; i++) await fn();
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b);
-}
 
 /** Median and 90th percentile (nearest rank) of sorted times, in seconds. */
 function summary(sorted) {
@@ -118,9 +105,9 @@ module.exports = async function wildfireReportsBench() {
     };
 
     console.log(`\nWildfire monthly report: ${MUNICIPIO} ${periodo} (${pages} pages, sealed PDF), ${RUNS} sequential requests after ${WARMUP} warm-up\n`);
-    const base = summary(await timesMs(bare, RUNS, WARMUP));
+    const base = summary(await sortedTimesMs(bare, RUNS, { warmup: WARMUP }));
     reportRow(`baseline: bare pdf-lib document, ${pages} pages`, base);
-    reportRow('wildfire POST /api/v1/report (sealed PDF)', summary(await timesMs(report, RUNS, WARMUP)), base);
+    reportRow('wildfire POST /api/v1/report (sealed PDF)', summary(await sortedTimesMs(report, RUNS, { warmup: WARMUP })), base);
   } finally {
     if (wf) await wf.close().catch(() => undefined);
     await db.drop();

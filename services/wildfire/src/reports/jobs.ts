@@ -16,6 +16,15 @@ export const generateReportJob = defineJob({
   timeoutMs: 120_000,
 });
 
+/** The options the periodic report jobs share: no payload, three tries a minute and more apart, up to 30 minutes a run. */
+const PERIODIC_JOB = {
+  schema: z.object({}),
+  attempts: 3,
+  backoff: { type: 'exponential' as const, delayMs: 60_000 },
+  removeOnComplete: 30,
+  timeoutMs: 30 * 60_000,
+};
+
 /**
  * Retention (interface §8, 12 months): deletes the files of reports whose `expires_at`
  * has passed and keeps their rows, so their URLs answer 410 REPORT_EXPIRED. Repeatable
@@ -24,11 +33,7 @@ export const generateReportJob = defineJob({
  */
 export const reportRetentionJob = defineJob({
   name: 'report.retention',
-  schema: z.object({}),
-  attempts: 3,
-  backoff: { type: 'exponential', delayMs: 60_000 },
-  removeOnComplete: 30,
-  timeoutMs: 30 * 60_000,
+  ...PERIODIC_JOB,
 });
 
 /**
@@ -39,9 +44,5 @@ export const reportRetentionJob = defineJob({
  */
 export const scheduledReportsJob = defineJob({
   name: 'report.scheduled',
-  schema: z.object({}),
-  attempts: 3,
-  backoff: { type: 'exponential', delayMs: 60_000 },
-  removeOnComplete: 30,
-  timeoutMs: 30 * 60_000,
+  ...PERIODIC_JOB,
 });

@@ -11,6 +11,17 @@ export type NewReport = Omit<typeof reports.$inferInsert, 'status' | 'sizeBytes'
 const REUSE_CANDIDATES = 3;
 
 /** The only code that touches the reports and report_schedules tables. */
+/** What makes two reports the same request: account, municipality, period, format, language and kind of data. */
+type ReportKey = Pick<ReportRow, 'accountId' | 'municipioId' | 'periodo' | 'format' | 'lang' | 'source'>;
+const sameReport = (key: ReportKey) => [
+  eq(reports.accountId, key.accountId),
+  eq(reports.municipioId, key.municipioId),
+  eq(reports.periodo, key.periodo),
+  eq(reports.format, key.format),
+  eq(reports.lang, key.lang),
+  eq(reports.source, key.source),
+];
+
 export function createReportsRepository(db: WildfireDb) {
   return {
     async insert(report: NewReport): Promise<ReportRow> {
@@ -41,7 +52,7 @@ export function createReportsRepository(db: WildfireDb) {
      * for reuse, which `isReusable` (rules.ts) decides on.
      */
     async reuseCandidates(
-      key: Pick<ReportRow, 'accountId' | 'municipioId' | 'periodo' | 'format' | 'lang' | 'source'>,
+      key: ReportKey,
       since: Date,
       now: Date,
     ): Promise<ReportRow[]> {
@@ -50,12 +61,7 @@ export function createReportsRepository(db: WildfireDb) {
         .from(reports)
         .where(
           and(
-            eq(reports.accountId, key.accountId),
-            eq(reports.municipioId, key.municipioId),
-            eq(reports.periodo, key.periodo),
-            eq(reports.format, key.format),
-            eq(reports.lang, key.lang),
-            eq(reports.source, key.source),
+            ...sameReport(key),
             eq(reports.status, 'ready'),
             isNotNull(reports.fileKey),
             gte(reports.createdAt, since),
@@ -70,18 +76,13 @@ export function createReportsRepository(db: WildfireDb) {
      * Whether the account has a final (not provisional) report of exactly this month that is
      * pending or ready: what the monthly schedule does not generate again.
      */
-    async hasFinalReport(key: Pick<ReportRow, 'accountId' | 'municipioId' | 'periodo' | 'format' | 'lang' | 'source'>): Promise<boolean> {
+    async hasFinalReport(key: ReportKey): Promise<boolean> {
       const [row] = await db
         .select({ id: reports.id })
         .from(reports)
         .where(
           and(
-            eq(reports.accountId, key.accountId),
-            eq(reports.municipioId, key.municipioId),
-            eq(reports.periodo, key.periodo),
-            eq(reports.format, key.format),
-            eq(reports.lang, key.lang),
-            eq(reports.source, key.source),
+            ...sameReport(key),
             eq(reports.provisional, false),
             inArray(reports.status, ['pending', 'ready']),
           ),
