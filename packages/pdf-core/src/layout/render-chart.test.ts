@@ -1,23 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { LayoutChart, LayoutDocument } from './layout-document';
+import { withPdf } from './__fixtures__/with-pdf';
 import { renderLayout } from './render-layout';
 
 const run = promisify(execFile);
 
-async function withPdf<T>(pdf: Uint8Array, fn: (path: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'chart-test-'));
-  try {
-    const path = join(dir, 'doc.pdf');
-    await writeFile(path, pdf);
-    return await fn(path);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 const text = (pdf: Uint8Array) => withPdf(pdf, async (p) => (await run('pdftotext', ['-layout', p, '-'])).stdout);
 const images = (pdf: Uint8Array) => withPdf(pdf, async (p) => (await run('pdfimages', ['-list', p])).stdout);
 /** MuPDF's trace of what the page draws: every fill and stroke of a path, every glyph and every image. */

@@ -1,23 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { LayoutDocument } from './layout-document';
+import { withPdf } from './__fixtures__/with-pdf';
 import { renderLayout } from './render-layout';
 
 const run = promisify(execFile);
 
-async function withPdf<T>(pdf: Uint8Array, fn: (path: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'layout-test-'));
-  try {
-    const path = join(dir, 'doc.pdf');
-    await writeFile(path, pdf);
-    return await fn(path);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 const text = (pdf: Uint8Array, args: string[] = []) => withPdf(pdf, async (p) => (await run('pdftotext', ['-layout', ...args, p, '-'])).stdout);
 const fonts = (pdf: Uint8Array) => withPdf(pdf, async (p) => (await run('pdffonts', [p])).stdout);
 /** Every word with its right edge in points, as `pdftotext -bbox` places it. */

@@ -6,14 +6,14 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** Runs a poppler reader on the PDF bytes (written to a temp file) and returns its stdout. */
-async function readWith(tool: 'pdftotext' | 'pdfinfo' | 'pdffonts', args: string[], pdf: Uint8Array): Promise<string> {
+/** Runs a reader on the PDF bytes (written to a temp file, passed as `{file}` or last) and returns its stdout. */
+async function readWith(tool: 'pdftotext' | 'pdfinfo' | 'pdffonts' | 'pdfimages' | 'mutool', args: string[], pdf: Uint8Array): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'wf-pdf-'));
   try {
     const path = join(dir, 'report.pdf');
     await writeFile(path, pdf);
-    const fileArgs = tool === 'pdftotext' ? [...args, path, '-'] : [...args, path];
-    return (await run(tool, fileArgs, { maxBuffer: 16 * 1024 * 1024 })).stdout;
+    const fileArgs = args.includes('{file}') ? args.map((a) => (a === '{file}' ? path : a)) : [...args, path];
+    return (await run(tool, fileArgs, { maxBuffer: 64 * 1024 * 1024 })).stdout;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -21,7 +21,7 @@ async function readWith(tool: 'pdftotext' | 'pdfinfo' | 'pdffonts', args: string
 
 /** The text of each page, as `pdftotext -layout` lays it out. */
 export async function pdfPages(pdf: Uint8Array): Promise<string[]> {
-  const text = await readWith('pdftotext', ['-layout', '-enc', 'UTF-8'], pdf);
+  const text = await readWith('pdftotext', ['-layout', '-enc', 'UTF-8', '{file}', '-'], pdf);
   return text.split('\f').filter((page) => page.trim() !== '');
 }
 
@@ -39,4 +39,14 @@ export async function pdfFonts(pdf: Uint8Array): Promise<{ name: string; embedde
     const cols = l.trim().split(/\s+/);
     return { name: cols[0]!, embedded: cols[cols.length - 5] === 'yes' };
   });
+}
+
+/** `pdfimages -list`'s rows: one per raster image in the file. */
+export async function pdfRasterImages(pdf: Uint8Array): Promise<string[]> {
+  return (await readWith('pdfimages', ['-list'], pdf)).trim().split('\n').slice(2);
+}
+
+/** MuPDF's trace of everything the pages draw. */
+export function pdfTrace(pdf: Uint8Array): Promise<string> {
+  return readWith('mutool', ['draw', '-F', 'trace', '-o', '-'], pdf);
 }

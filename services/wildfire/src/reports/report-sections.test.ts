@@ -1,19 +1,13 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { pdfFonts, pdfInfo, pdfPages } from '../__tests__/pdf-readers';
+import { pdfFonts, pdfInfo, pdfPages, pdfRasterImages, pdfTrace } from '../__tests__/pdf-readers';
 import { clearRedisPrefix, REDIS_URL, shortTempDir, storeReading, testConfig, uniquePrefix, verifyWithTools } from '../__tests__/support';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { BAND_FILLS, FWI_BAR } from './report-chart';
 
 /** The report's daily chart, its decisions in force and its fuel and ecosystem context, against Postgres, Redis and a BullMQ worker. */
-
-const run = promisify(execFile);
 
 // 12:00 in Madrid on 10 August 2025: July is complete.
 const NOW = new Date('2025-08-10T10:00:00Z');
@@ -47,20 +41,6 @@ const es = (n: number) => n.toFixed(1).replace('.', ',');
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const flat = (pages: string[]) => pages.join(' ').replace(/\s+/g, ' ');
 
-async function withPdf<T>(pdf: Uint8Array, fn: (path: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'wf-chart-'));
-  try {
-    const path = join(dir, 'report.pdf');
-    await writeFile(path, pdf);
-    return await fn(path);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-/** `pdfimages -list`'s rows: one per raster image in the file. */
-const rasterImages = (pdf: Uint8Array) => withPdf(pdf, async (p) => (await run('pdfimages', ['-list', p])).stdout.trim().split('\n').slice(2));
-/** MuPDF's trace of everything the pages draw. */
-const trace = (pdf: Uint8Array) => withPdf(pdf, async (p) => (await run('mutool', ['draw', '-F', 'trace', '-o', '-', p], { maxBuffer: 64 * 1024 * 1024 })).stdout);
 /** Filled paths in a colour, compared as MuPDF writes it (`.93333336 .972549 .9098039`). */
 function fillsIn(out: string, hex: string): number {
   const want = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
@@ -115,8 +95,8 @@ describe('monthly report: chart, decisions and ecosystem', () => {
     });
 
     it('draws the daily chart as vectors: one bar per day, the six class bands, no raster image', async () => {
-      expect(await rasterImages(pdf)).toEqual([]);
-      const out = await trace(pdf);
+      expect(await pdfRasterImages(pdf)).toEqual([]);
+      const out = await pdfTrace(pdf);
       expect(out).not.toContain('<fill_image');
       // 31 days with data, plus the legend's swatch.
       expect(fillsIn(out, FWI_BAR)).toBe(31 + 1);
