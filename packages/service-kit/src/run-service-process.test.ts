@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
 import { createLogger } from './logger';
 import { loadConfigOrExit, runServiceProcess, startupBanner, startupLogFields, type ProcessIo, type ServiceProcessRuntime } from './run-service-process';
 
@@ -107,5 +110,28 @@ describe('runServiceProcess', () => {
     await expect(run).rejects.toEqual(new Exited(2));
     expect(start).not.toHaveBeenCalled();
     expect(io.errors).toEqual(['demo: bad']);
+  });
+});
+
+describe('a signal while the service starts', () => {
+  it('is held until the shutdown is installed: the runtime is closed and the process exits 0', async () => {
+    const child = spawn(process.execPath, [join(__dirname, '__fixtures__', 'slow-start-process.js')], {
+      env: { PATH: process.env.PATH, START_MS: '1500' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.setEncoding('utf8');
+    const started = new Promise<void>((resolve) =>
+      child.stdout!.on('data', (chunk: string) => {
+        out += chunk;
+        if (out.includes('starting')) resolve();
+      }),
+    );
+    const exited = once(child, 'exit');
+    await started;
+    child.kill('SIGTERM'); // during start: Node's default would kill it with no shutdown
+    const [code, signal] = await exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(out.split('\n').filter(Boolean)).toEqual(['starting', 'closed']);
   });
 });

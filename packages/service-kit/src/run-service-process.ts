@@ -82,8 +82,22 @@ export async function runServiceProcess<C, R extends ServiceProcessRuntime>(
   io: ProcessIo = PROCESS_IO,
 ): Promise<R> {
   const config = loadConfigOrExit(spec.service, spec.loadConfig, io);
-  const runtime = await spec.start(config, role);
+  // A signal that arrives while the service starts (a worker may already be taking jobs) is
+  // held, not left to Node's default (killed, no shutdown), and acted on once the shutdown
+  // steps are installed.
+  let held: NodeJS.Signals | undefined;
+  const hold = (signal: NodeJS.Signals) => void (held ??= signal);
+  process.on('SIGTERM', hold);
+  process.on('SIGINT', hold);
+  let runtime: R;
+  try {
+    runtime = await spec.start(config, role);
+  } finally {
+    process.off('SIGTERM', hold);
+    process.off('SIGINT', hold);
+  }
   installShutdown(runtime.logger, () => [{ name: spec.service, run: () => runtime.close() }]);
+  if (held) process.kill(process.pid, held);
   runtime.logger.info(startupLogFields(role, runtime, spec.logFields?.(runtime, config)), `${spec.service} started`);
   const banner = startupBanner(spec.service, runtime, runtime.url ? (spec.bannerLines?.(runtime) ?? []) : []);
   if (banner) io.write(banner);
