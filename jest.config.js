@@ -11,7 +11,6 @@ module.exports = {
     '^@firma-riesgo/(errors|auth|pdf-core|service-kit|wildfire-client)$': '<rootDir>/packages/$1/src',
     '^@firma-riesgo/(errors|auth|pdf-core|service-kit|wildfire-client)/(.*)$': '<rootDir>/packages/$1/src/$2',
   },
-  setupFiles: ['<rootDir>/jest.pg-setup.js'],
   maxWorkers: 2,
   testTimeout: 60000,
 };

@@ -76,6 +76,14 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
   });
   // An idle client losing its server (database restart) must not crash the process.
   pool.on('error', (err) => logger.warn({ err }, 'idle database connection failed'));
+  // Nor a checked-out one: pg-pool listens for errors only while a client is idle, so a
+  // connection lost between two statements of a transaction (or while runIfUnlocked holds
+  // its session) emitted 'error' with no listener, which throws and ends the process. The
+  // holder still sees the error on its next statement and releases the client, which the
+  // pool then discards.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => logger.warn({ err }, 'database connection in use failed'));
+  });
   const db = drizzle(pool, { schema: options.schema });
 
   try {
