@@ -32,6 +32,8 @@ const SKIP_M1 = process.env.BENCH_WILDFIRE_SKIP_M1 === '1';
 const M1_CONNECTIONS = 20;
 const M1_SECONDS = 10;
 const M1_WARMUP_SECONDS = 3;
+// Alternating baseline/m1 rounds (BENCH_M1_ROUNDS, default 3).
+const M1_ROUNDS = Math.max(1, Number(process.env.BENCH_M1_ROUNDS || 3));
 
 async function hammer(url, headers, duration) {
   const r = await autocannon({ url, connections: M1_CONNECTIONS, duration, headers });
@@ -145,9 +147,26 @@ module.exports = async function wildfireBench() {
       `\nWildfire m1 latest reading: ${M1_CONNECTIONS} connections, ${M1_SECONDS} s per path after ${M1_WARMUP_SECONDS} s of warm-up, ` +
         `municipality ${code}, Postgres at ${db.host}, Redis at ${new URL(REDIS_URL).host}\n`,
     );
-    const baseHttp = await measure(`http://127.0.0.1:${bareServer.address().port}/`);
-    httpRow('baseline: bare Express + one pg query', baseHttp);
-    httpRow('wildfire GET /api/v3/m1 latest (live token)', await measure(`${wf.url}/api/v3/m1?municipio_id=${code}`, { authorization: `Bearer ${token}` }), baseHttp);
+    // Rounds alternate baseline and m1 so that a load change on a shared machine hits both
+    // sides of a ratio alike; the summary is the median of the rounds' ratios.
+    const ratios = [];
+    for (let round = 1; round <= M1_ROUNDS; round++) {
+      if (M1_ROUNDS > 1) console.log(`round ${round} of ${M1_ROUNDS}`);
+      const baseHttp = await measure(`http://127.0.0.1:${bareServer.address().port}/`);
+      httpRow('baseline: bare Express + one pg query', baseHttp);
+      const m1 = await measure(`${wf.url}/api/v3/m1?municipio_id=${code}`, { authorization: `Bearer ${token}` });
+      httpRow('wildfire GET /api/v3/m1 latest (live token)', m1, baseHttp);
+      ratios.push({ rps: m1.rps / baseHttp.rps, p99: m1.p99 / baseHttp.p99 });
+    }
+    if (M1_ROUNDS > 1) {
+      const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+      const rps = median(ratios.map((r) => r.rps));
+      const p99 = median(ratios.map((r) => r.p99));
+      console.log(
+        `${'m1 median of rounds (goal >= 0.70x, <= 2.00x)'.padEnd(46)} ${rps.toFixed(2)}x req/s, ${p99.toFixed(2)}x p99 of baseline` +
+          `  ${rps >= 0.7 && p99 <= 2 ? 'goal met' : 'goal NOT met'}`,
+      );
+    }
   } finally {
     for (const s of servers) s.close();
     for (const c of closers.reverse()) await c().catch(() => undefined);
