@@ -4,7 +4,8 @@
  * the file, continuing from the stored codes of the day before (or the start values),
  * through the file's days and the stored days after them (the file's weather wins on
  * a day both have). Each computed reading is compared with the stored one, so only
- * new readings (to insert) and changed ones (to update) leave this module.
+ * new readings (to insert) and changed ones (to update) leave this module, both in
+ * primary-key order.
  */
 import * as fwi from '../fwi/components';
 import { dayLengthTables } from '../fwi/day-length';
@@ -131,7 +132,12 @@ export function computeReadings(
   const out = new Float64Array(FLOAT_COLUMNS.length);
   let computed = 0;
   let restarts = 0;
-  for (let m = 0; m < w.codes.length; m++) {
+  // Municipalities in code order, so the readings leave in the primary key's order
+  // (municipio_id, date): the index grows at its right edge instead of splitting pages
+  // all over (a file in date order loads twice as fast this way). Codes are ASCII digits:
+  // JavaScript's order is the database's.
+  const byCode = Array.from(w.codes.keys()).sort((a, b) => (w.codes[a]! < w.codes[b]! ? -1 : 1));
+  for (const m of byCode) {
     const lat = latOf(m);
     const tables = dayLengthTables(lat);
     const begin = startOf.get(m);

@@ -4,7 +4,9 @@
  *
  * 1. Every row is validated as the file streams in and kept column by column in typed
  *    arrays (weather-stream.ts); the first bad row, a repeated municipality-day or an unknown municipality
- *    rejects the file with its line number, and the transaction loads nothing.
+ *    rejects the file with its line number, and the transaction loads nothing. Inside the
+ *    transaction, one query checks and locks the file's municipalities (the readings table
+ *    has no per-row foreign key check: see tables.ts).
  * 2. The rows are grouped per municipality and date (they need not be contiguous).
  *    One query loads the codes stored for the day before each municipality's first
  *    day in the file, one more the stored readings from that day on.
@@ -13,7 +15,8 @@
  *    and any stored days after them, which are recomputed since their codes depend on
  *    the new ones (compute-readings.ts).
  * 4. Readings with no stored row are written straight into the table (binary COPY on
- *    Postgres); changed ones are merged in one statement; identical ones are left
+ *    Postgres), in primary-key order, which keeps the index insertions at the right
+ *    edge of the B-tree; changed ones are merged in one statement; identical ones are left
  *    alone. Loading the same file twice changes nothing; a file that extends a series
  *    continues it.
  *
@@ -29,7 +32,7 @@ import { provinceOf } from '../municipalities/provinces';
 import type { MunicipalitiesService } from '../municipalities/service';
 import { computeReadings } from './compute-readings';
 import type { ReadingsRepository, TouchedMunicipality } from './repository';
-import { firstRepeat, orderByMunicipalityAndDay } from './weather-columns';
+import { firstRepeat, orderByMunicipalityAndDay, type WeatherColumns } from './weather-columns';
 import { weatherColumnsOf } from './weather-stream';
 
 export { MAX_CARRY_GAP_DAYS } from './compute-readings';
@@ -45,6 +48,20 @@ export interface WeatherIngestSummary extends MergeCounts {
   unchanged: number;
   /** Times a series restarted from the start values after a gap of more than MAX_CARRY_GAP_DAYS days. */
   restarts: number;
+}
+
+/**
+ * The validator's error for a municipality deleted after the file was validated: the
+ * earliest line naming any of `gone`.
+ */
+function unknownMunicipality(weather: WeatherColumns, gone: readonly string[]): CsvInputError {
+  const numbers = new Set(gone.map((code) => weather.numberOf.get(code)!));
+  let row = -1;
+  for (let i = 0; i < weather.length; i++) {
+    if (numbers.has(weather.municipality[i]!) && (row === -1 || weather.line[i]! < weather.line[row]!)) row = i;
+  }
+  const line = weather.line[row]!;
+  return new CsvInputError(`line ${line}, column "municipio_id": no municipality has the INE code ${weather.codes[weather.municipality[row]!]}`, line, 'municipio_id');
 }
 
 export interface IngestWeatherDeps {
@@ -79,6 +96,8 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
     // Latitude picks the day-length tables; a municipality without coordinates takes its province capital's.
     const lats = weather.codes.map((code) => locations.get(code)!.lat ?? provinceOf(code)!.lat);
     return deps.repo.withWeatherIngestion(async (ingestion) => {
+      const gone = await ingestion.lockMunicipalities(weather.codes);
+      if (gone.length > 0) throw unknownMunicipality(weather, gone);
       const starts = await ingestion.starts(touched);
       const stored = await ingestion.storedFrom(touched, (code) => weather.numberOf.get(code)!);
       const result = computeReadings(weather, grouped, (m) => lats[m]!, starts, stored);

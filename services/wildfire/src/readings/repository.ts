@@ -60,6 +60,19 @@ export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
     /** The ingestion's transaction, for collaborators that must commit or roll back with it (automatic decisions). */
     transaction: client,
 
+    /**
+     * The readings table has no foreign key to municipalities (migration 0009): this is
+     * its check, one query for the whole file instead of one per row. Locks every code
+     * of the file that names a municipality (`FOR KEY SHARE`, as the foreign key did),
+     * so none can be deleted or re-coded before the transaction ends; returns the codes
+     * that name none (deleted since the file was validated).
+     */
+    async lockMunicipalities(codes: readonly string[]): Promise<string[]> {
+      const { rows } = await client.query<{ ine_code: string }>('SELECT ine_code FROM municipalities WHERE ine_code = ANY($1::text[]) FOR KEY SHARE', [codes]);
+      const present = new Set(rows.map((r) => r.ine_code));
+      return codes.filter((code) => !present.has(code));
+    },
+
     /** For each touched municipality, the stored day just before its first day in the file and its codes: one query. */
     async starts(touched: readonly TouchedMunicipality[]): Promise<StoredStart[]> {
       const { rows } = await client.query<StoredStart>(
