@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { bulkLoadColumns, isoOfPgDay, pgDayOf, type BulkMode, type ColumnSource } from './bulk-load';
+import { bulkLoadColumns, bulkLoadColumnsAsFilled, isoOfPgDay, pgDayOf, type BulkMode, type ColumnSource } from './bulk-load';
 import { withTransaction } from './locked-transaction';
 
 /** Rows that cross the binary COPY's 1 MB chunks (about 50 bytes each) and values that test the encoding. */
@@ -69,6 +69,42 @@ describe('bulkLoadColumns: typed columns into a table, binary COPY on Postgres a
     const columns = sample(10);
     expect((await load('copy', 'first_three', columns, 3)).rows.map((r) => r.count)).toEqual([0, 1, -2]);
     expect(await load('copy', 'none', columns, 0)).toEqual({ loaded: 0, rows: [] });
+  });
+
+  describe('bulkLoadColumnsAsFilled: columns loaded batch by batch as they are filled', () => {
+    const length = 30_000;
+    // Ready counts as a computation reports them: none yet, a few, the same again, then more across chunk boundaries.
+    const filled = [0, 7, 7, 12_000, 29_999, length];
+
+    it.each<BulkMode>(['copy', 'unnest'])('%s: the same rows as one bulkLoadColumns, every ready count taken', async (mode) => {
+      const columns = sample(length);
+      const reads: number[] = [];
+      const table = `filled_${mode}`;
+      await pool.query(`CREATE TABLE ${table} (day date, amount float8, count int4, name text)`);
+      const loaded = await withTransaction(pool, (client) =>
+        bulkLoadColumnsAsFilled(client, mode, table, () => columns, (function* () {
+          for (const ready of filled) {
+            reads.push(ready);
+            yield ready;
+          }
+        })()),
+      );
+      expect(loaded).toBe(length);
+      expect(reads).toEqual(filled);
+      const whole = await load(mode, `whole_${mode}`, columns, length);
+      expect((await pool.query(`SELECT day::text AS day, amount, count, name FROM ${table} ORDER BY ctid`)).rows).toEqual(whole.rows);
+    });
+
+    it('a throw while the columns are being filled aborts the COPY with it: nothing is written', async () => {
+      await pool.query('CREATE TABLE filled_then_failed (day date, amount float8, count int4, name text)');
+      const columns = sample(length);
+      const failing = function* () {
+        yield 12_000;
+        throw new Error('the computation failed');
+      };
+      await expect(withTransaction(pool, (client) => bulkLoadColumnsAsFilled(client, 'copy', 'filled_then_failed', () => columns, failing()))).rejects.toThrow('the computation failed');
+      expect((await pool.query('SELECT count(*)::int AS n FROM filled_then_failed')).rows[0].n).toBe(0);
+    });
   });
 
   it('aborts with the transaction: a failing COPY leaves nothing', async () => {

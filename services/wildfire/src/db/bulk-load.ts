@@ -11,7 +11,8 @@
  *
  * `bulkLoadColumns` loads columnar data (typed arrays) the same two ways, COPY in its
  * binary format on Postgres: numbers go over the wire as their 8 bytes, with no text
- * formatting in Node nor parsing in Postgres.
+ * formatting in Node nor parsing in Postgres. `bulkLoadColumnsAsFilled` does the same
+ * while the columns are still being computed, batch by batch.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -143,6 +144,31 @@ export async function bulkLoadColumns(client: pg.ClientBase, mode: BulkMode, tab
   return length;
 }
 
+/**
+ * As `bulkLoadColumns`, for columns still being filled (see `binaryCopyAsFilled`):
+ * `filled` yields how many rows are ready each time more are. With COPY each batch
+ * goes to the database as soon as it is ready, so the database writes one batch while
+ * the caller computes the next; the unnest path loads once all are ready. Returns the
+ * rows loaded. A throw from `filled` aborts the COPY (the transaction rolls back).
+ */
+export async function bulkLoadColumnsAsFilled(client: pg.ClientBase, mode: BulkMode, table: string, columns: () => readonly ColumnSource[], filled: Iterable<number>): Promise<number> {
+  if (mode === 'unnest') {
+    let length = 0;
+    for (const ready of filled) length = ready;
+    return bulkLoadColumns(client, mode, table, columns(), length);
+  }
+  let length = 0;
+  const counted = function* () {
+    for (const ready of filled) {
+      length = ready;
+      yield ready;
+    }
+  };
+  const names = columns().map((c) => quoteIdent(c.name)).join(', ');
+  await pipeline(Readable.from(binaryCopyAsFilled(columns, counted())), client.query(copyFrom(`COPY ${quoteIdent(table)} (${names}) FROM STDIN WITH (FORMAT binary)`)));
+  return length;
+}
+
 function unnestValues(data: ColumnData, from: number, to: number): (string | number)[] {
   const out: (string | number)[] = [];
   for (let i = from; i < to; i++) {
@@ -162,49 +188,116 @@ const BINARY_CHUNK_BYTES = 1 << 20;
  * IEEE double and date as int4 days, big-endian), then -1. NaN must not occur (`|| 0`
  * would turn it into 0); the callers load finite, validated values.
  */
-export function* binaryCopy(columns: readonly ColumnSource[], length: number): Generator<Buffer> {
-  const dictionaries = columns.map((c) => (c.data.type === 'text' ? c.data.dictionary.map((v) => Buffer.from(v, 'utf8')) : []));
-  const rowBytes = 2 + columns.reduce((sum, c, k) => sum + 4 + (c.data.type === 'text' ? Math.max(0, ...dictionaries[k]!.map((b) => b.length)) : c.data.type === 'float8' ? 8 : 4), 0);
-  let buf = Buffer.allocUnsafe(Math.max(BINARY_CHUNK_BYTES, rowBytes + 19));
-  let view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  BINARY_SIGNATURE.copy(buf, 0);
-  view.setInt32(11, 0);
-  view.setInt32(15, 0);
-  let at = 19;
-  for (let row = 0; row < length; row++) {
-    if (at + rowBytes > buf.length) {
-      yield buf.subarray(0, at);
-      buf = Buffer.allocUnsafe(buf.length);
-      view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-      at = 0;
-    }
-    view.setInt16(at, columns.length);
-    at += 2;
-    for (let k = 0; k < columns.length; k++) {
-      const data = columns[k]!.data;
-      if (data.type === 'float8') {
-        view.setInt32(at, 8);
-        // -0 is stored as 0, as its text form "0" (the unnest path) is.
-        view.setFloat64(at + 4, data.values[row]! || 0);
-        at += 12;
-      } else if (data.type === 'text') {
-        const bytes = dictionaries[k]![data.index[row]!]!;
-        view.setInt32(at, bytes.length);
-        bytes.copy(buf, at + 4);
-        at += 4 + bytes.length;
-      } else {
-        view.setInt32(at, 4);
-        view.setInt32(at + 4, data.type === 'date' ? data.days[row]! : data.values[row]!);
-        at += 8;
-      }
+export function binaryCopy(columns: readonly ColumnSource[], length: number): Generator<Buffer> {
+  return binaryCopyAsFilled(() => columns, [length]);
+}
+
+/**
+ * As `binaryCopy`, for columns still being filled: `filled` yields how many rows are
+ * ready (ascending) each time more are, and ends when all are; each ready batch is
+ * encoded (and yielded, so COPY sends it) before the next is asked for. `columns()` is
+ * read again for each batch, so the arrays may be replaced as they grow.
+ *
+ * Rows are encoded about 1 MB at a time, column by column: the offset of every row of
+ * the chunk first, then each column's values into all its rows, so each inner loop
+ * sees one type of array (several times faster than row by row).
+ */
+export function* binaryCopyAsFilled(columns: () => readonly ColumnSource[], filled: Iterable<number>): Generator<Buffer> {
+  const header = Buffer.alloc(19);
+  BINARY_SIGNATURE.copy(header, 0);
+  let pending: Buffer | undefined = header;
+  let done = 0;
+  let dictionaries: Buffer[][] | undefined;
+  let positions = new Int32Array(0);
+  for (const ready of filled) {
+    const current = columns();
+    dictionaries ??= current.map((c) => (c.data.type === 'text' ? c.data.dictionary.map((v) => Buffer.from(v, 'utf8')) : []));
+    const rowBytes = 2 + current.reduce((sum, c, k) => sum + 4 + (c.data.type === 'text' ? Math.max(0, ...dictionaries![k]!.map((b) => b.length)) : c.data.type === 'float8' ? 8 : 4), 0);
+    const chunkRows = Math.max(1, Math.floor(BINARY_CHUNK_BYTES / rowBytes));
+    if (positions.length < chunkRows) positions = new Int32Array(chunkRows);
+    while (done < ready) {
+      const to = Math.min(ready, done + chunkRows);
+      const lead = pending?.length ?? 0;
+      const buf = Buffer.allocUnsafe(lead + (to - done) * rowBytes);
+      if (pending) pending.copy(buf, 0);
+      pending = undefined;
+      const end = encodeRows(current, dictionaries, done, to, buf, lead, positions);
+      yield buf.subarray(0, end);
+      done = to;
     }
   }
-  if (at + 2 > buf.length) {
-    yield buf.subarray(0, at);
-    buf = Buffer.allocUnsafe(2);
-    view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-    at = 0;
+  const trailer = Buffer.alloc((pending?.length ?? 0) + 2);
+  if (pending) pending.copy(trailer, 0);
+  trailer.writeInt16BE(-1, trailer.length - 2);
+  yield trailer;
+}
+
+/** Encodes rows `from`..`to` - 1 into `buf` from `at`; returns where they end. `positions` has room for the rows. */
+function encodeRows(columns: readonly ColumnSource[], dictionaries: readonly Buffer[][], from: number, to: number, buf: Buffer, at: number, positions: Int32Array): number {
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const count = to - from;
+  let fixed = 2;
+  for (const c of columns) fixed += 4 + (c.data.type === 'float8' ? 8 : c.data.type === 'text' ? 0 : 4);
+  // Where each row starts: the fixed part plus its text values' lengths.
+  for (let i = 0; i < count; i++) {
+    positions[i] = at;
+    at += fixed;
   }
-  view.setInt16(at, -1);
-  yield buf.subarray(0, at + 2);
+  for (let k = 0; k < columns.length; k++) {
+    const data = columns[k]!.data;
+    if (data.type !== 'text') continue;
+    const lengths = dictionaries[k]!.map((b) => b.length);
+    let shift = 0;
+    for (let i = 0; i < count; i++) {
+      positions[i]! += shift;
+      shift += lengths[data.index[from + i]!]!;
+    }
+    at += shift;
+  }
+  const end = at;
+  // positions[i] now is where row i starts: its field count, then the fields.
+  for (let i = 0; i < count; i++) {
+    view.setInt16(positions[i]!, columns.length);
+    positions[i]! += 2;
+  }
+  for (let k = 0; k < columns.length; k++) {
+    const data = columns[k]!.data;
+    if (data.type === 'float8') writeFloat8(view, positions, data.values, from, count);
+    else if (data.type === 'date') writeInt4(view, positions, data.days, from, count);
+    else if (data.type === 'int4') writeInt4(view, positions, data.values, from, count);
+    else writeText(buf, view, positions, data.index, dictionaries[k]!, from, count);
+  }
+  return end;
+}
+
+function writeFloat8(view: DataView, positions: Int32Array, values: Float64Array, from: number, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const at = positions[i]!;
+    view.setInt32(at, 8);
+    // -0 is stored as 0, as its text form "0" (the unnest path) is.
+    view.setFloat64(at + 4, values[from + i]! || 0);
+    positions[i] = at + 12;
+  }
+}
+
+function writeInt4(view: DataView, positions: Int32Array, values: Int32Array, from: number, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const at = positions[i]!;
+    view.setInt32(at, 4);
+    view.setInt32(at + 4, values[from + i]!);
+    positions[i] = at + 8;
+  }
+}
+
+function writeText(buf: Buffer, view: DataView, positions: Int32Array, index: ArrayLike<number>, dictionary: readonly Buffer[], from: number, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const at = positions[i]!;
+    const bytes = dictionary[index[from + i]!]!;
+    const length = bytes.length;
+    view.setInt32(at, length);
+    // Codes and labels are a few bytes: a loop beats a native copy call.
+    if (length <= 16) for (let j = 0; j < length; j++) buf[at + 4 + j] = bytes[j]!;
+    else bytes.copy(buf, at + 4);
+    positions[i] = at + 4 + length;
+  }
 }

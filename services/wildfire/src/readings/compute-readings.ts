@@ -101,6 +101,11 @@ function monthTable() {
   };
 }
 
+/** Room for the readings computed from a file of `rows` rows: only the file's days can be new. */
+export function emptyComputedReadings(rows: number): ComputedReadings {
+  return { inserts: new ReadingColumns(rows), updates: new ReadingColumns(), computed: 0, restarts: 0 };
+}
+
 /**
  * Computes every municipality of the file. `stored` holds the stored readings of the
  * file's municipalities from each one's first day in the file on, grouped per
@@ -109,11 +114,31 @@ function monthTable() {
  */
 export function computeReadings(
   w: WeatherColumns,
-  { order, start }: WeatherOrder,
+  order: WeatherOrder,
   latOf: (m: number) => number,
   starts: readonly StoredStart[],
   stored: ReadingColumns,
 ): ComputedReadings {
+  const result = emptyComputedReadings(w.length);
+  for (const _ of computeReadingsInBatches(w, order, latOf, starts, stored, result, Infinity));
+  return result;
+}
+
+/**
+ * As `computeReadings`, into `result` (from `emptyComputedReadings(w.length)`), one
+ * municipality at a time: yields how many inserts are ready each time at least
+ * `batchRows` more are, and once at the end, which is what `bulkLoadColumnsAsFilled`
+ * takes, so the database writes each batch while the next is computed.
+ */
+export function* computeReadingsInBatches(
+  w: WeatherColumns,
+  { order, start }: WeatherOrder,
+  latOf: (m: number) => number,
+  starts: readonly StoredStart[],
+  stored: ReadingColumns,
+  result: ComputedReadings,
+  batchRows: number,
+): Generator<number> {
   const startOf = new Map(starts.map((s) => [w.numberOf.get(s.municipio_id)!, s]));
   const storedRange = new Map<number, [number, number]>();
   for (let k = 0; k < stored.length; ) {
@@ -126,12 +151,11 @@ export function computeReadings(
   const storedDay = stored.day;
   const [storedTemp, storedRh, storedWs, storedPrec] = stored.values as [Float64Array, Float64Array, Float64Array, Float64Array];
   const monthOf = monthTable();
-  // Only the file's days can be new: room for all of them up front.
-  const inserts = new ReadingColumns(w.length);
-  const updates = new ReadingColumns();
+  const { inserts, updates } = result;
   const out = new Float64Array(FLOAT_COLUMNS.length);
   let computed = 0;
   let restarts = 0;
+  let sent = inserts.length;
   // Municipalities in code order, so the readings leave in the primary key's order
   // (municipio_id, date): the index grows at its right edge instead of splitting pages
   // all over (a file in date order loads twice as fast this way). Codes are ASCII digits:
@@ -198,8 +222,14 @@ export function computeReadings(
       if (before === -1) inserts.push(m, day, out, LABEL_NUMBER[label]);
       else if (!sameReading(stored, before, out, LABEL_NUMBER[label])) updates.push(m, day, out, LABEL_NUMBER[label]);
     }
+    result.computed = computed;
+    result.restarts = restarts;
+    if (inserts.length - sent >= batchRows) {
+      sent = inserts.length;
+      yield sent;
+    }
   }
-  return { inserts, updates, computed, restarts };
+  yield inserts.length;
 }
 
 /** Equal values, as `IS DISTINCT FROM` compares them (floats round-trip exactly). */

@@ -30,12 +30,15 @@ import { isoOfPgDay } from '../db/bulk-load';
 import { CsvInputError } from '../csv-input';
 import { provinceOf } from '../municipalities/provinces';
 import type { MunicipalitiesService } from '../municipalities/service';
-import { computeReadings } from './compute-readings';
+import { computeReadingsInBatches, emptyComputedReadings } from './compute-readings';
 import type { ReadingsRepository, TouchedMunicipality } from './repository';
 import { firstRepeat, orderByMunicipalityAndDay, type WeatherColumns } from './weather-columns';
 import { weatherColumnsOf } from './weather-stream';
 
 export { MAX_CARRY_GAP_DAYS } from './compute-readings';
+
+/** New readings per batch handed to the COPY while the next batch is computed. */
+const COPY_BATCH_ROWS = 8192;
 
 export interface WeatherIngestSummary extends MergeCounts {
   /** Rows of the file. */
@@ -100,8 +103,10 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
       if (gone.length > 0) throw unknownMunicipality(weather, gone);
       const starts = await ingestion.starts(touched);
       const stored = await ingestion.storedFrom(touched, (code) => weather.numberOf.get(code)!);
-      const result = computeReadings(weather, grouped, (m) => lats[m]!, starts, stored);
-      const inserted = await ingestion.insert(result.inserts.sources(weather.codes), result.inserts.length);
+      // The FWI runs as the COPY pulls batches of new readings: the database writes one while the next is computed.
+      const result = emptyComputedReadings(weather.length);
+      const batches = computeReadingsInBatches(weather, grouped, (m) => lats[m]!, starts, stored, result, COPY_BATCH_ROWS);
+      const inserted = await ingestion.insert(() => result.inserts.sources(weather.codes), batches);
       const merged = await ingestion.update(result.updates.sources(weather.codes), result.updates.length);
       await deps.afterReadings(ingestion.transaction, touched);
       return {

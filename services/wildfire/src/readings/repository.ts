@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Database } from '@firma-riesgo/service-kit';
 import type { schema } from '../db';
-import { bulkLoadColumns, bulkModeFor, type BulkMode, type ColumnSource } from '../db/bulk-load';
+import { bulkLoadColumns, bulkLoadColumnsAsFilled, bulkModeFor, type BulkMode, type ColumnSource } from '../db/bulk-load';
 import { bulkMerge, type MergeCounts } from '../db/bulk-merge';
 import { LABEL_NUMBER, READING_VALUE_COLUMNS, ReadingColumns, type StoredStart } from './compute-readings';
 import type { RiskLabel } from '../risk/risk-score';
@@ -115,8 +115,12 @@ export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
       return stored;
     },
 
-    /** Writes readings that have no stored row straight into the table (COPY on Postgres). */
-    insert: (sources: readonly ColumnSource[], length: number): Promise<number> => bulkLoadColumns(client, mode, 'readings', sources, length),
+    /**
+     * Writes readings that have no stored row straight into the table (COPY on
+     * Postgres), batch by batch as `filled` says they are computed (see
+     * `bulkLoadColumnsAsFilled`).
+     */
+    insert: (sources: () => readonly ColumnSource[], filled: Iterable<number>): Promise<number> => bulkLoadColumnsAsFilled(client, mode, 'readings', sources, filled),
 
     /** Overwrites stored readings with these changed ones, through a staging table merged in one statement. */
     async update(sources: readonly ColumnSource[], length: number): Promise<MergeCounts> {
