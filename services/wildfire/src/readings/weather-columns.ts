@@ -16,14 +16,25 @@ export class WeatherColumns {
   /** INE code of each municipality number. */
   readonly codes: string[] = [];
   readonly numberOf = new Map<string, number>();
-  municipality = new Int32Array(1024);
+  municipality: Int32Array;
   /** Days since 2000-01-01. */
-  day = new Int32Array(1024);
-  line = new Int32Array(1024);
-  temp = new Float64Array(1024);
-  rh = new Float64Array(1024);
-  ws = new Float64Array(1024);
-  prec = new Float64Array(1024);
+  day: Int32Array;
+  line: Int32Array;
+  temp: Float64Array;
+  rh: Float64Array;
+  ws: Float64Array;
+  prec: Float64Array;
+
+  /** `capacity`: the rows expected, so the arrays rarely grow. */
+  constructor(capacity = 1024) {
+    this.municipality = new Int32Array(capacity);
+    this.day = new Int32Array(capacity);
+    this.line = new Int32Array(capacity);
+    this.temp = new Float64Array(capacity);
+    this.rh = new Float64Array(capacity);
+    this.ws = new Float64Array(capacity);
+    this.prec = new Float64Array(capacity);
+  }
 
   push(municipioId: string, isoDate: string, line: number, temp: number, rh: number, ws: number, prec: number): void {
     this.pushDay(this.number(municipioId), pgDayOf(isoDate), line, temp, rh, ws, prec);

@@ -11,6 +11,7 @@
  * numbers are the same whatever the chunk boundaries.
  */
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { pgDayOf } from '../db/bulk-load';
 import { CsvInputError, csvHeader, csvLineText, csvRecord, type CsvHeader } from '../csv-input';
 import { EARLIEST_WEATHER_DATE, weatherValidator } from './weather-csv';
@@ -83,13 +84,26 @@ interface Layout {
   prec: number;
 }
 
+/** The shortest weather line: `28079,2024-06-01,1,1,1,0` and its line end. */
+const SHORTEST_LINE_BYTES = 25;
+
+/**
+ * Room for as many rows as a file of this size can hold, so the columns are not copied
+ * over and over as they grow (44 bytes a row: at most 1.8 bytes for each byte of the
+ * file). A file whose size is unknown (a pipe) starts small and grows.
+ */
+async function expectedRows(path: string): Promise<number> {
+  const size = await stat(path).then((s) => (s.isFile() ? s.size : 0), () => 0);
+  return Math.max(1024, Math.ceil(size / SHORTEST_LINE_BYTES));
+}
+
 /** The file's rows in columns; throws CsvInputError at the first bad row. `chunkBytes` is the read size (tests vary it to move the chunk boundaries). */
 export async function weatherColumnsOf(
   path: string,
   context: { isKnown(municipioId: string): boolean; today: string },
   { chunkBytes = 64 * 1024 }: { chunkBytes?: number } = {},
 ): Promise<WeatherColumns> {
-  const columns = new WeatherColumns();
+  const columns = new WeatherColumns(await expectedRows(path));
   const validator = weatherValidator(context);
   const firstDay = pgDayOf(EARLIEST_WEATHER_DATE);
   const lastDay = pgDayOf(context.today);
