@@ -2,8 +2,9 @@
 // The wildfire data paths, each beside a baseline measured in the same run against the same
 // Postgres:
 //  - weather ingestion: one year of noon weather for 1,000 municipalities (a generated CSV)
-//    through the real `ingest weather` (validation, COPY to staging, FWI per municipality,
-//    upsert) against a raw COPY of the same file into a bare table;
+//    through the real `ingest weather` (validation, FWI per municipality, binary COPY of the
+//    readings while they are computed, automatic decisions) against a raw COPY of the same
+//    file into a bare table;
 //  - GET /api/v3/m1 latest reading with a live token (authentication, rate limit and metering
 //    in Redis, one query) against bare Express answering the same latest-reading query, both
 //    with 20 connections for 10 s after a warm-up; req/s and p99 are printed as ratios.
@@ -200,18 +201,18 @@ async function benchIngestion(wf, pool, csv, municipalities, dayCount, year, hos
   const base = rateRow('baseline: raw COPY into a bare table', rows, 'rows/s', copy.seconds);
   const ingest = await timed(() => wf.ingest.weather(csv));
   if (ingest.result.inserted !== rows) throw new Error(`ingest weather inserted ${ingest.result.inserted} readings, expected ${rows}`);
-  rateRow('wildfire ingest weather (validate, FWI, upsert)', rows, 'readings/s', ingest.seconds, base);
+  const rate = rateRow('wildfire ingest weather (validate, FWI, COPY)', rows, 'readings/s', ingest.seconds, base);
+  console.log(`${'ingestion (goal >= 0.50x of raw COPY)'.padEnd(46)} ${(rate / base).toFixed(2)}x  ${rate / base >= 0.5 ? 'goal met' : 'goal NOT met'}`);
   await writeFloor(pool, rows, base);
 }
 
 /**
  * For reference, not a goal: the same readings as a binary COPY (already encoded) into a
- * table shaped like `readings` (its primary key and its foreign key to municipalities),
+ * table shaped like `readings` (its primary key; no foreign key since migration 0009),
  * i.e. the database's share of the ingestion, which no change in Node can go below.
  */
 async function writeFloor(pool, rows, base) {
   await pool.query('CREATE TABLE readings_floor (LIKE readings INCLUDING ALL)');
-  await pool.query('ALTER TABLE readings_floor ADD FOREIGN KEY (municipio_id) REFERENCES municipalities (ine_code)');
   const chunks = [];
   const reader = await pool.connect();
   try {
@@ -227,5 +228,5 @@ async function writeFloor(pool, rows, base) {
       client.release();
     }
   });
-  rateRow('reference: binary COPY of the readings (PK, FK)', rows, 'rows/s', floor.seconds, base);
+  rateRow('reference: binary COPY of the readings (PK)', rows, 'rows/s', floor.seconds, base);
 }
