@@ -16,7 +16,8 @@
  *    the new ones (compute-readings.ts).
  * 4. Readings with no stored row are written straight into the table (binary COPY on
  *    Postgres), in primary-key order, which keeps the index insertions at the right
- *    edge of the B-tree; changed ones are merged in one statement; identical ones are left
+ *    edge of the B-tree, batch by batch as the FWI produces them, so the database
+ *    writes one batch while the next is computed; changed ones are merged in one statement; identical ones are left
  *    alone. Loading the same file twice changes nothing; a file that extends a series
  *    continues it.
  *

@@ -36,7 +36,7 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
         const today = todayInSpain(deps.clock());
         return { reading: synthetic.readings(municipioId, today, today)[0]!, source: 'synthetic' };
       }
-      // One query when a reading is stored: a reading's municipality exists (foreign key).
+      // One query when a reading is stored: a reading's municipality exists (checked by ingestion, kept by a trigger: readings/tables.ts).
       const reading = await repo.latest(municipioId);
       if (reading) return { reading, source: 'observed' };
       await requireKnown(municipioId);
