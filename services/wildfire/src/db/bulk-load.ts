@@ -196,7 +196,8 @@ export function binaryCopy(columns: readonly ColumnSource[], length: number): Ge
  * As `binaryCopy`, for columns still being filled: `filled` yields how many rows are
  * ready (ascending) each time more are, and ends when all are; each ready batch is
  * encoded (and yielded, so COPY sends it) before the next is asked for. `columns()` is
- * read again for each batch, so the arrays may be replaced as they grow.
+ * read again for each batch, so the arrays may be replaced as they grow (the text
+ * columns' dictionaries must stay the same).
  *
  * Rows are encoded about 1 MB at a time, column by column: the offset of every row of
  * the chunk first, then each column's values into all its rows, so each inner loop
