@@ -65,18 +65,24 @@ describe('infra/k8s manifests against the Kubernetes schemas', () => {
     expect(docs.length).toBeGreaterThanOrEqual(15);
   });
 
-  test.each([
-    ['a misspelt container field', 'typo.yaml', (t: string) => t.replace('livenessProbe:', 'livenessprobe:'), /'"livenessprobe"' does not exist in type 'IContainer'/],
-    ['a wrong type', 'type.yaml', (t: string) => t.replace('replicas: 2', 'replicas: two'), /replicas must be integer/],
-    ['an unknown field in a Deployment spec', 'unknown.yaml', (t: string) => t.replace('  replicas: 2', '  replica: 2'), /'"replica"' does not exist in type 'IDeploymentSpec'/],
-    ['an unknown kind', 'kind.yaml', (t: string) => t.replace('kind: Service', 'kind: Servic'), /unknown apiVersion\/kind: v1\/Servic/],
-  ])('fails on %s, naming it', (_what, name, edit, message) => {
-    const { status, docs } = validate([brokenCopy(name, edit)]);
+  const broken: [string, string, (t: string) => string, RegExp][] = [
+    ['a misspelt container field', 'typo.yaml', (t) => t.replace('livenessProbe:', 'livenessprobe:'), /'"livenessprobe"' does not exist in type 'IContainer'/],
+    ['a wrong type', 'type.yaml', (t) => t.replace('replicas: 2', 'replicas: two'), /replicas must be integer/],
+    ['an unknown field in a Deployment spec', 'unknown.yaml', (t) => t.replace('  replicas: 2', '  replica: 2'), /'"replica"' does not exist in type 'IDeploymentSpec'/],
+    ['an unknown kind', 'kind.yaml', (t) => t.replace('kind: Service', 'kind: Servic'), /unknown apiVersion\/kind: v1\/Servic/],
+  ];
+
+  test('fails on a misspelt field, a wrong type, an unknown field and an unknown kind, naming each', () => {
+    // One validator run over the four broken copies (each compiles the TypeScript check once).
+    const files = broken.map(([, name, edit]) => brokenCopy(name, edit));
+    const { status, docs } = validate(files);
     expect(status).toBe(1);
-    const errors = docs.flatMap((d) => d.errors);
-    expect(errors.join('\n')).toMatch(message);
-    // Only the edited document is reported.
-    expect(docs.filter((d) => d.errors.length)).toHaveLength(1);
+    for (const [what, name, , message] of broken) {
+      const failing = docs.filter((d) => path.basename(d.file) === name && d.errors.length);
+      // Only the edited document of each copy is reported, with a message naming the fault.
+      expect({ what, failing: failing.length }).toEqual({ what, failing: 1 });
+      expect({ what, errors: failing[0]!.errors.join('\n') }).toEqual({ what, errors: expect.stringMatching(message) });
+    }
   });
 });
 
