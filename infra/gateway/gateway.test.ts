@@ -1,12 +1,15 @@
 /**
  * The gateway, for real: renders infra/gateway/default.conf.template the way the nginx
- * image does (envsubst of ESIGN_UPSTREAM, WILDFIRE_UPSTREAM, GATEWAY_PORT), runs it under
- * the system's nginx (Debian's nginx-light, /usr/sbin/nginx) in a temporary prefix, and
- * sends HTTP through it.
+ * image does (sources infra/gateway/upstream-servers.envsh, which turns ESIGN_UPSTREAMS and
+ * WILDFIRE_UPSTREAMS into `server` lines, then envsubst of ESIGN_UPSTREAM_SERVERS,
+ * WILDFIRE_UPSTREAM_SERVERS, GATEWAY_PORT), runs it under the system's nginx (Debian's
+ * nginx-light, /usr/sbin/nginx) in a temporary prefix, and sends HTTP through it.
  *
  * 1. Against two header-recording upstreams written here: what the gateway adds
  *    (X-Forwarded-*, X-Request-Id), prefix stripping, redirect rewriting, and the JSON
  *    bodies of the errors nginx generates itself (502, 413).
+ * 1b. Two replicas of one service: round-robin, passive failover when one is down, and a
+ *    POST a replica dropped is not replayed on the other (only idempotent requests are).
  * 2. Against the real services started from their compiled output
  *    (`node services/<svc>/dist/main.js`, embedded mode: no database, Redis or SMTP URL):
  *    host and path routing, prefix stripping to /health, /openapi.json, /metrics, and
@@ -23,6 +26,7 @@ import * as path from 'node:path';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const TEMPLATE = path.join(__dirname, 'default.conf.template');
+const UPSTREAM_SCRIPT = path.join(__dirname, 'upstream-servers.envsh');
 const SERVICE_ENTRY = {
   esign: path.join(REPO_ROOT, 'services', 'esign', 'dist', 'main.js'),
   wildfire: path.join(REPO_ROOT, 'services', 'wildfire', 'dist', 'main.js'),
@@ -259,8 +263,35 @@ function findNginx(): string {
   throw new Error('nginx not found (install Debian/Ubuntu package nginx-light or nginx, or set NGINX_BIN)');
 }
 
-const PLACEHOLDERS = ['ESIGN_UPSTREAM', 'WILDFIRE_UPSTREAM', 'GATEWAY_PORT'] as const;
+const PLACEHOLDERS = ['ESIGN_UPSTREAM_SERVERS', 'WILDFIRE_UPSTREAM_SERVERS', 'GATEWAY_PORT'] as const;
 type TemplateVars = Record<(typeof PLACEHOLDERS)[number], string>;
+
+interface ScriptResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Sources upstream-servers.envsh in /bin/sh the way the image's entrypoint does, with only
+ * the given environment, and prints the two variables it exports (NUL-separated).
+ */
+function sourceUpstreamScript(env: Record<string, string>): ScriptResult {
+  const res = spawnSync(
+    '/bin/sh',
+    ['-c', '. "$1" && printf "%s\\0%s" "$ESIGN_UPSTREAM_SERVERS" "$WILDFIRE_UPSTREAM_SERVERS"', 'sh', UPSTREAM_SCRIPT],
+    { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, encoding: 'utf8', timeout: 10_000 },
+  );
+  return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+/** What the image does with ESIGN_UPSTREAMS / WILDFIRE_UPSTREAMS before envsubst. */
+function upstreamServerLines(lists: { esign: string; wildfire: string }): { esign: string; wildfire: string } {
+  const res = sourceUpstreamScript({ ESIGN_UPSTREAMS: lists.esign, WILDFIRE_UPSTREAMS: lists.wildfire });
+  if (res.status !== 0) throw new Error(`upstream-servers.envsh failed (status ${res.status}): ${res.stderr}`);
+  const [esign, wildfire] = res.stdout.split('\0');
+  return { esign: esign!, wildfire: wildfire! };
+}
 
 /**
  * What the nginx image's 20-envsubst-on-templates.sh does: envsubst restricted to the
@@ -298,6 +329,7 @@ interface Gateway {
   proc: Proc;
 }
 
+/** `upstreams`: ESIGN_UPSTREAMS / WILDFIRE_UPSTREAMS values (host:port lists). */
 async function startGateway(upstreams: { esign: string; wildfire: string }): Promise<Gateway> {
   const nginx = findNginx();
   const port = await freePort();
@@ -306,9 +338,10 @@ async function startGateway(upstreams: { esign: string; wildfire: string }): Pro
   fs.chmodSync(prefix, 0o755);
   for (const dir of ['conf', 'tmp', 'logs']) fs.mkdirSync(path.join(prefix, dir));
 
+  const servers = upstreamServerLines(upstreams);
   const rendered = renderTemplate(fs.readFileSync(TEMPLATE, 'utf8'), {
-    ESIGN_UPSTREAM: upstreams.esign,
-    WILDFIRE_UPSTREAM: upstreams.wildfire,
+    ESIGN_UPSTREAM_SERVERS: servers.esign,
+    WILDFIRE_UPSTREAM_SERVERS: servers.wildfire,
     GATEWAY_PORT: `127.0.0.1:${port}`,
   });
   expect(rendered).not.toMatch(/\$\{/);
@@ -349,14 +382,15 @@ interface Recorder {
   server: http.Server;
 }
 
-async function startRecorder(name: string): Promise<Recorder> {
+/** `dropPrefix`: this recorder also drops the connection on paths starting with it. */
+async function startRecorder(name: string, options: { dropPrefix?: string } = {}): Promise<Recorder> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     let bodyBytes = 0;
     req.on('data', (c: Buffer) => (bodyBytes += c.length));
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes });
-      if (req.url?.startsWith('/__drop')) {
+      if (req.url?.startsWith('/__drop') || (options.dropPrefix && req.url?.startsWith(options.dropPrefix))) {
         req.socket.destroy();
         return;
       }
@@ -565,6 +599,119 @@ describe('gateway template under nginx, against header-recording upstreams', () 
     const res = await request(gw(), '/nope');
     expect(res.status).toBe(404);
     expect(res.json().error.code).toBe('NO_ROUTE');
+  });
+});
+
+describe('gateway with two replicas of a service', () => {
+  const gateways: Gateway[] = [];
+  const recorders: Recorder[] = [];
+  let deadWildfire = 0;
+
+  beforeAll(async () => {
+    deadWildfire = await freePort();
+  });
+
+  afterAll(async () => {
+    await Promise.all(gateways.map((g) => stopProcess(g.proc, 5_000)));
+    await Promise.all(recorders.map((r) => closeServer(r.server)));
+    removeTempDirs();
+  });
+
+  /** A fresh nginx (fresh round-robin and failure state) in front of esign replicas. */
+  async function gatewayFor(esignUpstreams: string[]): Promise<number> {
+    const gateway = await startGateway({ esign: esignUpstreams.join(' '), wildfire: `127.0.0.1:${deadWildfire}` });
+    gateways.push(gateway);
+    return gateway.port;
+  }
+
+  async function recorder(name: string, options: { dropPrefix?: string } = {}): Promise<Recorder> {
+    const r = await startRecorder(name, options);
+    recorders.push(r);
+    return r;
+  }
+
+  const count = (r: Recorder, method: string, prefix: string) => r.seen.filter((s) => s.method === method && s.url.startsWith(prefix)).length;
+
+  test('upstream-servers.envsh turns a space- or comma-separated list into one server line per replica', () => {
+    const res = sourceUpstreamScript({ ESIGN_UPSTREAMS: 'esign-api-1:8001, esign-api-2:8001', WILDFIRE_UPSTREAM: 'wildfire-api:8002' });
+    expect(res.status).toBe(0);
+    const [esignLines, wildfireLines] = res.stdout.split('\0');
+    expect(esignLines!.split('\n').map((l) => l.trim())).toEqual([
+      'server esign-api-1:8001 max_fails=1 fail_timeout=10s;',
+      'server esign-api-2:8001 max_fails=1 fail_timeout=10s;',
+    ]);
+    // The single-address variable of earlier releases still works.
+    expect(wildfireLines).toBe('server wildfire-api:8002 max_fails=1 fail_timeout=10s;');
+  });
+
+  test.each([
+    ['', /ESIGN_UPSTREAMS is empty/],
+    ['esign-api-1:8001;include /etc/passwd', /ESIGN_UPSTREAMS: 'esign-api-1:8001;include' is not host:port/],
+    ['esign-api-1', /is not host:port/],
+    ['esign-api-1:8001 }', /'}' is not host:port/],
+  ])('upstream-servers.envsh stops the container on ESIGN_UPSTREAMS=%j', (value, message) => {
+    const res = sourceUpstreamScript({ ESIGN_UPSTREAMS: value, WILDFIRE_UPSTREAMS: 'wildfire-api:8002' });
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toMatch(message);
+    expect(res.stdout).toBe('');
+  });
+
+  test('requests alternate between the two replicas (round-robin)', async () => {
+    const [a, b] = [await recorder('esign-a'), await recorder('esign-b')];
+    const port = await gatewayFor([`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`]);
+    const servedBy: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await request(port, `/esign/rr/${i}`);
+      expect(res.status).toBe(200);
+      servedBy.push(res.json().upstream);
+    }
+    expect(servedBy.filter((n) => n === 'esign-a')).toHaveLength(5);
+    expect(servedBy.filter((n) => n === 'esign-b')).toHaveLength(5);
+    for (let i = 1; i < servedBy.length; i++) expect(servedBy[i]).not.toBe(servedBy[i - 1]);
+  });
+
+  test('with one replica down, the other serves every GET and POST, each exactly once', async () => {
+    const a = await recorder('esign-a');
+    const down = await freePort(); // nothing listens: connection refused, nothing was sent
+    const port = await gatewayFor([`127.0.0.1:${a.port}`, `127.0.0.1:${down}`]);
+    for (let i = 0; i < 10; i++) {
+      const method = i % 2 === 0 ? 'GET' : 'POST';
+      const res = await request(port, `/firma/failover/${i}`, { method });
+      expect({ i, status: res.status }).toEqual({ i, status: 200 });
+      expect(res.json()).toMatchObject({ upstream: 'esign-a', method });
+    }
+    expect(count(a, 'GET', '/firma/failover/')).toBe(5);
+    expect(count(a, 'POST', '/firma/failover/')).toBe(5);
+  });
+
+  test('a GET a replica dropped is passed to the other; a POST it may have executed is not', async () => {
+    const a = await recorder('esign-a');
+    const b = await recorder('esign-b', { dropPrefix: '/firma/flaky' });
+    const replicas = [`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`];
+
+    // Two GETs: round-robin sends one of them to b, which drops it after reading it.
+    const getPort = await gatewayFor(replicas);
+    for (let i = 0; i < 2; i++) {
+      const res = await request(getPort, `/firma/flaky/get-${i}`);
+      expect(res.status).toBe(200);
+      expect(res.json().upstream).toBe('esign-a');
+    }
+    expect(count(b, 'GET', '/firma/flaky/')).toBe(1);
+    expect(count(a, 'GET', '/firma/flaky/')).toBe(2);
+
+    // Two POSTs through a fresh gateway (b is not yet marked failed there): the one b
+    // dropped is answered 502 and never reaches a.
+    const postPort = await gatewayFor(replicas);
+    const statuses: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await request(postPort, `/firma/flaky/post-${i}`, { method: 'POST' });
+      statuses.push(res.status);
+      if (res.status === 502) expect(res.json()).toMatchObject({ code: 'BAD_GATEWAY' });
+      else expect(res.json()).toMatchObject({ upstream: 'esign-a', method: 'POST' });
+    }
+    expect(statuses.sort()).toEqual([200, 502]);
+    expect(count(b, 'POST', '/firma/flaky/')).toBe(1);
+    expect(count(a, 'POST', '/firma/flaky/')).toBe(1);
   });
 });
 
