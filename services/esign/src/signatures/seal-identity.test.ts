@@ -130,6 +130,14 @@ describe('the sealing identity', () => {
     const rt = await start('api', { ESIGN_DATABASE_URL: db.url, SIGNING_P12_PATH: p12Path, SIGNING_IDENTITY_KEY: KEY, DATA_DIR: dir });
     const health = await request(rt.server!).get('/health');
     expect(health.body.signing).toEqual({ self_signed: false, tsa: false, certificate_sha256: expected });
+    // The OpenAPI document (generated from the zod schema) describes the field.
+    const doc = await request(rt.server!).get('/openapi.json');
+    const found: unknown[] = [];
+    JSON.stringify(doc.body, (name, value: unknown) => {
+      if (name === 'certificate_sha256') found.push(value);
+      return value;
+    });
+    expect(found).toEqual([expect.objectContaining({ type: 'string', pattern: '^[0-9a-f]{64}$', description: expect.stringContaining('SHA-256 of the sealing certificate') })]);
     expect(await storedRows(db)).toHaveLength(0);
   });
 });
