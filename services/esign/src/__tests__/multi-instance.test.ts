@@ -81,9 +81,11 @@ describe('esign scaled out: two APIs and a worker sharing only Postgres and Redi
 
   it('a document uploaded through A is viewed, OTP’d, signed and downloaded through B; a worker killed mid-job is replaced; one certificate; no PDF on any disk', async () => {
     // All three start at once on an empty database: they race for the migrations and the sealing identity.
+    const startedAt = Date.now();
     const [a, b] = [start('api A', 'api.js'), start('api B', 'api.js')];
     const firstWorker = start('worker 1', 'worker.js');
     const [urlA, urlB] = await Promise.all([a.listening, b.listening]);
+    const listeningMs = Date.now() - startedAt;
     cli = await startEsign(testConfig(env), 'cli');
     const key = (await cli.keys.create({ tenant: 'scaled' })).key;
     const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -118,7 +120,9 @@ describe('esign scaled out: two APIs and a worker sharing only Postgres and Redi
     const [waiter] = await eventually(async () => {
       const pids = await lockWaiters();
       return pids.length === 1 ? pids : undefined;
-    }, 600);
+    }, 1200).catch((err: Error) => {
+      throw new Error(`${err.message}: no job waited on the held row lock; worker 1 said:\n${firstWorker.output.join('\n')}`);
+    });
     expect((await probe.query('select finalised_at from documents where id = $1', [documentId])).rows).toEqual([{ finalised_at: null }]);
     await firstWorker.kill();
     await eventually(async () => ((await lockWaiters()).includes(waiter!) ? undefined : true));
@@ -126,6 +130,7 @@ describe('esign scaled out: two APIs and a worker sharing only Postgres and Redi
     expect((await request(urlB).get(`/firma/documentos/${documentId}/final-pdf`).set('authorization', key)).status).toBe(409);
 
     // Another worker process finishes it (the recovery sweep re-enqueues it once the dead run's claim is stale).
+    const killedAt = Date.now();
     start('worker 2', 'worker.js');
     const final = await eventually(
       async () => {
@@ -135,6 +140,8 @@ describe('esign scaled out: two APIs and a worker sharing only Postgres and Redi
       600,
       200,
     );
+    const recoveredMs = Date.now() - killedAt;
+    console.info(`esign multi-instance: both APIs listening after ${listeningMs} ms; final PDF from worker 2 ${recoveredMs} ms after worker 1 was killed (the dead run's claim goes stale after 30 s)`);
     expect(final.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const [row] = (await probe.query<{ final_sha256: string }>('select final_sha256 from documents where id = $1', [documentId])).rows;
     expect(sha256(final)).toBe(row!.final_sha256);

@@ -95,7 +95,9 @@ describe('wildfire scaled out: two APIs and a worker sharing only Postgres and R
     const [waiter] = await eventually(async () => {
       const pids = await lockWaiters();
       return pids.length === 1 ? pids : undefined;
-    }, 600);
+    }, 1200).catch((err: Error) => {
+      throw new Error(`${err.message}: no job waited on the held row lock; worker 1 said:\n${firstWorker.output.join('\n')}`);
+    });
     await firstWorker.kill();
     await eventually(async () => ((await lockWaiters()).includes(waiter!) ? undefined : true));
     await sql.query('rollback');
