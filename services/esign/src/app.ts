@@ -6,6 +6,7 @@ import { createHttpApp, docsRouter, generateOpenApiDocument, type JobQueue, type
 import type { EsignJobs } from './jobs/registry';
 import type { EsignConfig } from './config';
 import { healthRouter } from './health/router';
+import { certificateSha256 } from './signatures/seal-identity';
 import type { KeysService } from './keys/service';
 import { createEsignRegistry, ESIGN_API_DESCRIPTION, ESIGN_INTERFACE_VERSION } from './openapi';
 import type { ToolsContext } from './tools/context';
@@ -55,7 +56,11 @@ export function createEsignApp(deps: EsignAppDeps): Express {
       version: deps.version,
       database: deps.database,
       redis: deps.redis,
-      signing: { selfSigned: !deps.config.signing.p12Path, tsa: Boolean(deps.config.signing.tsaUrl) },
+      signing: {
+        selfSigned: !deps.config.signing.p12Path,
+        tsa: Boolean(deps.config.signing.tsaUrl),
+        certificateSha256: certificateSha256(deps.signing.identity),
+      },
     }),
   );
   const auth = authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger });

@@ -1,6 +1,8 @@
 import { ConfigError } from '@firma-riesgo/service-kit';
 import { loadConfig } from './config';
 
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
 describe('esign configuration', () => {
   it('runs on embedded defaults with no variables at all', () => {
     const config = loadConfig({ INIT_CWD: '/srv/app' });
@@ -43,12 +45,22 @@ describe('esign configuration', () => {
 
   it('keeps files on the local disk by default, and with ESIGN_STORAGE=s3 needs the bucket and region (named in the error)', () => {
     expect(loadConfig({}).storage).toEqual({ kind: 'local' });
-    expect(loadConfig({ ESIGN_STORAGE: 'postgres', ESIGN_DATABASE_URL: 'postgres://db/esign' }).storage).toEqual({ kind: 'postgres' });
+    expect(loadConfig({ ESIGN_STORAGE: 'postgres', ESIGN_DATABASE_URL: 'postgres://db/esign', SIGNING_P12_PATH: '/run/seal.p12' }).storage).toEqual({ kind: 'postgres' });
     expect(() => loadConfig({ ESIGN_STORAGE: 'postgres' })).toThrow(/ESIGN_STORAGE: postgres needs ESIGN_DATABASE_URL/);
     expect(() => loadConfig({ ESIGN_STORAGE: 'disk' })).toThrow(/ESIGN_STORAGE: expected one of local, postgres, s3/);
     expect(() => loadConfig({ ESIGN_STORAGE: 's3' })).toThrow(ConfigError);
     expect(() => loadConfig({ ESIGN_STORAGE: 's3' })).toThrow(/S3_BUCKET: required when ESIGN_STORAGE=s3[\s\S]*S3_REGION: required/);
-    const s3 = loadConfig({ ESIGN_STORAGE: 's3', S3_BUCKET: 'firma', S3_REGION: 'eu-south-2', S3_SSE: 'aws:kms', S3_SSE_KMS_KEY_ID: 'alias/firma' }).storage;
+    const s3 = loadConfig({ ESIGN_STORAGE: 's3', S3_BUCKET: 'firma', S3_REGION: 'eu-south-2', S3_SSE: 'aws:kms', S3_SSE_KMS_KEY_ID: 'alias/firma', SIGNING_IDENTITY_KEY: KEY }).storage;
     expect(s3).toEqual({ kind: 's3', s3: { bucket: 'firma', region: 'eu-south-2', forcePathStyle: false, sse: 'aws:kms', sseKmsKeyId: 'alias/firma' } });
+  });
+
+  it('with shared storage, refuses to start without a P12 or SIGNING_IDENTITY_KEY (each instance would seal with its own self-signed key)', () => {
+    const postgres = { ESIGN_STORAGE: 'postgres', ESIGN_DATABASE_URL: 'postgres://db/esign' };
+    expect(() => loadConfig(postgres)).toThrow(ConfigError);
+    expect(() => loadConfig(postgres)).toThrow(/ESIGN_STORAGE: postgres needs SIGNING_P12_PATH or SIGNING_IDENTITY_KEY/);
+    expect(loadConfig({ ...postgres, SIGNING_IDENTITY_KEY: KEY }).signing.identityKey).toEqual(Buffer.alloc(32, 7));
+    expect(() => loadConfig({ SIGNING_IDENTITY_KEY: 'c2hvcnQ=' })).toThrow(/SIGNING_IDENTITY_KEY: must be 32 bytes, base64-encoded/);
+    // The embedded default still needs nothing.
+    expect(loadConfig({}).signing.identityKey).toBeUndefined();
   });
 });

@@ -3,6 +3,22 @@ import { z } from 'zod';
 import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, parseConfig, s3Env, storageKindEnv, storageSettings } from '@firma-riesgo/service-kit';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
 
+/** An AES-256 key given as 32 bytes in base64 (`openssl rand -base64 32`); optional. */
+function aes256Key() {
+  return z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const key = Buffer.from(v, 'base64');
+      if (key.length !== 32) {
+        ctx.addIssue({ code: 'custom', message: 'must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)' });
+        return z.NEVER;
+      }
+      return key;
+    });
+}
+
 /**
  * Every environment variable esign reads, parsed once at start-up. The README's
  * configuration table lists the same names and defaults.
@@ -23,6 +39,7 @@ const ZEsignEnvSchema = z.object({
   ESIGN_JSON_LIMIT: z.string().default('1mb'),
   SIGNING_P12_PATH: z.string().optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),
+  SIGNING_IDENTITY_KEY: aes256Key(),
   TSA_URL: env.url(['http', 'https']).optional(),
   WEBHOOK_ALLOW_PRIVATE: env.bool(false),
   WEBHOOK_ALLOW_HTTP: env.bool(false),
@@ -38,18 +55,7 @@ const ZEsignEnvSchema = z.object({
       }
     }),
   WEBHOOK_TIMEOUT_MS: env.int(10_000, 100),
-  WEBHOOK_SECRET_KEY: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const key = Buffer.from(v, 'base64');
-      if (key.length !== 32) {
-        ctx.addIssue({ code: 'custom', message: 'must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)' });
-        return z.NEVER;
-      }
-      return key;
-    }),
+  WEBHOOK_SECRET_KEY: aes256Key(),
   ESIGN_WEBHOOK_CONCURRENCY: env.int(10, 1),
   ESIGN_SESSION_SECRET: z
     .string()
@@ -90,6 +96,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     // Embedded PGlite serves one connection, and the final seal stores its PDF while a transaction holds it.
     throw new ConfigError(['ESIGN_STORAGE: postgres needs ESIGN_DATABASE_URL (with the embedded database keep the default, local)']);
   }
+  const storage = storageSettings(e.ESIGN_STORAGE, e, 'ESIGN_STORAGE');
+  if (e.ESIGN_STORAGE !== 'local' && !e.SIGNING_P12_PATH && !e.SIGNING_IDENTITY_KEY) {
+    // Shared storage means several instances: a self-signed identity under each DATA_DIR would differ per instance.
+    throw new ConfigError([
+      `ESIGN_STORAGE: ${e.ESIGN_STORAGE} needs SIGNING_P12_PATH or SIGNING_IDENTITY_KEY, so that every instance seals with one identity (see the README, Sealing identity)`,
+    ]);
+  }
   // npm -w runs scripts inside the workspace folder; INIT_CWD is where the user typed the command.
   const dataDir = resolve(e.INIT_CWD ?? process.cwd(), e.DATA_DIR ?? 'data');
   return {
@@ -108,7 +121,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     /** Where the PDF tools' per-call temp dirs go; the OS temp dir when unset. */
     tmpDir: e.ESIGN_TMP_DIR,
     jsonLimit: e.ESIGN_JSON_LIMIT,
-    signing: { p12Path: e.SIGNING_P12_PATH, p12Password: e.SIGNING_P12_PASSWORD, tsaUrl: e.TSA_URL },
+    signing: {
+      p12Path: e.SIGNING_P12_PATH,
+      p12Password: e.SIGNING_P12_PASSWORD,
+      /** Without a P12: the self-signed identity is kept once in the database, encrypted under this key (unset: a file under DATA_DIR). */
+      identityKey: e.SIGNING_IDENTITY_KEY,
+      tsaUrl: e.TSA_URL,
+    },
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     /** Signs the dashboard's session cookies; unset: a random secret per process (sessions end on restart). */
     sessionSecret: e.ESIGN_SESSION_SECRET,
@@ -137,6 +156,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     /** Server timeouts and the /metrics token (HTTP_*_TIMEOUT_MS, METRICS_TOKEN). */
     http: httpEdgeSettings(e),
     /** Where the service's files live (ESIGN_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
-    storage: storageSettings(e.ESIGN_STORAGE, e, 'ESIGN_STORAGE'),
+    storage,
   };
 }

@@ -83,8 +83,15 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
 
   const keys = createKeysService(createKeysRepository(database.db), clock);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir });
-  // Loaded at start-up so a bad SIGNING_P12_PATH or password stops the process at once.
-  const identity = await loadSealIdentity(config);
+  // Loaded at start-up so a bad SIGNING_P12_PATH, password or SIGNING_IDENTITY_KEY stops the process at once.
+  let identity: Awaited<ReturnType<typeof loadSealIdentity>>;
+  try {
+    identity = await loadSealIdentity(config, database.db, logger);
+  } catch (err) {
+    await database.close();
+    if (redis) redis.disconnect();
+    throw err;
+  }
   // Workers start on first use, so a role that never decodes an image or runs a tool
   // never starts one.
   const tools = createToolsContext({ tmpDir: config.tmpDir, logger, sweep: role !== 'cli' });

@@ -3,3 +3,4 @@ export * from './test-database';
 export * from './helpers';
 export * from './probes';
 export * from './s3-server';
+export * from './service-processes';

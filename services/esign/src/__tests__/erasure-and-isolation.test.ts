@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -198,7 +199,7 @@ describe('erasure and tenant isolation', () => {
 
   it('reports the self-signed sealing certificate in /health', async () => {
     const res = await api().get('/health');
-    expect(res.body.signing).toEqual({ self_signed: true, tsa: false });
+    expect(res.body.signing).toEqual({ self_signed: true, tsa: false, certificate_sha256: createHash('sha256').update(env.rt.signing.identity.certificateDer).digest('hex') });
     expect(existsSync(join(env.dataDir, 'esign', 'signing', 'self-signed-seal.p12'))).toBe(true);
   });
 });

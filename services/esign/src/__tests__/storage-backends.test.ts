@@ -21,7 +21,7 @@ const backends: [string, (esign: () => TestEsign) => Promise<BackendView>][] = [
   [
     'postgres',
     async (esign) => ({
-      env: { ESIGN_STORAGE: 'postgres' },
+      env: { ESIGN_STORAGE: 'postgres', SIGNING_IDENTITY_KEY: Buffer.alloc(32, 1).toString('base64') },
       async keysUnder(prefix) {
         const pool = esign().rt.database.pool;
         const { rows } = await pool.query<{ key: string }>('select key from blobs where key like $1 order by key', [`${prefix}/%`]);
@@ -42,6 +42,7 @@ const backends: [string, (esign: () => TestEsign) => Promise<BackendView>][] = [
       return {
         env: {
           ESIGN_STORAGE: 's3',
+          SIGNING_IDENTITY_KEY: Buffer.alloc(32, 1).toString('base64'),
           S3_ENDPOINT: settings.endpoint!,
           S3_BUCKET: settings.bucket,
           S3_REGION: settings.region,

@@ -9,3 +9,4 @@ export * from '../admin/tables';
 export * from '../metering/tables';
 export * from '../branding/tables';
 export * from '../storage/tables';
+export * from '../signatures/tables';

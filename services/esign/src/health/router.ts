@@ -11,14 +11,21 @@ const ZEngineStatusSchema = z.object({ available: z.boolean(), version: z.string
 /** esign's own fields of `/health`, after the common ones of service-kit. */
 const HEALTH_FIELDS = {
   engines: z.record(z.string(), ZEngineStatusSchema),
-  signing: z.object({ self_signed: z.boolean(), tsa: z.boolean().describe('whether TSA_URL is configured (B-T seals)') }),
+  signing: z.object({
+    self_signed: z.boolean(),
+    tsa: z.boolean().describe('whether TSA_URL is configured (B-T seals)'),
+    certificate_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .describe('hex SHA-256 of the sealing certificate (DER): every instance of one deployment reports the same value'),
+  }),
 };
 
 export interface HealthDeps {
   version: string;
   database: { kind: 'postgres' | 'pglite'; ping(): Promise<boolean> };
   redis?: Redis;
-  signing: { selfSigned: boolean; tsa: boolean };
+  signing: { selfSigned: boolean; tsa: boolean; certificateSha256: string };
 }
 
 export function healthRouter(registry: OpenAPIRegistry, deps: HealthDeps): Router {
@@ -34,7 +41,7 @@ export function healthRouter(registry: OpenAPIRegistry, deps: HealthDeps): Route
     probe: () => discoverEngines(HEALTH_ENGINES),
     extra: ({ probe: engines }) => ({
       engines: Object.fromEntries(HEALTH_ENGINES.map((name) => [name, { available: engines[name]?.available ?? false, version: engines[name]?.version ?? null }])),
-      signing: { self_signed: deps.signing.selfSigned, tsa: deps.signing.tsa },
+      signing: { self_signed: deps.signing.selfSigned, tsa: deps.signing.tsa, certificate_sha256: deps.signing.certificateSha256 },
     }),
   });
 }
