@@ -56,6 +56,12 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  test('every esign container requires SIGNING_IDENTITY_KEY (shared storage without a P12 needs it to start)', () => {
+    for (const n of names.filter((x) => x.startsWith('esign-'))) {
+      expect({ n, key: services[n]!.environment!.SIGNING_IDENTITY_KEY }).toEqual({ n, key: expect.stringMatching(/^\$\{SIGNING_IDENTITY_KEY:\?.+\}$/) });
+    }
+  });
+
   test('MinIO and the bucket init run only with --profile s3, and the APIs wait for the bucket when they do', () => {
     expect(services.minio!.profiles).toEqual(['s3']);
     expect(services['minio-init']!.profiles).toEqual(['s3']);
