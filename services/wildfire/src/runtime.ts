@@ -4,7 +4,6 @@ import type { Redis } from 'ioredis';
 import { createTsaClient, createWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import {
   closeServer,
-  createBlobStore,
   createRedis,
   createLogger,
   createMetrics,
@@ -38,6 +37,7 @@ import { createReadingsRepository } from './readings/repository';
 import { createReadingsService, type ReadingsService } from './readings/service';
 import { createGenerateReport } from './reports/generate-report';
 import { createPurgeExpiredFiles } from './reports/purge-expired-files';
+import { createServiceFileStore } from './storage/file-store';
 import { createReportSchedules, type ReportSchedules } from './reports/report-schedules';
 import { createReportsRepository } from './reports/repository';
 import { createRunScheduledReports } from './reports/run-scheduled-reports';
@@ -188,7 +188,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const framing = createFramingService({ decisionSupport });
 
   // Report files: under DATA_DIR/wildfire/files (API and worker processes must share that folder), in the database, or in S3 (WILDFIRE_STORAGE).
-  const files = createBlobStore(config.storage, { service: 'wildfire', localRoot: join(config.dataDir, 'wildfire', 'files'), database });
+  const files = createServiceFileStore(config, database);
   const reportsRepo = createReportsRepository(database.db);
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   let identity: SigningIdentity | undefined;
