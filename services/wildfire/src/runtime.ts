@@ -7,6 +7,7 @@ import {
   createRedis,
   createLogger,
   createMetrics,
+  createStorageSweep,
   listenHttp,
   openServiceInfrastructure,
   runIfUnlocked,
@@ -220,6 +221,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
   const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
   const purgeExpiredFiles = createPurgeExpiredFiles({ repo: reportsRepo, files, clock, exclusive });
+  const sweepOrphanBlobs = createStorageSweep({ service: 'wildfire', files, clock, exclusive });
   // Late-bound: the schedule creates reports through the reports service, which needs the queue.
   let reportsService: ReportsService | undefined;
   const runScheduledReports = createRunScheduledReports({
@@ -240,6 +242,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
       'report.generate': (payload, ctx) => generateReport(payload.reportId, ctx),
       'report.retention': (_payload, ctx) => purgeExpiredFiles(ctx.logger),
       'report.scheduled': (_payload, ctx) => runScheduledReports(ctx.logger),
+      'storage.sweep': (_payload, ctx) => sweepOrphanBlobs(ctx.logger),
     }),
     runWorker: role === 'worker' || role === 'all',
     concurrency: config.workerConcurrency,
@@ -262,7 +265,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   // repeatable ones; BullMQ keeps one scheduler per job however many workers declare it.
   if (role === 'worker' || role === 'all' || (role === 'api' && jobs.mode === 'in-process')) {
     try {
-      await jobs.queue.setSchedules(wildfireSchedules(config));
+      await jobs.queue.setSchedules(wildfireSchedules(config, files));
     } catch (err) {
       await jobs.close();
       await pdfPool.close();

@@ -6,3 +6,4 @@ export * from './s3-blob-store';
 export * from './storage-config';
 export * from './migrate-blobs';
 export * from './storage-cli';
+export * from './orphan-sweep';
