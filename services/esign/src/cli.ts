@@ -8,6 +8,7 @@ import { startEsign, type EsignRuntime } from './runtime';
 import { InvalidTenantNameError } from './keys/service';
 import type { KeyRecord } from './keys/repository';
 import { formatFileVerification } from './verification/cli-report';
+import { esignStorageCommands } from './storage/cli-storage';
 
 type Out = { log(line: string): void; error(line: string): void };
 
@@ -96,7 +97,7 @@ function commands(): CliCommand<EsignRuntime>[] {
 export async function runCli(argv: string[], out: Out = console, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const cli = createCli<EsignRuntime>({
     name: 'esign',
-    commands: commands(),
+    commands: [...commands(), ...esignStorageCommands()],
     async open() {
       const config = loadConfig(env);
       // The CLI prints its own results; library logs go to stderr, warnings and up only.

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, parseConfig, s3Env, storageKindEnv, storageSettings } from '@firma-riesgo/service-kit';
+import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, parseConfig, s3Env, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
 
 /** An AES-256 key given as 32 bytes in base64 (`openssl rand -base64 32`); optional. */
@@ -157,5 +157,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     http: httpEdgeSettings(e),
     /** Where the service's files live (ESIGN_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
     storage,
+    /** Another backend from the same variables: the target of `esign storage migrate --to KIND` (ConfigError when its variables are missing). */
+    storageFor: (kind: StorageKind): StorageSettings => {
+      if (kind === 'postgres' && !e.ESIGN_DATABASE_URL) throw new ConfigError(['ESIGN_DATABASE_URL: the postgres backend needs it (not the embedded database)']);
+      return storageSettings(kind, e, 'storage migrate --to');
+    },
   };
 }

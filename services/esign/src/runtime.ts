@@ -5,6 +5,8 @@ import {
   closeServer,
   createLogger,
   createMetrics,
+  createStorageSweep,
+  runIfUnlocked,
   listenHttp,
   openServiceInfrastructure,
   startJobs,
@@ -16,7 +18,7 @@ import {
 import { createEsignApp } from './app';
 import type { EsignConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
-import { ESIGN_QUEUE, esignJobs, type EsignJobs } from './jobs/registry';
+import { ESIGN_QUEUE, esignJobs, esignSchedules, type EsignJobs } from './jobs/registry';
 import { WEBHOOK_QUEUE, webhookDeliveryJobs } from './webhooks/jobs';
 import { createKeysRepository } from './keys/repository';
 import { createKeysService, type KeysService } from './keys/service';
@@ -129,6 +131,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     onSent: signing.emailSent,
   });
 
+  const sweepOrphanBlobs = createStorageSweep({ service: 'esign', files: signing.files, clock, exclusive: (name, work) => runIfUnlocked(database, name, work) });
   const jobs = startJobs({
     redisUrl: config.redisUrl,
     queueName: ESIGN_QUEUE,
@@ -140,6 +143,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
       'signature.seal': (payload, ctx) => signing.signatures.sealJob(payload.requestId, ctx),
       'document.finalise': (payload, ctx) => signing.signatures.finaliseDocument(payload.documentId, ctx),
       'webhook.dispatch': (payload) => signing.webhookDelivery.dispatch(payload.eventId),
+      'storage.sweep': (_payload, ctx) => sweepOrphanBlobs(ctx.logger),
     }),
     runWorker: role === 'worker' || role === 'all',
     concurrency: config.workerConcurrency,
@@ -157,6 +161,21 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     concurrency: config.webhooks.concurrency,
     logger,
   });
+
+  const runsJobs = role === 'worker' || role === 'all' || (role === 'api' && jobs.mode === 'in-process');
+  // The repeatable jobs (BullMQ keeps one scheduler per job however many workers declare it).
+  if (runsJobs) {
+    try {
+      await jobs.queue.setSchedules(esignSchedules(signing.files));
+    } catch (err) {
+      await tools.close();
+      await jobs.close();
+      await webhookJobs.close();
+      if (redis) redis.disconnect();
+      await database.close();
+      throw err;
+    }
+  }
 
   let server: Server | undefined;
   let url: string | undefined;

@@ -14,6 +14,7 @@ import type { SeasonIngestSummary } from './seasons/ingest-seasons';
 import type { TokenRecord, TokenType } from './tokens/repository';
 import { DEFAULT_ROTATION_GRACE_MS, TOKEN_SCOPES, TokenInputError } from './tokens/service';
 import { ScheduleInputError, type ScheduleRecord } from './reports/report-schedules';
+import { wildfireStorageCommands } from './storage/cli-storage';
 
 type Out = { log(line: string): void; error(line: string): void };
 /** Standard input as the fwi command reads it; a TTY means nothing was piped in. */
@@ -307,7 +308,7 @@ function fwiCommand(stdin: In): CliCommand<WildfireRuntime> {
 export async function runCli(argv: string[], out: Out = console, env: NodeJS.ProcessEnv = process.env, stdin: In = process.stdin): Promise<number> {
   const cli = createCli<WildfireRuntime>({
     name: 'wildfire',
-    commands: [...tokenCommands(), ...reportCommands(), ...ingestCommands(), ...decisionsCommands(), fwiCommand(stdin)],
+    commands: [...tokenCommands(), ...reportCommands(), ...ingestCommands(), ...decisionsCommands(), fwiCommand(stdin), ...wildfireStorageCommands()],
     async open() {
       const config = loadConfig(env);
       // The CLI prints its own results; library logs go to stderr, warnings and up only.

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, isCronPattern, parseConfig, s3Env, storageKindEnv, storageSettings } from '@firma-riesgo/service-kit';
+import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, isCronPattern, parseConfig, s3Env, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
 
 /** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */
 export interface DeprecatedPrefix {
@@ -166,5 +166,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     http: httpEdgeSettings(e),
     /** Where the service's files live (WILDFIRE_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
     storage: storageSettings(e.WILDFIRE_STORAGE, e, 'WILDFIRE_STORAGE'),
+    /** Another backend from the same variables: the target of `wildfire storage migrate --to KIND` (ConfigError when its variables are missing). */
+    storageFor: (kind: StorageKind): StorageSettings => {
+      if (kind === 'postgres' && !e.WILDFIRE_DATABASE_URL) throw new ConfigError(['WILDFIRE_DATABASE_URL: the postgres backend needs it (not the embedded database)']);
+      return storageSettings(kind, e, 'storage migrate --to');
+    },
   };
 }

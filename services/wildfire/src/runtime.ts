@@ -4,10 +4,10 @@ import type { Redis } from 'ioredis';
 import { createTsaClient, createWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import {
   closeServer,
-  createBlobStore,
   createRedis,
   createLogger,
   createMetrics,
+  createStorageSweep,
   listenHttp,
   openServiceInfrastructure,
   runIfUnlocked,
@@ -38,6 +38,7 @@ import { createReadingsRepository } from './readings/repository';
 import { createReadingsService, type ReadingsService } from './readings/service';
 import { createGenerateReport } from './reports/generate-report';
 import { createPurgeExpiredFiles } from './reports/purge-expired-files';
+import { createServiceFileStore } from './storage/file-store';
 import { createReportSchedules, type ReportSchedules } from './reports/report-schedules';
 import { createReportsRepository } from './reports/repository';
 import { createRunScheduledReports } from './reports/run-scheduled-reports';
@@ -188,7 +189,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const framing = createFramingService({ decisionSupport });
 
   // Report files: under DATA_DIR/wildfire/files (API and worker processes must share that folder), in the database, or in S3 (WILDFIRE_STORAGE).
-  const files = createBlobStore(config.storage, { service: 'wildfire', localRoot: join(config.dataDir, 'wildfire', 'files'), database });
+  const files = createServiceFileStore(config, database);
   const reportsRepo = createReportsRepository(database.db);
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   let identity: SigningIdentity | undefined;
@@ -220,6 +221,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
   const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
   const purgeExpiredFiles = createPurgeExpiredFiles({ repo: reportsRepo, files, clock, exclusive });
+  const sweepOrphanBlobs = createStorageSweep({ service: 'wildfire', files, clock, exclusive });
   // Late-bound: the schedule creates reports through the reports service, which needs the queue.
   let reportsService: ReportsService | undefined;
   const runScheduledReports = createRunScheduledReports({
@@ -240,6 +242,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
       'report.generate': (payload, ctx) => generateReport(payload.reportId, ctx),
       'report.retention': (_payload, ctx) => purgeExpiredFiles(ctx.logger),
       'report.scheduled': (_payload, ctx) => runScheduledReports(ctx.logger),
+      'storage.sweep': (_payload, ctx) => sweepOrphanBlobs(ctx.logger),
     }),
     runWorker: role === 'worker' || role === 'all',
     concurrency: config.workerConcurrency,
@@ -262,7 +265,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   // repeatable ones; BullMQ keeps one scheduler per job however many workers declare it.
   if (role === 'worker' || role === 'all' || (role === 'api' && jobs.mode === 'in-process')) {
     try {
-      await jobs.queue.setSchedules(wildfireSchedules(config));
+      await jobs.queue.setSchedules(wildfireSchedules(config, files));
     } catch (err) {
       await jobs.close();
       await pdfPool.close();

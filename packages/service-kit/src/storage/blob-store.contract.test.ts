@@ -172,6 +172,40 @@ describe.each(backends)('blob store contract: %s', (_name, open) => {
     await expect(store.removeTree('tree/never')).resolves.toBeUndefined();
   });
 
+  it('lists every key once, the whole store or one folder of it, and nothing of a failed write', async () => {
+    const keys = ['list/a_1/original.pdf', 'list/a_1/requests/r.signed.pdf', 'list/a_1/pages/1-480.png', 'list/a_10/original.pdf', 'list/a_1.csv', 'list/.hidden', 'list/b/empty.txt'];
+    for (const key of keys) await store.write(key, key.endsWith('empty.txt') ? Buffer.alloc(0) : Buffer.from(key));
+    await expect(
+      store.writeStream(
+        'list/failed.pdf',
+        (async function* () {
+          yield pattern(BLOB_CHUNK_BYTES + 1);
+          throw new Error('client went away');
+        })(),
+      ),
+    ).rejects.toThrow('client went away');
+    const listed = async (prefix?: string) => {
+      const found: string[] = [];
+      for await (const key of store.list(prefix)) found.push(key);
+      return found;
+    };
+    const all = await listed();
+    expect(all.filter((key) => key.startsWith('list/')).sort()).toEqual([...keys].sort());
+    expect(new Set(all).size).toBe(all.length);
+    expect((await listed('list/a_1')).sort()).toEqual(['list/a_1/original.pdf', 'list/a_1/pages/1-480.png', 'list/a_1/requests/r.signed.pdf']);
+    expect(await listed('list/a_1.csv')).toEqual(['list/a_1.csv']);
+    expect(await listed('list/none')).toEqual([]);
+    await expect(listed('../up')).rejects.toThrow(/Invalid storage key/);
+  });
+
+  it('lists past one page of keys', async () => {
+    const keys = Array.from({ length: 1234 }, (_, i) => `many/${String(i).padStart(4, '0')}.txt`);
+    for (let at = 0; at < keys.length; at += 50) await Promise.all(keys.slice(at, at + 50).map((key) => store.write(key, Buffer.from(key))));
+    const found: string[] = [];
+    for await (const key of store.list('many')) found.push(key);
+    expect(found.sort()).toEqual(keys);
+  });
+
   it('refuses keys that are empty, absolute, climb out or hold odd characters, in every operation', async () => {
     for (const key of ['', '/etc/passwd', '../escape.pdf', 'docs/../../etc/passwd', 'docs//x', 'docs/./x', 'docs/x y', 'docs/x%', 'docs\\x']) {
       await expect(store.write(key, Buffer.from('x'))).rejects.toThrow(/Invalid storage key/);

@@ -29,6 +29,12 @@ export interface BlobStore {
   remove(key: string): Promise<void>;
   /** Removes the blob `prefix` and every blob under `prefix/` (a whole folder of keys). */
   removeTree(prefix: string): Promise<void>;
+  /**
+   * Every stored key (or, with `prefix`, the key `prefix` and the keys under `prefix/`),
+   * each once, in no guaranteed order; fetched page by page, so a large store is never
+   * held in memory. Keys written or removed while listing may or may not appear.
+   */
+  list(prefix?: string): AsyncIterable<string>;
 }
 
 const KEY = /^[A-Za-z0-9._/-]+$/;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { dirname, join, resolve, sep } from 'node:path';
 import { checkBlobKey, type BlobSource, type BlobStore } from './blob-store';
@@ -88,5 +88,44 @@ export function createFileStore(root: string): FileStore {
     async removeTree(prefix) {
       await rm(pathOf(prefix), { recursive: true, force: true });
     },
+    list(prefix?: string) {
+      return listFiles(base, prefix === undefined ? undefined : pathOf(prefix));
+    },
   };
+}
+
+/** A write's temp file (see `atomically`): never a key. */
+const TEMP_FILE = /^\.[0-9a-f]{12}\.tmp$/;
+
+/** The keys of the files under `start` (the whole root when unset), one folder read at a time. */
+async function* listFiles(base: string, start: string | undefined): AsyncGenerator<string> {
+  const toKey = (path: string) => path.slice(base.length + 1).split(sep).join('/');
+  if (start !== undefined) {
+    try {
+      if ((await stat(start)).isFile()) {
+        yield toKey(start);
+        return;
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+  }
+  const folders = [start ?? base];
+  while (folders.length > 0) {
+    const folder = folders.pop()!;
+    let entries;
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch (err) {
+      // A folder removed while listing, or a root never written to.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) folders.push(path);
+      else if (entry.isFile() && !TEMP_FILE.test(entry.name)) yield toKey(path);
+    }
+  }
 }

@@ -14,6 +14,9 @@ export interface PostgresBlobStoreOptions {
   chunkBytes?: number;
 }
 
+/** Keys fetched per statement when listing. */
+const LIST_PAGE = 1000;
+
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
@@ -21,7 +24,25 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
  * Each statement stands alone (no transaction is held while bytes flow), which also
  * suits PGlite's single connection.
  */
-export function createPostgresBlobStore(options: PostgresBlobStoreOptions): BlobStore {
+export interface PostgresBlobStore extends BlobStore {
+  readonly kind: 'postgres';
+  /**
+   * Deletes the chunks of every version no key points at (left by a write that crashed
+   * before switching the key, or by a replacement or removal that failed to drop the old
+   * version) whose newest chunk is older than `olderThan`. A write in progress keeps
+   * adding chunks, so a grace period longer than any write's pause spares it.
+   */
+  sweepOrphans(olderThan: Date): Promise<OrphanSweep>;
+}
+
+/** What one orphan sweep deleted. */
+export interface OrphanSweep {
+  versions: number;
+  chunks: number;
+  bytes: number;
+}
+
+export function createPostgresBlobStore(options: PostgresBlobStoreOptions): PostgresBlobStore {
   const { pool } = options;
   const chunkBytes = options.chunkBytes ?? BLOB_CHUNK_BYTES;
 
@@ -123,6 +144,38 @@ export function createPostgresBlobStore(options: PostgresBlobStoreOptions): Blob
          delete from blob_chunks where version in (select version from gone)`,
         [prefix, `${escapeLike(prefix)}/%`],
       );
+    },
+    async sweepOrphans(olderThan) {
+      const { rows } = await pool.query<{ versions: number; chunks: number; bytes: string | null }>(
+        `with orphan as (
+           select c.version from blob_chunks c
+            where not exists (select 1 from blobs b where b.version = c.version)
+            group by c.version
+           having max(c.created_at) < $1
+         ), gone as (
+           delete from blob_chunks where version in (select version from orphan) returning version, length(data) as size
+         )
+         select count(distinct version)::int as versions, count(*)::int as chunks, sum(size)::text as bytes from gone`,
+        [olderThan],
+      );
+      const row = rows[0];
+      return { versions: row?.versions ?? 0, chunks: row?.chunks ?? 0, bytes: Number(row?.bytes ?? 0) };
+    },
+    async *list(prefix?: string) {
+      if (prefix !== undefined) checkBlobKey(prefix);
+      // Keyset pages in the primary key's order: each page is one short statement.
+      let after = '';
+      for (;;) {
+        const { rows } = await pool.query<{ key: string }>(
+          prefix === undefined
+            ? 'select key from blobs where key > $1 order by key limit $2'
+            : `select key from blobs where key > $1 and (key = $3 or key like $4 escape '\\') order by key limit $2`,
+          prefix === undefined ? [after, LIST_PAGE] : [after, LIST_PAGE, prefix, `${escapeLike(prefix)}/%`],
+        );
+        for (const row of rows) yield row.key;
+        if (rows.length < LIST_PAGE) return;
+        after = rows[rows.length - 1]!.key;
+      }
     },
   };
 }

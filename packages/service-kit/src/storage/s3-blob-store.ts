@@ -129,5 +129,18 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);
     },
+    async *list(prefix?: string) {
+      const Prefix = prefix === undefined ? base : objectKey(prefix);
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
+        for (const object of page.Contents ?? []) {
+          const key = object.Key?.slice(base.length);
+          // `prefix` matches `prefix2/...` too: only the key itself and its folder count.
+          if (key && (prefix === undefined || key === prefix || key.startsWith(`${prefix}/`))) yield key;
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
   };
 }

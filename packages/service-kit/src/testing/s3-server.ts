@@ -1,6 +1,6 @@
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, rename, unlink } from 'node:fs/promises';
-import { createHash, randomBytes } from 'node:crypto';
+import crypto, { createHash, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -55,10 +55,30 @@ function makePutsAtomic(store: S3rverStore): void {
   };
 }
 
+/**
+ * s3rver signs ListObjectsV2 continuation tokens with single DES, which OpenSSL 3 no
+ * longer offers, so any listing of more than 1,000 keys failed with InternalError.
+ * Triple DES with the key repeated three times is, by definition, single DES; only
+ * the `des` cipher is mapped, every other algorithm goes through untouched.
+ */
+function allowSingleDes(): void {
+  const marked = crypto as unknown as { __s3rverDes?: boolean };
+  if (marked.__s3rverDes) return;
+  marked.__s3rverDes = true;
+  const tripled = (key: crypto.CipherKey) => Buffer.concat([key as Buffer, key as Buffer, key as Buffer]);
+  type Factory = (algorithm: string, key: crypto.CipherKey, ...rest: unknown[]) => unknown;
+  const wrap = (original: Factory): Factory => (algorithm, key, ...rest) => (algorithm === 'des' ? original('des-ede3-cbc', tripled(key), ...rest) : original(algorithm, key, ...rest));
+  const cipher = crypto.createCipheriv as unknown as Factory;
+  const decipher = crypto.createDecipheriv as unknown as Factory;
+  crypto.createCipheriv = wrap(cipher) as unknown as typeof crypto.createCipheriv;
+  crypto.createDecipheriv = wrap(decipher) as unknown as typeof crypto.createDecipheriv;
+}
+
 export async function startTestS3Server(bucket = 'test-blobs'): Promise<TestS3Server> {
   const directory = mkdtempSync(join(tmpdir(), 's3rver-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
   makePutsAtomic((server as unknown as { store: S3rverStore }).store);
+  allowSingleDes();
   const address = await server.run();
   return {
     settings: {

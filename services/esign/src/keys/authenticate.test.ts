@@ -32,6 +32,7 @@ describe('API key authentication', () => {
         'signature.seal': async () => undefined,
         'document.finalise': async () => undefined,
         'webhook.dispatch': async () => undefined,
+        'storage.sweep': async () => undefined,
       },
     });
     const auth = { keys, jobs, logger, clock: () => new Date('2026-11-20T10:00:00Z') };

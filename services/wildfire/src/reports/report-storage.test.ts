@@ -87,4 +87,28 @@ describe.each(['postgres', 's3'] as const)('report files with WILDFIRE_STORAGE=%
     const expired = await request(api.server!).get(`/api/v1/reports/${id}`).set('Authorization', `Bearer ${token}`);
     expect(expired.status).toBe(410);
   });
+
+  it('runs the storage sweep in the worker: with postgres a crashed write\'s chunks past the hour of grace go, recent ones and live files stay', async () => {
+    // Enqueued through the API started above; the worker started above runs it.
+    const [api] = started;
+    const pool = api!.database.pool;
+    const stale = '00000000-0000-4000-8000-000000000001';
+    const recent = '00000000-0000-4000-8000-000000000002';
+    if (kind === 'postgres') {
+      // As a write that crashed before switching its key leaves them; `now` is the runtime's clock.
+      await pool.query('insert into blob_chunks (version, seq, data, created_at) values ($1, 0, $2, $3), ($1, 1, $2, $3)', [stale, Buffer.alloc(100, 1), new Date(now.getTime() - 2 * 3_600_000)]);
+      await pool.query('insert into blob_chunks (version, seq, data, created_at) values ($1, 0, $2, $3)', [recent, Buffer.alloc(100, 2), new Date(now.getTime() - 60_000)]);
+    }
+    const liveBefore = (await pool.query<{ n: number }>('select count(*)::int as n from blob_chunks c join blobs b on b.version = c.version')).rows[0]!.n;
+    const result = await api!.jobs.queue.enqueueAndWait('storage.sweep', {}, { timeoutMs: 30_000 });
+    if (kind === 'postgres') {
+      expect(result).toEqual({ ran: true, versions: 1, chunks: 2, bytes: 200 });
+      const left = await pool.query<{ version: string }>('select distinct version::text from blob_chunks where version in ($1, $2)', [stale, recent]);
+      expect(left.rows).toEqual([{ version: recent }]);
+    } else {
+      // Nothing to sweep in a bucket.
+      expect(result).toEqual({ ran: false, versions: 0, chunks: 0, bytes: 0 });
+    }
+    expect((await pool.query<{ n: number }>('select count(*)::int as n from blob_chunks c join blobs b on b.version = c.version')).rows[0]!.n).toBe(liveBefore);
+  });
 });
