@@ -39,9 +39,9 @@ export const isPlainPdf = (check: PdfCheck | null): check is PdfCheck & { pages:
  */
 export async function preparePdfQuick(engines: ToolEngines, dir: string, input: Uint8Array, name = 'in.pdf'): Promise<PreparedPdf> {
   if (!hasPdfHeader(input)) throw notPdf();
-  const check = await quickCheck(engines, input);
-  if (!isPlainPdf(check)) return preparePdf(engines.runner, dir, input, name);
   const path = join(dir, name);
-  await writeFile(path, input);
+  // the engines read the file either way: write it while mupdf looks
+  const [check] = await Promise.all([quickCheck(engines, input), writeFile(path, input)]);
+  if (!isPlainPdf(check)) return preparePdf(engines.runner, dir, input, name);
   return { path, pages: check.pages, decrypted: false };
 }
