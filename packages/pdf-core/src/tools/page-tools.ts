@@ -1,6 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { notPdf, PdfInputError } from './errors';
+import { damagedPdf, notPdf, PdfInputError } from './errors';
 import { TOOL_TIMEOUTS, type ToolEngines } from './engines';
 import { hasPdfHeader, probePdf } from './input';
 import { preparePdfQuick, quickCheck } from './quick-check';
@@ -114,12 +114,18 @@ export async function protectPdf(engines: ToolEngines, input: Uint8Array, passwo
 export async function unprotectPdf(engines: ToolEngines, input: Uint8Array, password: string): Promise<{ data: Uint8Array; wasEncrypted: boolean }> {
   const { runner } = engines;
   if (!hasPdfHeader(input)) throw notPdf();
-  // an encrypted file the password opens, read cleanly by mupdf: the decryption is the only qpdf run
-  const check = await quickCheck(engines, input, password);
+  // an encrypted file mupdf opens cleanly: the decryption is the only qpdf run, and qpdf
+  // judges the password (mupdf's own check of an AES-256 password costs more than that run)
+  const check = await quickCheck(engines, input);
   return runner.withTempDir(async (dir) => {
     const path = join(dir, 'in.pdf');
     await writeFile(path, input);
-    if (check?.clean && check.encrypted && !check.locked && check.pages) return { data: await decrypt(), wasEncrypted: true };
+    if (check?.clean && check.encrypted) {
+      const data = await decrypt();
+      const pages = await quickCheck(engines, data);
+      if (pages?.clean && pages.pages === 0) throw damagedPdf('file', 'it has no pages');
+      return { data, wasEncrypted: true };
+    }
     const structure = await probePdf(runner, dir, path, { password, passwordField: 'password' });
     if (!structure.encrypt.encrypted) return { data: input, wasEncrypted: false };
     return { data: await decrypt(), wasEncrypted: true };
