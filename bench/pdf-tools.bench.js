@@ -1,18 +1,26 @@
 'use strict';
 // The PDF tools over HTTP (tenant key, multipart upload, validation, temp dirs, worker threads)
 // beside the bare engine doing the same job on the same file in the same run: the service's
-// overhead as a ratio. Then throughput of info, compress and watermark under 8 concurrent requests.
+// overhead as a ratio. First the quick tools against issue 17's goal (BENCH_QUICK_RUNS runs each,
+// alternating with the engine), then the others, then throughput of info, compress and
+// watermark under 8 concurrent requests. BENCH_QUICK_ONLY=1 stops after the quick tools.
 const autocannon = require('autocannon');
 const { execFile } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { performance } = require('node:perf_hooks');
 const { promisify } = require('node:util');
 const { PDFDocument, StandardFonts } = require('pdf-lib');
 const { DURATION, benchDatabase, medianMs } = require('./lib');
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS || 3);
+/** The quick tools are measured over more runs, service and engine alternating, after one warm-up call each. */
+const QUICK_RUNS = Number(process.env.BENCH_QUICK_RUNS || 15);
+/** Issue 17: a quick tool over HTTP takes at most 1.15x the bare engine, or the engine + 5 ms, whichever is larger. */
+const QUICK_TOOLS = ['info', 'rotate', 'split', 'extract-pages', 'flatten', 'protect', 'unprotect', 'metadata'];
+const goalMs = (engineMs) => Math.max(1.15 * engineMs, engineMs + 5);
 
 async function textPdf(pages) {
   const doc = await PDFDocument.create();
@@ -38,6 +46,49 @@ function multipart(fields, files) {
 }
 
 const median = (fn) => medianMs(fn, RUNS);
+
+/** Medians of `a` and `b` called in turns (a, b, a, b...), so load that comes and goes hits both alike. */
+async function pairedMedians(a, b, runs) {
+  await a();
+  await b();
+  const times = [[], []];
+  for (let i = 0; i < runs; i++) {
+    for (const [k, fn] of [a, b].entries()) {
+      const t = performance.now();
+      await fn();
+      times[k].push(performance.now() - t);
+    }
+  }
+  const mid = (xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  return [mid(times[0]), mid(times[1])];
+}
+
+/**
+ * The bare pdf-lib operations (what the metadata, watermark and page-numbers tools run on
+ * their worker thread) in a plain node process of their own: loads the library once,
+ * then reports the median of `runs` calls on the file (after one warm-up call).
+ */
+function pdfLibBaseline(work) {
+  const script = join(work, 'pdf-lib-bare.js');
+  writeFileSync(
+    script,
+    `const ops = require(${JSON.stringify(join(__dirname, '../packages/pdf-core/dist/tools/pdf-lib-ops'))});
+const { readFileSync } = require('node:fs');
+const { performance } = require('node:perf_hooks');
+const [op, file, args, runs] = process.argv.slice(2);
+const pdf = readFileSync(file);
+const a = JSON.parse(args);
+const call = { metadata: () => ops.setMetadata(pdf, a), watermark: () => ops.watermarkPdf({ pdf, ...a }), 'page-numbers': () => ops.numberPages({ pdf, ...a }) }[op];
+(async () => {
+  await call();
+  const times = [];
+  for (let i = 0; i < Number(runs); i++) { const t = performance.now(); await call(); times.push(performance.now() - t); }
+  times.sort((x, y) => x - y);
+  console.log(times[Math.floor(times.length / 2)]);
+})();`,
+  );
+  return async (op, file, args, runs) => Number((await run(process.execPath, [script, op, file, JSON.stringify(args), String(runs)])).stdout);
+}
 
 module.exports = async function pdfToolsBench() {
   const db = await benchDatabase('tools');
@@ -80,25 +131,56 @@ module.exports = async function pdfToolsBench() {
       `%!\n/ICCProfile (${icc}) def\n[/_objdef {icc_PDFA} /type /stream /OBJ pdfmark\n[{icc_PDFA} << /N 3 >> /PUT pdfmark\n[{icc_PDFA} ICCProfile (r) file /PUT pdfmark\n[/_objdef {OI} /type /dict /OBJ pdfmark\n[{OI} << /Type /OutputIntent /S /GTS_PDFA1 /DestOutputProfile {icc_PDFA} /OutputConditionIdentifier (sRGB) >> /PUT pdfmark\n[{Catalog} << /OutputIntents [ {OI} ] >> /PUT pdfmark\n`,
     );
 
+    // The quick tools (issue 17): each beside the engine command(s) the tool runs, with the same options, on the same file.
+    // info runs three: qpdf's structure (the keys the tool reads), then poppler's pdfinfo for the Info strings and the XMP, side by side.
+    const qpdf = (args) => run('qpdf', ['--warning-exit-0', ...args]);
+    const bareLib = pdfLibBaseline(work);
+    const quick = [
+      ['info', {}, 'qpdf --json + pdfinfo x2', (i) => qpdf(['--json=2', ...['encrypt', 'pages', 'acroform', 'attachments', 'outlines'].map((k) => `--json-key=${k}`), i.path]).then(() => Promise.all([run('pdfinfo', ['-isodates', '-enc', 'UTF-8', i.path]), run('pdfinfo', ['-meta', i.path])]))],
+      ['rotate', { angle: '90' }, 'qpdf', (i) => qpdf(['--rotate=+90', i.path, out('r.pdf')])],
+      ['split', { every: '1' }, 'qpdf', (i) => qpdf(['--split-pages=1', i.path, out('split-%d.pdf')])],
+      ['extract-pages', { pages: '1-5' }, 'qpdf', (i) => qpdf([i.path, '--pages', '.', '1-5', '--', out('x.pdf')])],
+      ['flatten', {}, 'qpdf', (i) => qpdf(['--generate-appearances', '--flatten-annotations=all', i.path, out('f.pdf')])],
+      ['protect', { password: 'pw' }, 'qpdf', (i) => qpdf(['--encrypt', 'pw', 'pw', '256', '--', i.path, out('p.pdf')])],
+      ['unprotect', { password: 'pw' }, 'qpdf', (i) => qpdf(['--password=pw', '--decrypt', i.locked, out('u.pdf')]), true],
+      ['metadata', { title: 'Bench' }, 'pdf-lib, own node process', null],
+    ];
+    console.log(`\nQuick PDF tools (issue 17): median of ${QUICK_RUNS} runs, service and bare engine alternating; goal: service <= max(1.15x engine, engine + 5 ms)\n`);
+    console.log(`${'tool'.padEnd(16)} ${'pages'.padStart(5)} ${'service ms'.padStart(11)} ${'engine ms'.padStart(10)} ${'ratio'.padStart(7)} ${'goal ms'.padStart(8)}  goal  engine`);
+    for (const [tool, fields, engineName, bare, locked] of quick) {
+      for (const pages of [10, 100]) {
+        const input = inputs[pages];
+        const data = locked ? input.lockedData : input.data;
+        const callService = () => call(tool, fields, pdfFile(data));
+        let service;
+        let engine;
+        if (bare) {
+          [service, engine] = await pairedMedians(callService, () => bare(input), QUICK_RUNS);
+        } else {
+          // the library call is timed inside its own process, right after the service's runs
+          service = await medianMs(callService, QUICK_RUNS, { warmup: 1 });
+          engine = await bareLib(tool, input.path, { title: 'Bench' }, QUICK_RUNS);
+        }
+        const met = service <= goalMs(engine);
+        console.log(
+          `${tool.padEnd(16)} ${String(pages).padStart(5)} ${service.toFixed(1).padStart(11)} ${engine.toFixed(1).padStart(10)} ${(service / engine).toFixed(2).padStart(6)}x ${goalMs(engine).toFixed(1).padStart(8)}  ${met ? 'met ' : 'MISS'}  ${engineName}`,
+        );
+      }
+    }
+
+    if (process.env.BENCH_QUICK_ONLY === '1') return;
+
     // [tool, form fields, bare engine doing the same on the same file]
     const tools = [
-      ['info', {}, (i) => run('qpdf', ['--json=2', '--json-key=encrypt', '--json-key=pages', '--json-key=acroform', i.path])],
-      ['split', { every: '1' }, (i) => run('qpdf', ['--split-pages=1', i.path, out('split-%d.pdf')])],
-      ['extract-pages', { pages: '1-5' }, (i) => run('qpdf', [i.path, '--pages', '.', '1-5', '--', out('x.pdf')])],
-      ['rotate', { angle: '90' }, (i) => run('qpdf', ['--rotate=+90', i.path, out('r.pdf')])],
-      ['protect', { password: 'pw' }, (i) => run('qpdf', ['--encrypt', 'pw', 'pw', '256', '--', i.path, out('p.pdf')])],
-      ['unprotect', { password: 'pw' }, (i) => run('qpdf', ['--password=pw', '--decrypt', i.locked, out('u.pdf')]), true],
-      ['flatten', {}, (i) => run('qpdf', ['--generate-appearances', '--flatten-annotations=all', i.path, out('f.pdf')])],
       ['compress', { level: 'printer' }, (i) => gs(['-dPDFSETTINGS=/printer', `-sOutputFile=${out('c.pdf')}`, i.path])],
       ['to-pdfa', {}, (i) => gs(['-dPDFA=2', '-dPDFACompatibilityPolicy=1', '-sColorConversionStrategy=RGB', `--permit-file-read=${icc}`, `-sOutputFile=${out('a.pdf')}`, out('pdfa.ps'), i.path])],
       ['watermark', { text: 'CONFIDENCIAL' }, (i) => ops.watermarkPdf({ pdf: i.data, text: 'CONFIDENCIAL', fontSize: 48, opacity: 0.15, rotation: 45, color: '#808080' })],
       ['page-numbers', {}, (i) => ops.numberPages({ pdf: i.data, position: 'bottom-center', format: '{page}/{total}', fontSize: 10, start: 1 })],
-      ['metadata', { title: 'Bench' }, (i) => ops.setMetadata(i.data, { title: 'Bench' })],
       ['redact', { patterns: '\\d{8}Z' }, (i) => redactPdf(mupdf, { pdf: i.data, patterns: ['\\d{8}Z'], caseInsensitive: false, regexBudgetMs: 60000 }, () => undefined)],
       ['pdf-to-images', { dpi: '150' }, (i) => run('mutool', ['draw', '-r', '150', '-o', out('img-%d.png'), i.path])],
     ];
 
-    console.log(`\nPDF tools: median of ${RUNS} runs; baseline = the bare engine (command or library call) on the same file\n`);
+    console.log(`\nThe other PDF tools: median of ${RUNS} runs; baseline = the bare engine (command or library call) on the same file\n`);
     console.log(`${'tool'.padEnd(16)} ${'pages'.padStart(5)} ${'service ms'.padStart(11)} ${'engine ms'.padStart(10)} ${'ratio'.padStart(7)}`);
     for (const [tool, fields, bare, locked] of tools) {
       for (const pages of [10, 100]) {

@@ -4,7 +4,8 @@ import { constants as osConstants } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { EngineFailedError, EngineMissingError, EngineOutputLimitError, EngineTimeoutError } from './engine-errors';
 import { engineBinary, type EngineBinaries, type EngineName } from './engines';
-import { detectSupervisor, findOnPath, killGroup, supervisedArgv, trackGroup, untrackGroup } from './engine-supervisor';
+import { killGroup, trackGroup, untrackGroup } from './engine-supervisor';
+import { createEngineWatchdog, HARD_LIMIT_MARGIN_MS, type EngineWatchdog } from './engine-watchdog';
 import { FairQueue, halfOf } from './fair-queue';
 import { withTempDir } from './temp-dir';
 import { currentToolCaller, shuttingDown, ToolCallAbortedError } from './tool-caller';
@@ -17,7 +18,7 @@ export interface EngineRunnerOptions {
   /** Where withTempDir creates its directories; the OS temp dir by default. */
   tmpRoot?: string;
   binaries?: EngineBinaries;
-  /** Run engines under setpriv + timeout so they die with the service (engine-supervisor.ts); default true where available. */
+  /** Tell the engine watchdog of every engine, so engines die with the service and stop at a hard limit (engine-watchdog.ts); default true where available. */
   supervise?: boolean;
 }
 
@@ -51,8 +52,8 @@ export interface EngineRunner {
   /** Like run, but a non-zero exit code rejects with EngineFailedError. */
   runChecked(engine: EngineName, args: readonly string[], opts?: EngineRunOptions): Promise<EngineRunResult>;
   withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T>;
-  /** 'setpriv+timeout' when engines die with the service and have a hard time limit of their own; 'none' otherwise. */
-  readonly supervision: 'setpriv+timeout' | 'none';
+  /** 'watchdog' when engines die with the service and have a hard time limit of their own; 'none' otherwise. */
+  readonly supervision: 'watchdog' | 'none';
   /** Shutdown: waiting runs reject with 503 SHUTTING_DOWN, running engines are killed with their groups. */
   close(): Promise<void>;
 }
@@ -104,7 +105,7 @@ interface EngineSlots {
 export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRunner {
   const slots = new Map<EngineName, EngineSlots>();
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const supervisor = options.supervise === false ? null : detectSupervisor();
+  const watchdog = options.supervise === false ? null : createEngineWatchdog();
   const running = new Set<Execution>();
   const rejecters = new Map<Waiting, (err: Error) => void>();
   let closed = false;
@@ -164,17 +165,7 @@ export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRun
   }
 
   function startRun(engine: EngineName, args: readonly string[], opts: ExecuteOptions): Promise<EngineRunResult> {
-    const configured = engineBinary(engine, options.binaries);
-    let argv: [string, string[]];
-    if (supervisor) {
-      // timeout execs the engine: a missing binary must be found out here, not as its exit code 127
-      const binary = findOnPath(configured);
-      if (!binary) return Promise.reject(new EngineMissingError(engine));
-      argv = supervisedArgv(supervisor, binary, args, opts.timeoutMs);
-    } else {
-      argv = [configured, [...args]];
-    }
-    const execution = execute(engine, argv, opts);
+    const execution = execute(engine, [engineBinary(engine, options.binaries), [...args]], opts, watchdog);
     running.add(execution);
     return execution.result.finally(() => running.delete(execution));
   }
@@ -187,7 +178,7 @@ export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRun
       return result;
     },
     withTempDir: (fn) => withTempDir(fn, options.tmpRoot),
-    supervision: supervisor ? 'setpriv+timeout' : 'none',
+    supervision: watchdog ? 'watchdog' : 'none',
     async close() {
       closed = true;
       for (const s of slots.values()) {
@@ -196,6 +187,7 @@ export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRun
       const executions = [...running];
       for (const execution of executions) execution.abort(shuttingDown());
       await Promise.allSettled(executions.map((e) => e.result));
+      watchdog?.close();
     },
   };
 }
@@ -212,9 +204,10 @@ interface Execution {
  * Spawns the program with an argument array and no shell, as the leader of a new
  * process group, so that a kill reaches the children it forks too (soffice starts
  * soffice.bin, ocrmypdf starts tesseract and ghostscript). The group is killed on the
- * time limit, on the caller's abort signal, on close() and when the process exits.
+ * time limit, on the caller's abort signal, on close() and when the process exits; the
+ * watchdog, when there is one, kills it at its hard limit and when the service dies.
  */
-function execute(engine: EngineName, [program, argv]: [string, string[]], opts: ExecuteOptions): Execution {
+function execute(engine: EngineName, [program, argv]: [string, string[]], opts: ExecuteOptions, watchdog: EngineWatchdog | null): Execution {
   const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   let abort: (reason: Error) => void = () => undefined;
 
@@ -230,9 +223,10 @@ function execute(engine: EngineName, [program, argv]: [string, string[]], opts: 
 
     let child: ChildProcess;
     try {
+      watchdog?.ready();
       child = spawn(program, argv, {
         cwd: opts.cwd,
-        env: { ...baseEnv(), ...opts.env },
+        env: { ...baseEnv(), ...opts.env, ...watchdog?.env },
         detached: true,
         stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       });
@@ -242,7 +236,10 @@ function execute(engine: EngineName, [program, argv]: [string, string[]], opts: 
       return;
     }
     const pid = child.pid;
-    if (pid !== undefined) trackGroup(pid);
+    if (pid !== undefined) {
+      trackGroup(pid);
+      watchdog?.watch(pid, opts.timeoutMs + HARD_LIMIT_MARGIN_MS);
+    }
 
     const killTree = () => {
       if (pid !== undefined) killGroup(pid);
@@ -268,11 +265,14 @@ function execute(engine: EngineName, [program, argv]: [string, string[]], opts: 
       // Children the engine left behind in its group would otherwise outlive the request.
       // The group id cannot have been reused while they live, and nothing else holds it otherwise.
       killTree();
-      if (pid !== undefined) untrackGroup(pid);
+      if (pid !== undefined) {
+        untrackGroup(pid);
+        watchdog?.unwatch(pid);
+      }
       child.stdout?.destroy();
       child.stderr?.destroy();
       const durationMs = Math.round(performance.now() - started);
-      // the supervisor's hard limit fired first (the event loop was too busy to run our timer)
+      // the watchdog's hard limit fired first (the event loop was too busy to run our timer)
       if (!failure && signal === 'SIGKILL' && durationMs >= opts.timeoutMs) failure = new EngineTimeoutError(engine, opts.timeoutMs);
       if (failure) {
         reject(failure);

@@ -10,3 +10,4 @@ export * from './office';
 export * from './worker-pool';
 export * from './image-checks';
 export type * from './worker-protocol';
+export * from './quick-check';

@@ -2,7 +2,7 @@ import type * as Mupdf from 'mupdf/dist/mupdf';
 import { PdfInputError } from './errors';
 import { checkImages } from './image-checks';
 import { openPdf, type MupdfModule } from './mupdf-document';
-import type { EncryptionProbe, ExtractTextArgs, ExtractedText, ImagesToPdfArgs, RenderArgs, RenderedPage } from './worker-protocol';
+import type { EncryptionProbe, ExtractTextArgs, PdfCheck, ExtractedText, ImagesToPdfArgs, RenderArgs, RenderedPage } from './worker-protocol';
 
 /**
  * General mupdf operations: render, images to PDF, encryption probe. Redaction has its own
@@ -20,6 +20,33 @@ export function probeEncryption(mupdf: MupdfModule, data: Uint8Array): Encryptio
     // the page tree sits in an encrypted object stream: unknown without the password
   }
   return { method: method && method !== 'None' ? method : null, pages };
+}
+
+/**
+ * The quick look quick-check.ts relies on: mupdf opens lazily (xref and trailer, then the
+ * page tree's count), so this costs a fraction of a qpdf run. Any doubt is `clean: false`.
+ */
+export function checkPdf(mupdf: MupdfModule, args: { pdf: Uint8Array; password?: string }): PdfCheck {
+  const unreadable: PdfCheck = { clean: false, encrypted: false, locked: false, pages: null };
+  let doc: Mupdf.PDFDocument | null;
+  try {
+    doc = mupdf.Document.openDocument(args.pdf, 'application/pdf').asPDF();
+  } catch {
+    return unreadable;
+  }
+  if (!doc) return unreadable;
+  try {
+    const method = doc.getMetaData('encryption');
+    const encrypted = Boolean(method && method !== 'None') || doc.needsPassword();
+    let locked = doc.needsPassword();
+    if (locked && args.password !== undefined) locked = doc.authenticatePassword(args.password) === 0;
+    const pages = locked ? null : doc.countPages();
+    return { clean: !doc.wasRepaired(), encrypted, locked, pages };
+  } catch {
+    return unreadable;
+  } finally {
+    doc.destroy();
+  }
 }
 
 export function renderPages(mupdf: MupdfModule, args: RenderArgs): RenderedPage[] {

@@ -1,8 +1,9 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { notPdf, PdfInputError } from './errors';
+import { damagedPdf, notPdf, PdfInputError } from './errors';
 import { TOOL_TIMEOUTS, type ToolEngines } from './engines';
-import { hasPdfHeader, preparePdf, probePdf } from './input';
+import { hasPdfHeader, probePdf } from './input';
+import { preparePdfQuick, quickCheck } from './quick-check';
 import { formatPageList, parsePageList, parsePageRanges } from './page-ranges';
 import { runQpdf } from './qpdf';
 
@@ -22,7 +23,7 @@ export const MAX_SPLIT_PARTS = 500;
 export async function splitPdf(engines: ToolEngines, input: Uint8Array, options: { ranges?: string; every?: number }): Promise<SplitPart[]> {
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
-    const { path, pages } = await preparePdf(runner, dir, input);
+    const { path, pages } = await preparePdfQuick(engines, dir, input);
     if (options.ranges !== undefined) {
       const groups = parsePageRanges(options.ranges, pages, 'ranges');
       if (groups.length > MAX_SPLIT_PARTS) throw new PdfInputError('ranges', `At most ${MAX_SPLIT_PARTS} parts`, 'too_many_parts');
@@ -56,7 +57,7 @@ export async function splitPdf(engines: ToolEngines, input: Uint8Array, options:
 export async function extractPages(engines: ToolEngines, input: Uint8Array, spec: string): Promise<{ data: Uint8Array; pages: number[] }> {
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
-    const { path, pages } = await preparePdf(runner, dir, input);
+    const { path, pages } = await preparePdfQuick(engines, dir, input);
     const selected = parsePageList(spec, pages, 'pages');
     const out = join(dir, 'out.pdf');
     await runQpdf(runner, dir, [path, '--pages', '.', selected.join(','), '--', out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
@@ -68,8 +69,8 @@ export async function extractPages(engines: ToolEngines, input: Uint8Array, spec
 export async function rotatePdf(engines: ToolEngines, input: Uint8Array, angle: 90 | 180 | 270, spec?: string): Promise<Uint8Array> {
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
-    const { path, pages } = await preparePdf(runner, dir, input);
-    const selected = spec === undefined ? `1-${pages}` : formatPageList([...new Set(parsePageList(spec, pages, 'pages'))].sort((a, b) => a - b));
+    const { path, pages } = await preparePdfQuick(engines, dir, input);
+    const selected = spec === undefined ? '1-z' : formatPageList([...new Set(parsePageList(spec, pages, 'pages'))].sort((a, b) => a - b));
     const out = join(dir, 'out.pdf');
     await runQpdf(runner, dir, [`--rotate=+${angle}:${selected}`, path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
     return new Uint8Array(await readFile(out));
@@ -83,7 +84,7 @@ export async function rotatePdf(engines: ToolEngines, input: Uint8Array, angle: 
 export async function flattenPdf(engines: ToolEngines, input: Uint8Array): Promise<Uint8Array> {
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
-    const { path } = await preparePdf(runner, dir, input);
+    const { path } = await preparePdfQuick(engines, dir, input);
     const out = join(dir, 'out.pdf');
     await runQpdf(runner, dir, ['--generate-appearances', '--flatten-annotations=all', path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
     return new Uint8Array(await readFile(out));
@@ -99,7 +100,7 @@ export async function flattenPdf(engines: ToolEngines, input: Uint8Array): Promi
 export async function protectPdf(engines: ToolEngines, input: Uint8Array, password: string, ownerPassword?: string): Promise<Uint8Array> {
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
-    const { path } = await preparePdf(runner, dir, input);
+    const { path } = await preparePdfQuick(engines, dir, input);
     const out = join(dir, 'out.pdf');
     await runQpdf(runner, dir, [path, out], {
       timeoutMs: TOOL_TIMEOUTS.qpdf,
@@ -113,13 +114,26 @@ export async function protectPdf(engines: ToolEngines, input: Uint8Array, passwo
 export async function unprotectPdf(engines: ToolEngines, input: Uint8Array, password: string): Promise<{ data: Uint8Array; wasEncrypted: boolean }> {
   const { runner } = engines;
   if (!hasPdfHeader(input)) throw notPdf();
+  // an encrypted file mupdf opens cleanly: the decryption is the only qpdf run, and qpdf
+  // judges the password (mupdf's own check of an AES-256 password costs more than that run)
+  const check = await quickCheck(engines, input);
   return runner.withTempDir(async (dir) => {
     const path = join(dir, 'in.pdf');
     await writeFile(path, input);
+    if (check?.clean && check.encrypted) {
+      const data = await decrypt();
+      const pages = await quickCheck(engines, data);
+      if (pages?.clean && pages.pages === 0) throw damagedPdf('file', 'it has no pages');
+      return { data, wasEncrypted: true };
+    }
     const structure = await probePdf(runner, dir, path, { password, passwordField: 'password' });
     if (!structure.encrypt.encrypted) return { data: input, wasEncrypted: false };
-    const out = join(dir, 'out.pdf');
-    await runQpdf(runner, dir, ['--decrypt', path, out], { password, passwordField: 'password', timeoutMs: TOOL_TIMEOUTS.qpdf });
-    return { data: new Uint8Array(await readFile(out)), wasEncrypted: true };
+    return { data: await decrypt(), wasEncrypted: true };
+
+    async function decrypt(): Promise<Uint8Array> {
+      const out = join(dir, 'out.pdf');
+      await runQpdf(runner, dir, ['--decrypt', path, out], { password, passwordField: 'password', timeoutMs: TOOL_TIMEOUTS.qpdf });
+      return new Uint8Array(await readFile(out));
+    }
   });
 }

@@ -9,7 +9,7 @@ import { logoPng } from '../images/logo-png';
 import { acceptPdf } from '../inspect/pdf-acceptance';
 import { renderLayout } from '../layout/render-layout';
 import { verifyPdfSignatures } from '../signing/verify';
-import { extractText, imagesToPdf, probeEncryption, renderPages } from './mupdf-ops';
+import { checkPdf, extractText, imagesToPdf, probeEncryption, renderPages } from './mupdf-ops';
 import { redactPdf } from './mupdf-redact';
 import { numberPages, setMetadata, watermarkPdf } from './pdf-lib-ops';
 import type { WorkerOps, WorkerRequest, WorkerResponse } from './worker-protocol';
@@ -45,6 +45,7 @@ const handlers: Handlers = {
   'pdf-to-images': async (args) => renderPages(await mupdf(), args),
   'images-to-pdf': async (args) => imagesToPdf(await mupdf(), args),
   'probe-encryption': async (args) => probeEncryption(await mupdf(), args.pdf),
+  'check-pdf': async (args) => checkPdf(await mupdf(), args),
   'normalise-png': async (args) => normalisePng(await mupdf(), args),
   'accept-pdf': (args) => acceptPdf(args.pdf),
   'verify-signatures': ({ pdf, ...options }) => verifyPdfSignatures(pdf, options),

@@ -131,6 +131,16 @@ export interface EncryptionProbe {
   pages: number | null;
 }
 
+/** What mupdf sees of an upload (quick-check.ts): trusted only when it opened without repair. */
+export interface PdfCheck {
+  /** Opened, and page count read, without mupdf repairing anything. */
+  clean: boolean;
+  encrypted: boolean;
+  /** A password is needed and none (or a wrong one) was given. */
+  locked: boolean;
+  pages: number | null;
+}
+
 /** Every job a worker runs: its arguments and its result. */
 export interface WorkerOps {
   watermark: { args: WatermarkArgs; result: Uint8Array };
@@ -140,6 +150,7 @@ export interface WorkerOps {
   'pdf-to-images': { args: RenderArgs; result: RenderedPage[] };
   'images-to-pdf': { args: ImagesToPdfArgs; result: Uint8Array };
   'probe-encryption': { args: { pdf: Uint8Array }; result: EncryptionProbe };
+  'check-pdf': { args: { pdf: Uint8Array; password?: string }; result: PdfCheck };
   'normalise-png': { args: NormalisePngArgs; result: Uint8Array };
   'accept-pdf': { args: { pdf: Uint8Array }; result: PdfAcceptance };
   'verify-signatures': { args: { pdf: Uint8Array } & VerifyPdfOptions; result: PdfVerification };

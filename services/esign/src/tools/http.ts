@@ -104,15 +104,35 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
     before: [authenticate(ctx.auth, { optional: true }), clientRateLimit(ctx.limiter, { clientOf: toolClient, what: 'tool calls' }), countToolCall(ctx.countCall), bodyLimit(spec.maxBodyBytes), multipartUpload({ files, maxFileBytes }), markFiles(files.map((f) => f.name))],
     // Every engine run and worker job of the call is done for this client: its share of the
     // pool and of each engine is capped, and its work stops if it disconnects.
-    handler: async ({ body }, req, res) =>
-      withToolCaller({ client: toolClient(req, res), signal: abortSignalOnClose(res) }, () => spec.handler(body, req, res)),
+    handler: async ({ body }, req, res) => {
+      const result = await withToolCaller({ client: toolClient(req, res), signal: abortSignalOnClose(res) }, () => spec.handler(body, req, res));
+      // answered only once counted, as when the count ran before the upload was read
+      await (res.locals as ToolLocals)[COUNTED];
+      const file = (res.locals as ToolLocals)[RESULT_FILE];
+      if (file) return void writeFile(res, file.data, file.options);
+      return result;
+    },
   });
 }
 
-/** Metering: each admitted call, for its key's tenant or `anonymous` (null). */
+const COUNTED = Symbol('tool call counted');
+const RESULT_FILE = Symbol('tool result file');
+type FileOptions = { filename: string; contentType: string; headers?: Record<string, string> };
+interface ToolLocals {
+  [COUNTED]?: Promise<void>;
+  [RESULT_FILE]?: { data: Uint8Array; options: FileOptions };
+}
+
+/**
+ * Metering: each admitted call, for its key's tenant or `anonymous` (null). The count (a
+ * database write) runs while the upload is read and the tool works; the answer waits for it.
+ */
 function countToolCall(count: ToolsDeps['countCall']): RequestHandler {
-  return async (_req, res, next) => {
-    await count?.(optionalPrincipalOf(res.locals)?.tenantId ?? null);
+  return (_req, res, next) => {
+    const counted = Promise.resolve(count?.(optionalPrincipalOf(res.locals)?.tenantId ?? null));
+    // awaited before answering; a call refused meanwhile (413, 422) does not wait for it
+    counted.catch(() => undefined);
+    (res.locals as ToolLocals)[COUNTED] = counted;
     next();
   };
 }
@@ -159,8 +179,12 @@ export function downloadName(original: string | undefined, suffix: string, exten
   return `${base || 'document'}-${suffix}.${extension}`;
 }
 
-/** Answers a binary result as a download with its media type. */
-export function sendFile(res: Response, data: Uint8Array, options: { filename: string; contentType: string; headers?: Record<string, string> }): void {
+/** Answers a binary result as a download with its media type (sent by defineTool once the call is counted). */
+export function sendFile(res: Response, data: Uint8Array, options: FileOptions): void {
+  (res.locals as ToolLocals)[RESULT_FILE] = { data, options };
+}
+
+function writeFile(res: Response, data: Uint8Array, options: FileOptions): void {
   res.attachment(options.filename);
   res.type(options.contentType);
   for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);

@@ -1,0 +1,47 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppError } from '@firma-riesgo/errors';
+import { ToolCallAbortedError } from '../tool-caller';
+import type { ToolEngines } from './engines';
+import { hasPdfHeader, preparePdf, type PreparedPdf } from './input';
+import { notPdf } from './errors';
+import type { PdfCheck } from './worker-protocol';
+
+/** The quick look gives up past this (a file mupdf chews on): qpdf checks it instead. */
+export const QUICK_CHECK_TIMEOUT_MS = 5_000;
+
+/**
+ * mupdf's quick look at an upload on an idle worker thread (checkPdf): no process
+ * started, no file written. Null when no worker is free right now (the check never
+ * waits behind other work) or the look failed: the caller then checks with qpdf as before.
+ */
+export async function quickCheck(engines: ToolEngines, input: Uint8Array, password?: string): Promise<PdfCheck | null> {
+  const { size, busy, queued } = engines.pool.stats();
+  if (busy >= size || queued > 0) return null;
+  try {
+    return await engines.pool.run('check-pdf', password === undefined ? { pdf: input } : { pdf: input, password }, { timeoutMs: QUICK_CHECK_TIMEOUT_MS });
+  } catch (err) {
+    if (err instanceof ToolCallAbortedError || (err instanceof AppError && err.code === 'SHUTTING_DOWN')) throw err;
+    return null;
+  }
+}
+
+/** A file every engine reads as it is: opened without repair, not encrypted, with pages. */
+export const isPlainPdf = (check: PdfCheck | null): check is PdfCheck & { pages: number } =>
+  Boolean(check?.clean && !check.encrypted && check.pages);
+
+/**
+ * preparePdf without its qpdf run when mupdf finds a plain PDF (isPlainPdf): the file is
+ * written to `dir` and the page count is mupdf's. Anything else (no worker free, repaired,
+ * encrypted, no pages) goes through preparePdf, so every refusal is exactly its refusal;
+ * a file mupdf reads cleanly but qpdf cannot is refused by the tool's own qpdf run, with
+ * the same 422 `pdf_damaged`.
+ */
+export async function preparePdfQuick(engines: ToolEngines, dir: string, input: Uint8Array, name = 'in.pdf'): Promise<PreparedPdf> {
+  if (!hasPdfHeader(input)) throw notPdf();
+  const path = join(dir, name);
+  // the engines read the file either way: write it while mupdf looks
+  const [check] = await Promise.all([quickCheck(engines, input), writeFile(path, input)]);
+  if (!isPlainPdf(check)) return preparePdf(engines.runner, dir, input, name);
+  return { path, pages: check.pages, decrypted: false };
+}
