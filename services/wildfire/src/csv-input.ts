@@ -19,6 +19,11 @@ export class CsvInputError extends Error {
   }
 }
 
+/** The refusal of a `municipio_id` that names no municipality (weather and ecosystem files alike). */
+export function unknownMunicipalityError(line: number, code: string): CsvInputError {
+  return new CsvInputError(`line ${line}, column "municipio_id": no municipality has the INE code ${code}`, line, 'municipio_id');
+}
+
 export interface CsvHeader {
   delimiter: Delimiter;
   /** Index of each column by its lower-case name. */

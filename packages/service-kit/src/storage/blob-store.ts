@@ -35,6 +35,8 @@ export interface BlobStore {
    * held in memory. Keys written or removed while listing may or may not appear.
    */
   list(prefix?: string): AsyncIterable<string>;
+  /** Releases what the store keeps open beyond the service's database (the S3 client's sockets); absent when nothing. */
+  close?(): void;
 }
 
 const KEY = /^[A-Za-z0-9._/-]+$/;

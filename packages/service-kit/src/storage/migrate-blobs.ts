@@ -38,17 +38,27 @@ interface Digest {
   bytes: number;
 }
 
+/** Passes `stream` through, hashing it; `digest()` once it has been read to the end. */
+function hashing(stream: AsyncIterable<Uint8Array>) {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  async function* pieces() {
+    for await (const piece of stream) {
+      hash.update(piece);
+      bytes += piece.length;
+      yield piece;
+    }
+  }
+  return { pieces: pieces(), digest: (): Digest => ({ sha256: hash.digest('hex'), bytes }) };
+}
+
 /** The SHA-256 and size of a stored blob, streamed; null when there is none. */
 async function digestOf(store: BlobStore, key: string): Promise<Digest | null> {
   const stream = await store.readStream(key);
   if (!stream) return null;
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const piece of stream as AsyncIterable<Uint8Array>) {
-    hash.update(piece);
-    bytes += piece.length;
-  }
-  return { sha256: hash.digest('hex'), bytes };
+  const hashed = hashing(stream);
+  for await (const _piece of hashed.pieces);
+  return hashed.digest();
 }
 
 export async function migrateBlobs(source: BlobStore, target: BlobStore, options: MigrateBlobsOptions = {}): Promise<MigrationSummary> {
@@ -73,17 +83,9 @@ export async function migrateBlobs(source: BlobStore, target: BlobStore, options
       await target.remove(key);
       return { event: 'skipped', key, bytes: 0, sha256: '', reason: 'gone' };
     }
-    const hash = createHash('sha256');
-    let bytes = 0;
-    async function* hashed() {
-      for await (const piece of stream as AsyncIterable<Uint8Array>) {
-        hash.update(piece);
-        bytes += piece.length;
-        yield piece;
-      }
-    }
-    await target.writeStream(key, hashed());
-    const sent = hash.digest('hex');
+    const hashed = hashing(stream);
+    await target.writeStream(key, hashed.pieces);
+    const { sha256: sent, bytes } = hashed.digest();
     const stored = await digestOf(target, key);
     if (!stored) throw new Error('not found in the target after writing it');
     if (stored.sha256 !== sent || stored.bytes !== bytes) {

@@ -92,6 +92,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
     kind: 's3',
     description: `s3:${settings.endpoint ? `${settings.endpoint.replace(/\/+$/, '')}/` : ''}${Bucket}/${base}`,
     client,
+    close: () => client.destroy(),
     async write(key, bytes) {
       await writeStream(key, [bytes]);
     },

@@ -89,7 +89,7 @@ export function storageCommands<R>(options: StorageCliOptions<R>): CliCommand<R>
         }
         const mode = values.json ? 'json' : (options.isTty ?? (() => Boolean(process.stdout.isTTY)))() ? 'tty' : 'plain';
         const summary = await migrateBlobs(stores.source, target, { concurrency, onEvent: migrationReporter(out, mode) });
-        (target as { client?: { destroy?: () => void } }).client?.destroy?.();
+        target.close?.();
         return summary.failed === 0 ? 0 : 1;
       },
     },

@@ -14,9 +14,21 @@ export interface TestDatabase {
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
+export interface TestDatabaseOptions {
+  /**
+   * For tests that SIGKILL a process while its query waits on a lock: Postgres notices
+   * within this many ms that the client is gone (`client_connection_check_interval`) and
+   * ends its backend, releasing what it held, instead of at the lock's release.
+   */
+  deadClientCheckMs?: number;
+}
+
+export async function createTestDatabase(prefix: string, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const name = `t_${prefix.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${randomBytes(5).toString('hex')}`;
   await adminQuery(`CREATE DATABASE "${name}"`);
+  if (options.deadClientCheckMs !== undefined) {
+    await adminQuery(`ALTER DATABASE "${name}" SET client_connection_check_interval = '${Math.trunc(options.deadClientCheckMs)}ms'`);
+  }
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return {
@@ -34,4 +46,12 @@ async function adminQuery(sql: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** Backends of the client's database waiting for a lock (a process caught at a row the test holds). */
+export async function lockWaiters(probe: pg.Client): Promise<number[]> {
+  const { rows } = await probe.query<{ pid: number }>(
+    "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+  );
+  return rows.map((r) => r.pid);
 }

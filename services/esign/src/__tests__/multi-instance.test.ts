@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { extractSignatures } from '@firma-riesgo/pdf-core';
-import { clearRedisPrefix, createTestDatabase, pdfFilesUnder, serviceProcesses, filesUnder, type ServiceProcess, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { clearRedisPrefix, createTestDatabase, lockWaiters, pdfFilesUnder, serviceProcesses, filesUnder, type ServiceProcess, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
 import { eventually, linkOf, otpOf, samplePdf, shortTempDir, startSmtpSink, testConfig, uniquePrefix, verifyWithTools } from './support';
 
@@ -36,16 +36,10 @@ describe('esign scaled out: two APIs and a worker sharing only Postgres and Redi
     dataDirs.push(dataDir);
     return processes.start(name, join(DIST, entry), { ...env, DATA_DIR: dataDir });
   };
-  const lockWaiters = async () =>
-    (await probe.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows.map((r) => r.pid);
 
   beforeAll(async () => {
-    db = await createTestDatabase('esign_multi');
     // Postgres notices within 0.1 s that a killed client's connection is gone, even while its query waits on a lock.
-    const admin = new pg.Client({ connectionString: db.url });
-    await admin.connect();
-    await admin.query(`alter database "${db.name}" set client_connection_check_interval = '100ms'`);
-    await admin.end();
+    db = await createTestDatabase('esign_multi', { deadClientCheckMs: 100 });
     smtp = await startSmtpSink();
     env = {
       ESIGN_DATABASE_URL: db.url,
@@ -118,14 +112,14 @@ describe('esign scaled out: two APIs and a worker sharing only Postgres and Redi
     await sql.query('begin');
     await sql.query('select id from documents where id = $1 for update', [documentId]);
     const [waiter] = await eventually(async () => {
-      const pids = await lockWaiters();
+      const pids = await lockWaiters(probe);
       return pids.length === 1 ? pids : undefined;
     }, 1200).catch((err: Error) => {
       throw new Error(`${err.message}: no job waited on the held row lock; worker 1 said:\n${firstWorker.output.join('\n')}`);
     });
     expect((await probe.query('select finalised_at from documents where id = $1', [documentId])).rows).toEqual([{ finalised_at: null }]);
     await firstWorker.kill();
-    await eventually(async () => ((await lockWaiters()).includes(waiter!) ? undefined : true));
+    await eventually(async () => ((await lockWaiters(probe)).includes(waiter!) ? undefined : true));
     await sql.query('rollback');
     expect((await request(urlB).get(`/firma/documentos/${documentId}/final-pdf`).set('authorization', key)).status).toBe(409);
 

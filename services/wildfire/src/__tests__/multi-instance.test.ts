@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { generateSelfSignedPkcs12 } from '@firma-riesgo/pdf-core';
-import { createTestDatabase, pdfFilesUnder, serviceProcesses, type ServiceProcess, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { createTestDatabase, lockWaiters, pdfFilesUnder, serviceProcesses, type ServiceProcess, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { clearRedisPrefix, eventually, REDIS_URL, shortTempDir, testConfig, uniquePrefix, verifyWithTools } from './support';
 
@@ -35,16 +35,10 @@ describe('wildfire scaled out: two APIs and a worker sharing only Postgres and R
     dirs.push(dataDir);
     return processes.start(name, join(DIST, entry), { ...env, DATA_DIR: dataDir });
   };
-  const lockWaiters = async () =>
-    (await probe.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows.map((r) => r.pid);
 
   beforeAll(async () => {
-    db = await createTestDatabase('wildfire_multi');
     // Postgres notices within 0.1 s that a killed client's connection is gone, even while its query waits on a lock.
-    const admin = new pg.Client({ connectionString: db.url });
-    await admin.connect();
-    await admin.query(`alter database "${db.name}" set client_connection_check_interval = '100ms'`);
-    await admin.end();
+    db = await createTestDatabase('wildfire_multi', { deadClientCheckMs: 100 });
     mkdirSync(secrets, { recursive: true });
     writeFileSync(join(secrets, 'seal.p12'), generateSelfSignedPkcs12({ commonName: 'wildfire scaled-out seal' }), { mode: 0o600 });
     env = {
@@ -93,13 +87,13 @@ describe('wildfire scaled out: two APIs and a worker sharing only Postgres and R
     await sql.query('select id from reports where id = $1 for update', [id]);
     const firstWorker = start('worker 1', 'worker.js');
     const [waiter] = await eventually(async () => {
-      const pids = await lockWaiters();
+      const pids = await lockWaiters(probe);
       return pids.length === 1 ? pids : undefined;
     }, 1200).catch((err: Error) => {
       throw new Error(`${err.message}: no job waited on the held row lock; worker 1 said:\n${firstWorker.output.join('\n')}`);
     });
     await firstWorker.kill();
-    await eventually(async () => ((await lockWaiters()).includes(waiter!) ? undefined : true));
+    await eventually(async () => ((await lockWaiters(probe)).includes(waiter!) ? undefined : true));
     await sql.query('rollback');
     expect((await probe.query('select status from reports where id = $1', [id])).rows).toEqual([{ status: 'pending' }]);
     expect((await request(urlB).get(`/api/v1/reports/${id}`).set(auth)).status).toBe(202);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { eq } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { createTestDatabase, lockWaiters, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { apiTokens } from '../tokens/tables';
 import { unusedDataDir } from '@firma-riesgo/service-kit/testing';
@@ -79,17 +79,10 @@ describe('a report.generate job cut off by a killed worker process', () => {
     workers.push(child);
     return child;
   };
-  /** Backends of the test database waiting for a lock (the worker's update of the held row). */
-  const lockWaiters = async () =>
-    (await probe.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows.map((r) => r.pid);
 
   beforeAll(async () => {
-    db = await createTestDatabase('wildfire_worker_kill');
     // Postgres notices within 0.1 s that a killed client's connection is gone, even while its query waits on a lock.
-    const admin = new pg.Client({ connectionString: db.url });
-    await admin.connect();
-    await admin.query(`alter database "${db.name}" set client_connection_check_interval = '100ms'`);
-    await admin.end();
+    db = await createTestDatabase('wildfire_worker_kill', { deadClientCheckMs: 100 });
     // API and workers share DATA_DIR (the report files and the seal identity), as they must in production.
     // A claimed job of a dead worker is free again after 2 s instead of the default 30 s.
     env = { WILDFIRE_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, DATA_DIR: shortTempDir(), WILDFIRE_JOB_STALLED_MS: '2000' };
@@ -122,14 +115,14 @@ describe('a report.generate job cut off by a killed worker process', () => {
     const first = startWorker();
     // The job has rendered, sealed and stored the file, and waits to mark the row ready.
     const [waiter] = await eventually(async () => {
-      const pids = await lockWaiters();
+      const pids = await lockWaiters(probe);
       return pids.length === 1 ? pids : undefined;
     }, 600);
     expect(existsSync(file)).toBe(true);
 
     first.kill('SIGKILL');
     await once(first, 'exit');
-    await eventually(async () => ((await lockWaiters()).includes(waiter!) ? undefined : true));
+    await eventually(async () => ((await lockWaiters(probe)).includes(waiter!) ? undefined : true));
     await sql.query('rollback');
     expect((await api.database.db.select({ status: reports.status }).from(reports).where(eq(reports.id, id)))[0]).toEqual({ status: 'pending' });
     expect((await request(api.server!).get(`/api/v1/reports/${id}`).set(auth)).status).toBe(202);

@@ -133,7 +133,7 @@ export async function bulkLoadColumns(client: pg.ClientBase, mode: BulkMode, tab
   if (length === 0) return 0;
   const names = columns.map((c) => quoteIdent(c.name)).join(', ');
   if (mode === 'copy') {
-    await pipeline(Readable.from(binaryCopy(columns, length)), client.query(copyFrom(`COPY ${quoteIdent(table)} (${names}) FROM STDIN WITH (FORMAT binary)`)));
+    await copyBinary(client, table, columns, binaryCopy(columns, length));
     return length;
   }
   const sql = `INSERT INTO ${quoteIdent(table)} (${names}) SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${c.data.type}[]`).join(', ')})`;
@@ -164,9 +164,14 @@ export async function bulkLoadColumnsAsFilled(client: pg.ClientBase, mode: BulkM
       yield ready;
     }
   };
-  const names = columns().map((c) => quoteIdent(c.name)).join(', ');
-  await pipeline(Readable.from(binaryCopyAsFilled(columns, counted())), client.query(copyFrom(`COPY ${quoteIdent(table)} (${names}) FROM STDIN WITH (FORMAT binary)`)));
+  await copyBinary(client, table, columns(), binaryCopyAsFilled(columns, counted()));
   return length;
+}
+
+/** Sends binary COPY data (binaryCopy, binaryCopyAsFilled) into `table`'s `columns`. */
+async function copyBinary(client: pg.ClientBase, table: string, columns: readonly ColumnSource[], data: Iterable<Buffer>): Promise<void> {
+  const names = columns.map((c) => quoteIdent(c.name)).join(', ');
+  await pipeline(Readable.from(data), client.query(copyFrom(`COPY ${quoteIdent(table)} (${names}) FROM STDIN WITH (FORMAT binary)`)));
 }
 
 function unnestValues(data: ColumnData, from: number, to: number): (string | number)[] {

@@ -11,7 +11,7 @@
  * canopy cover (the MFE's fracción de cabida cubierta), 0 to 100. Columns in any
  * order and case, others ignored; `;` as the separator allows decimal commas.
  */
-import { CsvInputError, csvRecords, fieldReader, parseNumber, requireColumns, type CsvHeader } from '../csv-input';
+import { CsvInputError, csvRecords, fieldReader, parseNumber, requireColumns, unknownMunicipalityError, type CsvHeader } from '../csv-input';
 import { FUEL_MODEL_MAX, FUEL_MODEL_MIN, MAX_FUEL_LOAD_T_HA, VEGETATION_TYPE_CODES, vegetationTypeInfo, type VegetationType } from './classes';
 
 export const ECOSYSTEM_COLUMNS = ['municipio_id', 'vegetation_type', 'fuel_model', 'fuel_load_t_ha', 'forest_cover_pct'] as const;
@@ -54,7 +54,7 @@ export async function* ecosystemRows(
     const field = read!;
     const municipioId = field(record, 'municipio_id', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), 'expected a 5-digit INE code');
     if (!context.isKnown(municipioId)) {
-      throw new CsvInputError(`line ${record.line}, column "municipio_id": no municipality has the INE code ${municipioId}`, record.line, 'municipio_id');
+      throw unknownMunicipalityError(record.line, municipioId);
     }
     const first = seen.get(municipioId);
     if (first !== undefined) {

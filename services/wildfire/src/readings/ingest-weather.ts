@@ -28,7 +28,7 @@
 import type pg from 'pg';
 import type { MergeCounts } from '../db/bulk-merge';
 import { isoOfPgDay } from '../db/bulk-load';
-import { CsvInputError } from '../csv-input';
+import { CsvInputError, unknownMunicipalityError } from '../csv-input';
 import { provinceOf } from '../municipalities/provinces';
 import type { MunicipalitiesService } from '../municipalities/service';
 import { computeReadingsInBatches, emptyComputedReadings } from './compute-readings';
@@ -65,7 +65,7 @@ function unknownMunicipality(weather: WeatherColumns, gone: readonly string[]): 
     if (numbers.has(weather.municipality[i]!) && (row === -1 || weather.line[i]! < weather.line[row]!)) row = i;
   }
   const line = weather.line[row]!;
-  return new CsvInputError(`line ${line}, column "municipio_id": no municipality has the INE code ${weather.codes[weather.municipality[row]!]}`, line, 'municipio_id');
+  return unknownMunicipalityError(line, weather.codes[weather.municipality[row]!]!);
 }
 
 export interface IngestWeatherDeps {

@@ -11,7 +11,7 @@
  * in any order and case; `;` as the separator allows decimal commas.
  */
 import { parseIsoDay } from '../config';
-import { CsvInputError, csvRecords, fieldReader, parseNumber, requireColumns, type CsvHeader, type CsvRecord } from '../csv-input';
+import { CsvInputError, csvRecords, fieldReader, parseNumber, requireColumns, unknownMunicipalityError, type CsvHeader, type CsvRecord } from '../csv-input';
 
 export const WEATHER_COLUMNS = ['municipio_id', 'date', 'temp', 'rh', 'ws', 'prec'] as const;
 /** Earlier dates are taken for typos; the API serves from 2015, but earlier days can start a series. */
@@ -47,7 +47,7 @@ export function weatherValidator(context: { isKnown(municipioId: string): boolea
       const field = read!;
       const municipioId = field(record, 'municipio_id', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), 'expected a 5-digit INE code');
       if (!context.isKnown(municipioId)) {
-        throw new CsvInputError(`line ${record.line}, column "municipio_id": no municipality has the INE code ${municipioId}`, record.line, 'municipio_id');
+        throw unknownMunicipalityError(record.line, municipioId);
       }
       const date = field(record, 'date', isDate, 'expected a date in the form YYYY-MM-DD');
       if (date < EARLIEST_WEATHER_DATE || date > context.today) {

@@ -8,7 +8,7 @@ export function wildfireStorageCommands(): CliCommand<WildfireRuntime>[] {
     variable: 'WILDFIRE_STORAGE',
     stores: (rt) => ({
       source: createServiceFileStore(rt.config, rt.database),
-      target: (kind) => createServiceFileStore(rt.config, rt.database, rt.config.storageFor(kind)),
+      target: (kind) => createServiceFileStore({ ...rt.config, storage: rt.config.storageFor(kind) }, rt.database),
     }),
   });
 }
