@@ -19,7 +19,7 @@ import {
 import { createWildfireApp } from './app';
 import { createDecisionSupportService, type DecisionSupportService } from './decision-support/service';
 import { createIngestDecisions, type DecisionIngestSummary } from './decisions/ingest-decisions';
-import { createRebuildAutomaticDecisions, createUpdateAutomaticDecisions } from './decisions/automatic-decisions';
+import { AUTOMATIC_MIN_FWI, createRebuildAutomaticDecisions, createUpdateAutomaticDecisions } from './decisions/automatic-decisions';
 import { createDecisionsRepository } from './decisions/repository';
 import { createDecisionsService, type DecisionsService } from './decisions/service';
 import { createFramingService, type FramingService } from './framing/service';
@@ -170,8 +170,9 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
       repo: readingsRepo,
       municipalities,
       today: () => todayInSpain(clock()),
-      afterReadings: async (tx, touched) => {
-        const counts = await updateAutomaticDecisions(tx, touched);
+      highFwi: AUTOMATIC_MIN_FWI,
+      afterReadings: async (tx, touched, highRuns) => {
+        const counts = await updateAutomaticDecisions(tx, touched, highRuns);
         if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
       },
     }),

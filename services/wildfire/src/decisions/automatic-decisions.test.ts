@@ -177,6 +177,22 @@ describe('automatic decisions', () => {
     });
   });
 
+  describe('from the runs the FWI loop gathers during ingestion', () => {
+    it('are the decisions a rebuild from the stored readings derives: corrections, series recomputed after them, a file before stored days', async () => {
+      const codes = ['46250', '50297', '29067'];
+      // Stored days first, then a correction in the middle (the stored days after it are recomputed),
+      // then days before the stored ones whose run runs into them, then a gap filled.
+      await ingest(codes.flatMap((code, i) => days(code, '2025-06-05', ['HHRHHHHRRHHH', 'RHHHRHHHHHHR', 'HHHHHHRRHHHH'][i]!)));
+      await ingest(codes.flatMap((code, i) => days(code, '2025-06-09', ['HH', 'R', 'HRH'][i]!)));
+      await ingest(codes.flatMap((code, i) => days(code, '2025-05-30', ['HHHHHH', 'RRRHHH', 'HHH'][i]!)));
+      await ingest([...days('46250', '2025-06-17', 'HH'), ...days('50297', '2025-06-18', 'RH')]);
+      const gathered = await Promise.all(codes.map(spans));
+      expect(gathered.every((runs) => runs.length > 0)).toBe(true);
+      expect(await rt.rebuildAutomaticDecisions()).toMatchObject({ created: 0, updated: 0, removed: 0 });
+      expect(await Promise.all(codes.map(spans))).toEqual(gathered);
+    });
+  });
+
   describe('for test tokens', () => {
     it('derives whole runs of the synthetic series for the span asked, never the live ones, the same each time', async () => {
       const query = 'municipio_id=41091&date_from=2025-07-10&date_to=2025-07-31';

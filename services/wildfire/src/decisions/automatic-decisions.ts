@@ -5,8 +5,8 @@
  * bans of Ley 43/2003 art. 48.6 (measures-table.ts) and dates spanning the run.
  *
  * Live data: weather ingestion calls `updateAutomaticDecisions` in its transaction once
- * the readings are written; the repository recomputes the touched municipalities'
- * runs set-based (decisions/repository.ts `replaceAutomatic`), so a correction extends,
+ * the readings are written, with the runs of high days its FWI loop gathered; the
+ * repository recomputes the touched municipalities' runs set-based (decisions/repository.ts `replaceAutomatic`), so a correction extends,
  * merges, splits or removes decisions in the same commit as the readings.
  * Test tokens: `syntheticAutomaticDecisions` derives the same runs from the synthetic
  * series on demand; they are never stored.
@@ -19,7 +19,7 @@ import { ART_48_6_LEGAL_BASIS, measuresFor } from '../decision-support/measures-
 import { SOURCES } from '../decision-support/sources';
 import { EARLIEST_DATE } from '../readings/date-range';
 import type { SyntheticData } from '../synthetic/synthetic-data';
-import type { AutomaticDecisionContent, AutomaticDecisionCounts, DecisionsRepository, StoredDecision } from './repository';
+import type { AutomaticDecisionContent, AutomaticDecisionCounts, DayRun, DecisionsRepository, StoredDecision } from './repository';
 
 export const AUTOMATIC_MIN_FWI = DANGER_CLASSES.find((c) => c.code === 'very_high')!.minFwi;
 
@@ -34,9 +34,18 @@ export const AUTOMATIC_DECISION: AutomaticDecisionContent = {
 };
 
 export function createUpdateAutomaticDecisions(deps: { repo: Pick<DecisionsRepository, 'replaceAutomatic'>; clock: () => Date }) {
-  /** Recomputes the automatic decisions of each touched municipality from its first touched day, on `tx`. */
-  return function updateAutomaticDecisions(tx: pg.ClientBase, touched: readonly { municipio_id: string; first: string }[]): Promise<AutomaticDecisionCounts> {
-    return deps.repo.replaceAutomatic(tx, touched, AUTOMATIC_DECISION, deps.clock());
+  /**
+   * Recomputes the automatic decisions of each touched municipality from its first touched
+   * day, on `tx`. `highFrom`: the runs of days at or above AUTOMATIC_MIN_FWI from each
+   * first touched day on, when the caller has them (weather ingestion gathers them while
+   * computing the FWI); without them they are read from the stored readings.
+   */
+  return function updateAutomaticDecisions(
+    tx: pg.ClientBase,
+    touched: readonly { municipio_id: string; first: string }[],
+    highFrom?: readonly DayRun[],
+  ): Promise<AutomaticDecisionCounts> {
+    return deps.repo.replaceAutomatic(tx, touched, AUTOMATIC_DECISION, deps.clock(), highFrom);
   };
 }
 

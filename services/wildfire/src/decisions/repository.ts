@@ -97,6 +97,13 @@ export interface AutomaticDecisionCounts {
 
 const AUTOMATIC_LOCK = 'wildfire:automatic-decisions';
 
+/** Consecutive days of a municipality (both ends included), e.g. those at or above an FWI. */
+export interface DayRun {
+  municipio_id: string;
+  from: string;
+  to: string;
+}
+
 /**
  * Recomputes the automatic decisions of the touched municipalities, set-based, on the
  * caller's transaction. Each municipality is recomputed from its first touched day,
@@ -106,12 +113,18 @@ const AUTOMATIC_LOCK = 'wildfire:automatic-decisions';
  * missing day breaks a run). A run keeps the id of its first day, so one that only
  * grows at its end keeps its decision; decisions of the span that no run has any more
  * are deleted. The ids are `dec_` + 24 hex digits of sha256("automatic|<code>|<first day>").
+ *
+ * `highFrom`: the runs of days at or above `minFwi` from each municipality's first
+ * touched day on, as weather ingestion worked them out while computing the FWI; then
+ * only the stored days before the first touched day are read. Absent (a rebuild), they
+ * are read from the stored readings.
  */
 async function replaceAutomatic(
   client: pg.ClientBase,
   touched: readonly { municipio_id: string; first: string }[],
   content: AutomaticDecisionContent,
   now: Date,
+  highFrom?: readonly DayRun[],
 ): Promise<AutomaticDecisionCounts> {
   if (touched.length === 0) return { created: 0, updated: 0, removed: 0 };
   // One writer of automatic decisions at a time (weather ingestions and a rebuild), released with the transaction.
@@ -122,6 +135,27 @@ async function replaceAutomatic(
   await client.query('TRUNCATE automatic_touched');
   await client.query('INSERT INTO automatic_touched SELECT * FROM unnest($1::text[], $2::date[])', [touched.map((t) => t.municipio_id), touched.map((t) => t.first)]);
   await client.query('ANALYZE automatic_touched');
+  // The high runs from each first touched day on: handed over, or gaps-and-islands over the stored days.
+  await client.query('CREATE TEMP TABLE IF NOT EXISTS automatic_high (municipio_id text NOT NULL, date_from date NOT NULL, date_to date NOT NULL) ON COMMIT DROP');
+  await client.query('TRUNCATE automatic_high');
+  if (highFrom) {
+    await client.query('INSERT INTO automatic_high SELECT * FROM unnest($1::text[], $2::date[], $3::date[])', [
+      highFrom.map((r) => r.municipio_id),
+      highFrom.map((r) => r.from),
+      highFrom.map((r) => r.to),
+    ]);
+  } else {
+    await client.query(
+      `INSERT INTO automatic_high
+       SELECT municipio_id, min(date), max(date) FROM (
+         SELECT d.municipio_id, d.date, d.date - (row_number() OVER (PARTITION BY d.municipio_id ORDER BY d.date))::int AS island
+         FROM automatic_touched t JOIN (${storedFwiDaysSql()}) d ON d.municipio_id = t.municipio_id AND d.date >= t.first
+         WHERE d.fwi >= $1
+       ) days GROUP BY municipio_id, island`,
+      [content.minFwi],
+    );
+  }
+  await client.query('ANALYZE automatic_high');
   const { rows } = await client.query<AutomaticDecisionCounts>(
     `WITH touched AS (SELECT municipio_id, first FROM automatic_touched),
      days AS NOT MATERIALIZED (${storedFwiDaysSql()}),
@@ -146,11 +180,16 @@ async function replaceAutomatic(
          WHERE d.origin = 'automatic' AND d.scope_level = 'municipality' AND d.scope_code = b.municipio_id AND d.date_to >= b.since - 1)) AS since
        FROM back b
      ),
+     -- The high days of each span: stored ones before the first touched day, then the runs from it on (automatic_high).
+     high AS (
+       SELECT s.municipio_id, d.date FROM spans s JOIN touched t ON t.municipio_id = s.municipio_id
+       CROSS JOIN LATERAL (SELECT d.date FROM days d WHERE d.municipio_id = s.municipio_id AND d.date >= s.since AND d.date < t.first AND d.fwi >= $1) d
+       UNION ALL
+       SELECT h.municipio_id, g.day::date FROM automatic_high h CROSS JOIN LATERAL generate_series(h.date_from, h.date_to, interval '1 day') AS g(day)
+     ),
      runs AS (
        SELECT municipio_id, min(date) AS date_from, max(date) AS date_to FROM (
-         SELECT d.municipio_id, d.date, d.date - (row_number() OVER (PARTITION BY d.municipio_id ORDER BY d.date))::int AS island
-         FROM days d JOIN spans s ON s.municipio_id = d.municipio_id AND d.date >= s.since
-         WHERE d.fwi >= $1
+         SELECT h.municipio_id, h.date, h.date - (row_number() OVER (PARTITION BY h.municipio_id ORDER BY h.date))::int AS island FROM high h
        ) days GROUP BY municipio_id, island
      ),
      fresh AS (

@@ -79,6 +79,13 @@ export class ReadingColumns {
   }
 }
 
+/** Runs of consecutive days, per municipality number: run k spans days `from[k]`..`to[k]` of municipality `municipality[k]`. */
+export interface DayRuns {
+  municipality: number[];
+  from: number[];
+  to: number[];
+}
+
 export interface ComputedReadings {
   /** Readings with no stored row. */
   inserts: ReadingColumns;
@@ -86,6 +93,13 @@ export interface ComputedReadings {
   updates: ReadingColumns;
   computed: number;
   restarts: number;
+  /**
+   * The runs of consecutive computed days whose FWI is at or above `highFwi` (every
+   * computed day: new, changed and unchanged), in municipality and date order, so the
+   * automatic decisions need not read back the readings just written.
+   */
+  highRuns: DayRuns;
+  highFwi: number;
 }
 
 /** Month (1–12) of a day number, cached: a file spans few distinct days. */
@@ -101,9 +115,12 @@ function monthTable() {
   };
 }
 
-/** Room for the readings computed from a file of `rows` rows: only the file's days can be new. */
-export function emptyComputedReadings(rows: number): ComputedReadings {
-  return { inserts: new ReadingColumns(rows), updates: new ReadingColumns(), computed: 0, restarts: 0 };
+/**
+ * Room for the readings computed from a file of `rows` rows: only the file's days can be
+ * new. `highFwi`: the FWI from which days are gathered into `highRuns` (none by default).
+ */
+export function emptyComputedReadings(rows: number, highFwi = Infinity): ComputedReadings {
+  return { inserts: new ReadingColumns(rows), updates: new ReadingColumns(), computed: 0, restarts: 0, highRuns: { municipality: [], from: [], to: [] }, highFwi };
 }
 
 /**
@@ -151,7 +168,7 @@ export function* computeReadingsInBatches(
   const storedDay = stored.day;
   const [storedTemp, storedRh, storedWs, storedPrec] = stored.values as [Float64Array, Float64Array, Float64Array, Float64Array];
   const monthOf = monthTable();
-  const { inserts, updates } = result;
+  const { inserts, updates, highRuns, highFwi } = result;
   const out = new Float64Array(FLOAT_COLUMNS.length);
   let computed = 0;
   let restarts = 0;
@@ -218,6 +235,15 @@ export function* computeReadingsInBatches(
       out[10] = fwi.dsr(index);
       out[11] = riskScore(index);
       const label = riskLabel(index);
+      if (index >= highFwi) {
+        const last = highRuns.to.length - 1;
+        if (last >= 0 && highRuns.municipality[last] === m && highRuns.to[last] === day - 1) highRuns.to[last] = day;
+        else {
+          highRuns.municipality.push(m);
+          highRuns.from.push(day);
+          highRuns.to.push(day);
+        }
+      }
       computed++;
       if (before === -1) inserts.push(m, day, out, LABEL_NUMBER[label]);
       else if (!sameReading(stored, before, out, LABEL_NUMBER[label])) updates.push(m, day, out, LABEL_NUMBER[label]);

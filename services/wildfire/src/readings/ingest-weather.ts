@@ -20,6 +20,9 @@
  *    writes one batch while the next is computed; changed ones are merged in one statement; identical ones are left
  *    alone. Loading the same file twice changes nothing; a file that extends a series
  *    continues it.
+ * 5. `afterReadings` (the automatic decisions) runs in the same transaction, handed the
+ *    runs of days at or above `highFwi` that the FWI loop gathered, so it need not read
+ *    back the year of readings just written.
  *
  * Gaps: the codes carry over a gap of up to MAX_CARRY_GAP_DAYS missing days as if
  * the days were consecutive (cffdrs's behaviour); after a longer gap the series
@@ -73,8 +76,21 @@ export interface IngestWeatherDeps {
   municipalities: Pick<MunicipalitiesService, 'locations'>;
   /** Today in Spain: the file may hold no later day. */
   today: () => string;
-  /** Runs in the ingestion's transaction once the readings are written, over each municipality from its first day in the file. */
-  afterReadings: (tx: pg.ClientBase, touched: readonly TouchedMunicipality[]) => Promise<unknown>;
+  /**
+   * Runs in the ingestion's transaction once the readings are written, over each
+   * municipality from its first day in the file, with the runs of consecutive days from
+   * there on whose FWI is at or above `highFwi` (worked out as the FWI was computed).
+   */
+  afterReadings: (tx: pg.ClientBase, touched: readonly TouchedMunicipality[], highRuns: readonly HighFwiRun[]) => Promise<unknown>;
+  /** The FWI from which days make the `highRuns` handed to `afterReadings`. */
+  highFwi: number;
+}
+
+/** Consecutive days of a municipality (both ends included) at or above an FWI threshold. */
+export interface HighFwiRun {
+  municipio_id: string;
+  from: string;
+  to: string;
 }
 
 export function createIngestWeather(deps: IngestWeatherDeps) {
@@ -105,11 +121,13 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
       const starts = await ingestion.starts(touched);
       const stored = await ingestion.storedFrom(touched, (code) => weather.numberOf.get(code)!);
       // The FWI runs as the COPY pulls batches of new readings: the database writes one while the next is computed.
-      const result = emptyComputedReadings(weather.length);
+      const result = emptyComputedReadings(weather.length, deps.highFwi);
       const batches = computeReadingsInBatches(weather, grouped, (m) => lats[m]!, starts, stored, result, COPY_BATCH_ROWS);
       const inserted = await ingestion.insert(() => result.inserts.sources(weather.codes), batches);
       const merged = await ingestion.update(result.updates.sources(weather.codes), result.updates.length);
-      await deps.afterReadings(ingestion.transaction, touched);
+      const { municipality, from, to } = result.highRuns;
+      const highRuns = municipality.map((m, k) => ({ municipio_id: weather.codes[m]!, from: isoOfPgDay(from[k]!), to: isoOfPgDay(to[k]!) }));
+      await deps.afterReadings(ingestion.transaction, touched, highRuns);
       return {
         rows: weather.length,
         municipalities: weather.codes.length,
