@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngineRunner, type EngineRunner } from '../engine-runner';
 import { minimalPdf } from '../__tests__/minimal-pdf';
+import { unprotectPdf } from './page-tools';
 import { preparePdfQuick } from './quick-check';
 import { createWorkerPool } from './worker-pool';
 
@@ -60,5 +61,44 @@ describe('preparePdfQuick: mupdf looks first, qpdf checks whatever it does not v
       issues: [expect.objectContaining({ type: 'pdf_invalid' })],
     });
     expect(runs).toEqual([]);
+  });
+});
+
+describe('unprotectPdf: qpdf checks and decrypts side by side, no mupdf look', () => {
+  const { engines: counting, runs, close } = countingEngines();
+  const looks: string[] = [];
+  const engines = { ...counting, pool: { ...counting.pool, run: ((op, args, opts) => (looks.push(op), counting.pool.run(op, args, opts))) as typeof counting.pool.run } };
+  let work: string;
+  let locked: Buffer;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'unprotect-'));
+    writeFileSync(join(work, 'plain.pdf'), minimalPdf());
+    execFileSync('qpdf', ['--encrypt', 'user', 'owner', '256', '--', join(work, 'plain.pdf'), join(work, 'locked.pdf')]);
+    locked = readFileSync(join(work, 'locked.pdf'));
+  });
+  beforeEach(() => {
+    runs.length = 0;
+    looks.length = 0;
+  });
+  afterAll(async () => {
+    await Promise.all([close(), counting.pool.close()]);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('decrypts an AES-256 file with two qpdf runs and no mupdf look (its password hash cost more than both)', async () => {
+    const { data, wasEncrypted } = await unprotectPdf(engines, locked, 'user');
+    expect(wasEncrypted).toBe(true);
+    writeFileSync(join(work, 'out.pdf'), data);
+    expect(execFileSync('qpdf', ['--show-encryption', join(work, 'out.pdf')]).toString()).toContain('File is not encrypted');
+    expect(runs).toEqual(['qpdf', 'qpdf']);
+    expect(looks).toEqual([]);
+  });
+
+  it('returns an unencrypted file unchanged, dropping the decryption, and refuses a wrong password at its field', async () => {
+    const same = await unprotectPdf(engines, minimalPdf(), 'anything');
+    expect(same.wasEncrypted).toBe(false);
+    expect(Buffer.from(same.data).equals(minimalPdf())).toBe(true);
+    await expect(unprotectPdf(engines, locked, 'wrong')).rejects.toMatchObject({ issues: [expect.objectContaining({ loc: ['form', 'password'] })] });
+    expect(looks).toEqual([]);
   });
 });
