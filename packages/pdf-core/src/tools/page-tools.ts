@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { notPdf, PdfInputError } from './errors';
 import { TOOL_TIMEOUTS, type ToolEngines } from './engines';
 import { hasPdfHeader, probePdf } from './input';
-import { preparePdfQuick } from './quick-check';
+import { preparePdfQuick, workWhileLooking } from './quick-check';
 import { formatPageList, parsePageList, parsePageRanges } from './page-ranges';
 import { runQpdf } from './qpdf';
 
@@ -69,11 +69,15 @@ export async function extractPages(engines: ToolEngines, input: Uint8Array, spec
 export async function rotatePdf(engines: ToolEngines, input: Uint8Array, angle: 90 | 180 | 270, spec?: string): Promise<Uint8Array> {
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
-    const { path, pages } = await preparePdfQuick(engines, dir, input);
-    const selected = spec === undefined ? '1-z' : formatPageList([...new Set(parsePageList(spec, pages, 'pages'))].sort((a, b) => a - b));
     const out = join(dir, 'out.pdf');
-    await runQpdf(runner, dir, [`--rotate=+${angle}:${selected}`, path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
-    return new Uint8Array(await readFile(out));
+    const rotate = async (path: string, selected: string) => {
+      await runQpdf(runner, dir, [`--rotate=+${angle}:${selected}`, path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+      return new Uint8Array(await readFile(out));
+    };
+    // all pages: the page count is not needed, qpdf starts while mupdf looks
+    if (spec === undefined) return workWhileLooking(engines, dir, input, (path) => rotate(path, '1-z'));
+    const { path, pages } = await preparePdfQuick(engines, dir, input);
+    return rotate(path, formatPageList([...new Set(parsePageList(spec, pages, 'pages'))].sort((a, b) => a - b)));
   });
 }
 
@@ -84,10 +88,11 @@ export async function rotatePdf(engines: ToolEngines, input: Uint8Array, angle: 
 export async function flattenPdf(engines: ToolEngines, input: Uint8Array): Promise<Uint8Array> {
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
-    const { path } = await preparePdfQuick(engines, dir, input);
     const out = join(dir, 'out.pdf');
-    await runQpdf(runner, dir, ['--generate-appearances', '--flatten-annotations=all', path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
-    return new Uint8Array(await readFile(out));
+    return workWhileLooking(engines, dir, input, async (path) => {
+      await runQpdf(runner, dir, ['--generate-appearances', '--flatten-annotations=all', path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+      return new Uint8Array(await readFile(out));
+    });
   });
 }
 
@@ -100,13 +105,14 @@ export async function flattenPdf(engines: ToolEngines, input: Uint8Array): Promi
 export async function protectPdf(engines: ToolEngines, input: Uint8Array, password: string, ownerPassword?: string): Promise<Uint8Array> {
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
-    const { path } = await preparePdfQuick(engines, dir, input);
     const out = join(dir, 'out.pdf');
-    await runQpdf(runner, dir, [path, out], {
-      timeoutMs: TOOL_TIMEOUTS.qpdf,
-      encrypt: { userPassword: password, ownerPassword: ownerPassword ?? password },
+    return workWhileLooking(engines, dir, input, async (path) => {
+      await runQpdf(runner, dir, [path, out], {
+        timeoutMs: TOOL_TIMEOUTS.qpdf,
+        encrypt: { userPassword: password, ownerPassword: ownerPassword ?? password },
+      });
+      return new Uint8Array(await readFile(out));
     });
-    return new Uint8Array(await readFile(out));
   });
 }
 
