@@ -87,6 +87,18 @@ describe('run', () => {
     }
   });
 
+  it('starts engines in the launcher process (a small one to fork), or here with supervise: false', async () => {
+    const parentOf = async (r: ReturnType<typeof createEngineRunner>) => Number((await r.run('mutool', ['-c', 'echo $PPID'])).stdout.toString());
+    const launched = createEngineRunner({ binaries: { mutool: '/bin/sh' } });
+    const launcherPid = await parentOf(launched);
+    expect(launcherPid).not.toBe(process.pid);
+    const stat = await readFile(`/proc/${launcherPid}/stat`, 'utf8');
+    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])).toBe(process.pid);
+    expect(await readFile(`/proc/${launcherPid}/cmdline`, 'utf8')).toContain('engine-launcher-process.js');
+    await launched.close();
+    expect(await parentOf(createEngineRunner({ binaries: { mutool: '/bin/sh' }, supervise: false }))).toBe(process.pid);
+  });
+
   it('reports a process ended by a signal as 128 plus the signal number', async () => {
     const sh = createEngineRunner({ binaries: { mutool: '/bin/sh' } });
     const result = await sh.run('mutool', ['-c', 'kill -TERM $$']);

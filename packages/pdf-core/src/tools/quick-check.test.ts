@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngineRunner, type EngineRunner } from '../engine-runner';
 import { minimalPdf } from '../__tests__/minimal-pdf';
-import { preparePdfQuick } from './quick-check';
+import { eventually } from '../__tests__/processes';
+import { rotatePdf, unprotectPdf } from './page-tools';
+import { preparePdfQuick, workWhileLooking } from './quick-check';
 import { createWorkerPool } from './worker-pool';
 
 /** The real runner and pool, with the engine runs of each call listed. */
@@ -60,5 +62,99 @@ describe('preparePdfQuick: mupdf looks first, qpdf checks whatever it does not v
       issues: [expect.objectContaining({ type: 'pdf_invalid' })],
     });
     expect(runs).toEqual([]);
+  });
+});
+
+describe('unprotectPdf: qpdf checks and decrypts side by side, no mupdf look', () => {
+  const { engines: counting, runs, close } = countingEngines();
+  const looks: string[] = [];
+  const engines = { ...counting, pool: { ...counting.pool, run: ((op, args, opts) => (looks.push(op), counting.pool.run(op, args, opts))) as typeof counting.pool.run } };
+  let work: string;
+  let locked: Buffer;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'unprotect-'));
+    writeFileSync(join(work, 'plain.pdf'), minimalPdf());
+    execFileSync('qpdf', ['--encrypt', 'user', 'owner', '256', '--', join(work, 'plain.pdf'), join(work, 'locked.pdf')]);
+    locked = readFileSync(join(work, 'locked.pdf'));
+  });
+  beforeEach(() => {
+    runs.length = 0;
+    looks.length = 0;
+  });
+  afterAll(async () => {
+    await Promise.all([close(), counting.pool.close()]);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('decrypts an AES-256 file with two qpdf runs and no mupdf look (its password hash cost more than both)', async () => {
+    const { data, wasEncrypted } = await unprotectPdf(engines, locked, 'user');
+    expect(wasEncrypted).toBe(true);
+    writeFileSync(join(work, 'out.pdf'), data);
+    expect(execFileSync('qpdf', ['--show-encryption', join(work, 'out.pdf')]).toString()).toContain('File is not encrypted');
+    expect(runs).toEqual(['qpdf', 'qpdf']);
+    expect(looks).toEqual([]);
+  });
+
+  it('returns an unencrypted file unchanged, dropping the decryption, and refuses a wrong password at its field', async () => {
+    const same = await unprotectPdf(engines, minimalPdf(), 'anything');
+    expect(same.wasEncrypted).toBe(false);
+    expect(Buffer.from(same.data).equals(minimalPdf())).toBe(true);
+    await expect(unprotectPdf(engines, locked, 'wrong')).rejects.toMatchObject({ issues: [expect.objectContaining({ loc: ['form', 'password'] })] });
+    expect(looks).toEqual([]);
+  });
+});
+
+describe('workWhileLooking: the tool runs while mupdf looks, and only a plain PDF keeps that run', () => {
+  const { engines: counting, runs, close } = countingEngines();
+  let release: () => void = () => undefined;
+  let gate: Promise<void> = Promise.resolve();
+  // the real look, held until the test lets it through
+  const engines = { ...counting, pool: { ...counting.pool, run: ((op, args, opts) => gate.then(() => counting.pool.run(op, args, opts))) as typeof counting.pool.run } };
+  let work: string;
+  const showEncryption = (data: Uint8Array) => {
+    writeFileSync(join(work, 'out.pdf'), data);
+    return execFileSync('qpdf', ['--show-encryption', join(work, 'out.pdf')]).toString();
+  };
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'work-while-looking-'));
+  });
+  beforeEach(() => {
+    runs.length = 0;
+    gate = new Promise((r) => (release = r));
+  });
+  afterAll(async () => {
+    release();
+    await Promise.all([close(), counting.pool.close()]);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('starts qpdf before the look has answered, and keeps its output for a plain PDF', async () => {
+    const rotated = rotatePdf(engines, minimalPdf(), 90);
+    expect(await eventually(() => runs.length === 1, 10_000)).toBe(true);
+    release();
+    const data = await rotated;
+    expect(runs).toEqual(['qpdf']);
+    writeFileSync(join(work, 'rotated.pdf'), data);
+    expect(execFileSync('qpdf', ['--show-object=3', join(work, 'rotated.pdf')]).toString()).toMatch(/\/Rotate 90/);
+  });
+
+  it('drops that run for a file with an owner password, and rotates the copy qpdf decrypted (as before)', async () => {
+    writeFileSync(join(work, 'plain.pdf'), minimalPdf());
+    execFileSync('qpdf', ['--encrypt', '', 'owner', '256', '--', join(work, 'plain.pdf'), join(work, 'owner-only.pdf')]);
+    const rotated = rotatePdf(engines, readFileSync(join(work, 'owner-only.pdf')), 90);
+    expect(await eventually(() => runs.length === 1, 10_000)).toBe(true);
+    release();
+    const data = await rotated;
+    // the early run, qpdf's check, its decryption, the run on the decrypted file
+    expect(runs).toEqual(['qpdf', 'qpdf', 'qpdf', 'qpdf']);
+    expect(showEncryption(data)).toContain('File is not encrypted');
+  });
+
+  it('answers a file mupdf had to repair with qpdf\'s refusal, whatever the early run did', async () => {
+    const damaged = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n%%EOF\n', 'latin1');
+    release();
+    await expect(engines.runner.withTempDir((dir) => workWhileLooking(engines, dir, damaged, async () => 'early run kept'))).rejects.toMatchObject({
+      issues: [expect.objectContaining({ loc: ['form', 'file'], type: 'pdf_damaged' })],
+    });
   });
 });

@@ -45,3 +45,34 @@ export async function preparePdfQuick(engines: ToolEngines, dir: string, input: 
   if (!isPlainPdf(check)) return preparePdf(engines.runner, dir, input, name);
   return { path, pages: check.pages, decrypted: false };
 }
+
+/**
+ * `work` on the upload, for a tool that needs nothing from the check but its verdict
+ * (rotate of all pages, flatten, protect): the file is written and `work` starts while
+ * mupdf looks, instead of after. A plain PDF (isPlainPdf) keeps `work`'s outcome, result
+ * or refusal, as preparePdfQuick + `work` would give. Anything else waits for that
+ * run to end, drops it, and does what preparePdfQuick does (qpdf's check, its refusals,
+ * the decryption of an owner-only file) before running `work` again on the prepared file.
+ */
+export async function workWhileLooking<T>(engines: ToolEngines, dir: string, input: Uint8Array, work: (path: string) => Promise<T>): Promise<T> {
+  if (!hasPdfHeader(input)) throw notPdf();
+  const path = join(dir, 'in.pdf');
+  const looking = quickCheck(engines, input);
+  await writeFile(path, input);
+  const early = work(path);
+  const settled = early.then(
+    () => undefined,
+    () => undefined,
+  );
+  let check: PdfCheck | null;
+  try {
+    check = await looking;
+  } catch (err) {
+    await settled;
+    throw err;
+  }
+  if (isPlainPdf(check)) return early;
+  await settled;
+  const prepared = await preparePdf(engines.runner, dir, input);
+  return work(prepared.path);
+}

@@ -13,7 +13,7 @@ export interface ToolsContext extends ToolEngines {
 export function createToolsContext(options: { tmpDir?: string; workers?: number; logger?: Logger; sweep?: boolean } = {}): ToolsContext {
   const runner = createEngineRunner({ tmpRoot: options.tmpDir });
   const pool = createWorkerPool({ size: options.workers });
-  if (runner.supervision === 'none') options.logger?.warn('no engine watchdog on this platform: PDF engines may outlive a crash of this process');
+  if (runner.supervision === 'none') options.logger?.warn('no engine launcher on this platform: PDF engines may outlive a crash of this process');
   // Temp dirs a crashed call left behind (users' documents) are removed at start-up and every 5 minutes.
   // Only processes that run engines sweep (not a CLI command, which starts none).
   const sweeper = options.sweep === false ? { stop: () => undefined } : startTempSweeper({
