@@ -33,6 +33,24 @@ export function createSigningRequestsRepository(db: EsignDb) {
       return db.select().from(signingRequests).where(eq(signingRequests.documentId, documentId)).orderBy(asc(signingRequests.createdAt), asc(signingRequests.id));
     },
 
+    /**
+     * The request's place in its document's `listForDocument` order (0 for the first): the
+     * slot of its stamp. Counted by the database, so a seal reads one number instead of
+     * every request of the document.
+     */
+    async positionInDocument(documentId: string, id: string): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(signingRequests)
+        .where(
+          and(
+            eq(signingRequests.documentId, documentId),
+            sql`(${signingRequests.createdAt}, ${signingRequests.id}) < (select me.created_at, me.id from ${signingRequests} me where me.id = ${id})`,
+          ),
+        );
+      return row?.n ?? 0;
+    },
+
     async update(id: string, patch: SigningRequestPatch): Promise<void> {
       await db.update(signingRequests).set(patch).where(eq(signingRequests.id, id));
     },
@@ -62,11 +80,11 @@ export function createSigningRequestsRepository(db: EsignDb) {
     },
 
     /**
-     * Records the seal unless it was recorded already. The caller holds the document's row
-     * lock and has checked it is not erased (erasure takes the same lock).
+     * Records the seal unless it was recorded already: the sealed row, or null. The caller
+     * holds the document's row lock and has checked it is not erased (erasure takes the same lock).
      */
-    async markSealed(id: string, seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string; at: Date }): Promise<boolean> {
-      const rows = await db
+    async markSealed(id: string, seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string; at: Date }): Promise<SigningRequestRow | null> {
+      const [row] = await db
         .update(signingRequests)
         .set({ sealStatus: 'sealed', signatureLevel: seal.level, tsaTime: seal.tsaTime, signedSha256: seal.sha256, sealedAt: seal.at, sealError: null })
         .where(
@@ -75,8 +93,8 @@ export function createSigningRequestsRepository(db: EsignDb) {
             ne(signingRequests.sealStatus, 'sealed'),
           ),
         )
-        .returning({ id: signingRequests.id });
-      return rows.length === 1;
+        .returning();
+      return row ?? null;
     },
 
     async recordSealFailure(id: string, error: string, final: boolean): Promise<void> {
