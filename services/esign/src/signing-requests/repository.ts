@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
+import { preparedQuery, UNNAMED } from '../db/prepared';
 import { signingRequests } from './tables';
 
 export type SigningRequestRow = typeof signingRequests.$inferSelect;
@@ -7,6 +8,31 @@ export type SigningRequestPatch = Partial<typeof signingRequests.$inferInsert>;
 
 /** The only code that touches signing_requests. */
 export function createSigningRequestsRepository(db: EsignDb) {
+  // The signee flow's and the seal's reads, built once (db/prepared.ts).
+  const byId = preparedQuery(db, () => db.select().from(signingRequests).where(eq(signingRequests.id, sql.placeholder('id'))).limit(1).prepare(UNNAMED));
+  const byTokenHash = preparedQuery(db, () => db.select().from(signingRequests).where(eq(signingRequests.tokenHash, sql.placeholder('tokenHash'))).limit(1).prepare(UNNAMED));
+  const position = preparedQuery(db, () =>
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(signingRequests)
+      .where(
+        and(
+          eq(signingRequests.documentId, sql.placeholder('documentId')),
+          sql`(${signingRequests.createdAt}, ${signingRequests.id}) < (select me.created_at, me.id from ${signingRequests} me where me.id = ${sql.placeholder('id')})`,
+        ),
+      )
+      .prepare(UNNAMED),
+  );
+  const sealedCounts = preparedQuery(db, () =>
+    db
+      .select({
+        total: sql<number>`count(*)::int`,
+        sealed: sql<number>`count(*) filter (where ${signingRequests.status} = 'signed' and ${signingRequests.sealStatus} = 'sealed')::int`,
+      })
+      .from(signingRequests)
+      .where(eq(signingRequests.documentId, sql.placeholder('documentId')))
+      .prepare(UNNAMED),
+  );
   return {
     async insert(values: typeof signingRequests.$inferInsert): Promise<SigningRequestRow> {
       const [row] = await db.insert(signingRequests).values(values).returning();
@@ -14,12 +40,12 @@ export function createSigningRequestsRepository(db: EsignDb) {
     },
 
     async find(id: string): Promise<SigningRequestRow | null> {
-      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.id, id)).limit(1);
+      const [row] = await byId({ id });
       return row ?? null;
     },
 
     async findByTokenHash(tokenHash: string): Promise<SigningRequestRow | null> {
-      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.tokenHash, tokenHash)).limit(1);
+      const [row] = await byTokenHash({ tokenHash });
       return row ?? null;
     },
 
@@ -39,15 +65,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
      * every request of the document.
      */
     async positionInDocument(documentId: string, id: string): Promise<number> {
-      const [row] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(signingRequests)
-        .where(
-          and(
-            eq(signingRequests.documentId, documentId),
-            sql`(${signingRequests.createdAt}, ${signingRequests.id}) < (select me.created_at, me.id from ${signingRequests} me where me.id = ${id})`,
-          ),
-        );
+      const [row] = await position({ documentId, id });
       return row?.n ?? 0;
     },
 
@@ -132,13 +150,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
 
     /** Whether every request of the document is signed and sealed (and there is at least one). */
     async allSealed(documentId: string): Promise<boolean> {
-      const [row] = await db
-        .select({
-          total: sql<number>`count(*)::int`,
-          sealed: sql<number>`count(*) filter (where ${signingRequests.status} = 'signed' and ${signingRequests.sealStatus} = 'sealed')::int`,
-        })
-        .from(signingRequests)
-        .where(eq(signingRequests.documentId, documentId));
+      const [row] = await sealedCounts({ documentId });
       return Boolean(row && row.total > 0 && row.total === row.sealed);
     },
 

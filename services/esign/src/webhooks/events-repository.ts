@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
+import { preparedQuery, UNNAMED } from '../db/prepared';
 import type { WebhookEventType } from './event-types';
 import { webhookEvents } from './tables';
 
@@ -20,6 +21,15 @@ export interface NewWebhookEvent {
  * returned ids after commit; the recovery sweep finds rows whose job was lost.
  */
 export function createWebhookEventsRepository(db: EsignDb) {
+  // Every webhook.dispatch reads its event and marks it: built once (db/prepared.ts).
+  const byId = preparedQuery(db, () => db.select().from(webhookEvents).where(eq(webhookEvents.id, sql.placeholder('id'))).limit(1).prepare(UNNAMED));
+  const dispatched = preparedQuery(db, () =>
+    db
+      .update(webhookEvents)
+      .set({ dispatchedAt: sql`${sql.placeholder('at')}::timestamptz` })
+      .where(eq(webhookEvents.id, sql.placeholder('id')))
+      .prepare(UNNAMED),
+  );
   return {
     async append(...events: NewWebhookEvent[]): Promise<string[]> {
       if (events.length === 0) return [];
@@ -28,7 +38,7 @@ export function createWebhookEventsRepository(db: EsignDb) {
     },
 
     async find(id: string): Promise<WebhookEventRow | null> {
-      const [row] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, id)).limit(1);
+      const [row] = await byId({ id });
       return row ?? null;
     },
 
@@ -38,7 +48,7 @@ export function createWebhookEventsRepository(db: EsignDb) {
     },
 
     async markDispatched(id: string, at: Date): Promise<void> {
-      await db.update(webhookEvents).set({ dispatchedAt: at }).where(eq(webhookEvents.id, id));
+      await dispatched({ id, at: at.toISOString() });
     },
 
     /** Whether an event of the document earlier than `seq` has not been fanned out yet. */
