@@ -25,12 +25,21 @@ const columns = (now: Date | Placeholder) => ({ ...getTableColumns(documents), s
 
 /** The only code that touches the documents table. */
 export function createDocumentsRepository(db: EsignDb) {
-  // Every signee request reads its document: built once (db/prepared.ts).
+  // Every signee request reads its document, every seal locks it: built once (db/prepared.ts).
   const byId = preparedQuery(db, () =>
     db
       .select(columns(sql.placeholder('now')))
       .from(documents)
       .where(eq(documents.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare(UNNAMED),
+  );
+  const lockedById = preparedQuery(db, () =>
+    db
+      .select(columns(sql.placeholder('now')))
+      .from(documents)
+      .where(eq(documents.id, sql.placeholder('id')))
+      .for('update')
       .limit(1)
       .prepare(UNNAMED),
   );
@@ -48,7 +57,7 @@ export function createDocumentsRepository(db: EsignDb) {
 
     /** Locks the row until the transaction ends: request creation, sealing, finalisation and erasure serialise on it. */
     async lock(id: string, now: Date): Promise<DocumentRow | null> {
-      const [row] = await db.select(columns(now)).from(documents).where(eq(documents.id, id)).for('update').limit(1);
+      const [row] = await lockedById({ id, now: now.toISOString() });
       return row ?? null;
     },
 

@@ -8,9 +8,27 @@ export type SigningRequestPatch = Partial<typeof signingRequests.$inferInsert>;
 
 /** The only code that touches signing_requests. */
 export function createSigningRequestsRepository(db: EsignDb) {
-  // The signee flow's and the seal's reads, built once (db/prepared.ts).
+  // The signee flow's and the seal's queries, built once (db/prepared.ts).
   const byId = preparedQuery(db, () => db.select().from(signingRequests).where(eq(signingRequests.id, sql.placeholder('id'))).limit(1).prepare(UNNAMED));
   const byTokenHash = preparedQuery(db, () => db.select().from(signingRequests).where(eq(signingRequests.tokenHash, sql.placeholder('tokenHash'))).limit(1).prepare(UNNAMED));
+  const lockedByTokenHash = preparedQuery(db, () =>
+    db.select().from(signingRequests).where(eq(signingRequests.tokenHash, sql.placeholder('tokenHash'))).for('update').limit(1).prepare(UNNAMED),
+  );
+  const sealedNow = preparedQuery(db, () =>
+    db
+      .update(signingRequests)
+      .set({
+        sealStatus: 'sealed',
+        signatureLevel: sql`${sql.placeholder('level')}`,
+        tsaTime: sql`${sql.placeholder('tsaTime')}::timestamptz`,
+        signedSha256: sql`${sql.placeholder('sha256')}`,
+        sealedAt: sql`${sql.placeholder('at')}::timestamptz`,
+        sealError: null,
+      })
+      .where(and(eq(signingRequests.id, sql.placeholder('id')), ne(signingRequests.sealStatus, 'sealed')))
+      .returning()
+      .prepare(UNNAMED),
+  );
   const position = preparedQuery(db, () =>
     db
       .select({ n: sql<number>`count(*)::int` })
@@ -51,7 +69,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
 
     /** Locks the request until the transaction ends: of two confirmations, the second waits and then sees the first's outcome. */
     async lockByTokenHash(tokenHash: string): Promise<SigningRequestRow | null> {
-      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.tokenHash, tokenHash)).for('update').limit(1);
+      const [row] = await lockedByTokenHash({ tokenHash });
       return row ?? null;
     },
 
@@ -102,16 +120,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
      * holds the document's row lock and has checked it is not erased (erasure takes the same lock).
      */
     async markSealed(id: string, seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string; at: Date }): Promise<SigningRequestRow | null> {
-      const [row] = await db
-        .update(signingRequests)
-        .set({ sealStatus: 'sealed', signatureLevel: seal.level, tsaTime: seal.tsaTime, signedSha256: seal.sha256, sealedAt: seal.at, sealError: null })
-        .where(
-          and(
-            eq(signingRequests.id, id),
-            ne(signingRequests.sealStatus, 'sealed'),
-          ),
-        )
-        .returning();
+      const [row] = await sealedNow({ id, level: seal.level, tsaTime: seal.tsaTime?.toISOString() ?? null, sha256: seal.sha256, at: seal.at.toISOString() });
       return row ?? null;
     },
 
