@@ -84,6 +84,23 @@ async function startTsa() {
   return { url: `http://127.0.0.1:${server.address().port}/tsa`, close: () => { server.close(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
+/**
+ * The TSA alone: timestamps per second through pdf-core's TSA client (the one a B-T seal
+ * uses), CONCURRENCY at a time, over random digests: the ceiling of the B-T lines.
+ */
+async function tsaBaseline(url, count) {
+  const { createTsaClient } = require('../packages/pdf-core/dist');
+  const client = createTsaClient({ url });
+  let next = 0;
+  const start = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < count) await client.timestamp(randomBytes(256));
+    }),
+  );
+  return count / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
 async function scenario(rt, key, pdf, count) {
   const headers = { authorization: key, 'content-type': 'application/json' };
   const form = new FormData();
@@ -132,6 +149,9 @@ module.exports = async function esignSigningBench() {
   console.log(`${'baseline: raw RSA-2048 sign (SHA-256)'.padEnd(46)} ${rsa.toFixed(0).padStart(7)} sig/s`);
   console.log(`${'baseline: SHA-256'.padEnd(46)} ${sha.toFixed(0).padStart(7)} MB/s`);
 
+  const tsaAlone = await tsaBaseline(tsa.url, 40);
+  console.log(`${'baseline: TSA alone (openssl ts -reply)'.padEnd(46)} ${tsaAlone.toFixed(1).padStart(7)} timestamps/s`);
+
   for (const withTsa of [false, true]) {
     const db = await benchDatabase(withTsa ? 'sign_tsa' : 'sign');
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-esign-'));
@@ -154,7 +174,7 @@ module.exports = async function esignSigningBench() {
         const m = await scenario(rt, key, pdf, count);
         const name = `confirm ${label} PDF, ${withTsa ? 'B-T (TSA)' : 'B-B'}`;
         console.log(
-          `${name.padEnd(46)} ${m.rps.toFixed(1).padStart(7)} conf/s  p50 ${m.p50.toFixed(0).padStart(4)} ms  p99 ${m.p99.toFixed(0).padStart(4)} ms  ${((m.rps / rsa) * 100).toFixed(2)}% of raw RSA sig/s; hashes ${label} at ${(sha / (label === '5 MB' ? 5 : 0.1)).toFixed(0)}/s`,
+          `${name.padEnd(46)} ${m.rps.toFixed(1).padStart(7)} conf/s  p50 ${m.p50.toFixed(0).padStart(4)} ms  p99 ${m.p99.toFixed(0).padStart(4)} ms  ${((m.rps / rsa) * 100).toFixed(2)}% of raw RSA sig/s; hashes ${label} at ${(sha / (label === '5 MB' ? 5 : 0.1)).toFixed(0)}/s${withTsa ? `; ${(m.rps / tsaAlone).toFixed(2)}x the TSA alone` : ''}`,
         );
       }
     } finally {
