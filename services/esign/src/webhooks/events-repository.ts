@@ -23,6 +23,20 @@ export interface NewWebhookEvent {
 export function createWebhookEventsRepository(db: EsignDb) {
   // Every webhook.dispatch reads its event and marks it: built once (db/prepared.ts).
   const byId = preparedQuery(db, () => db.select().from(webhookEvents).where(eq(webhookEvents.id, sql.placeholder('id'))).limit(1).prepare(UNNAMED));
+  // One event per write transaction is the common case (confirmation, view): built once.
+  const appendOne = preparedQuery(db, () =>
+    db
+      .insert(webhookEvents)
+      .values({
+        tenantId: sql.placeholder('tenantId'),
+        documentId: sql.placeholder('documentId'),
+        type: sql.placeholder('type'),
+        occurredAt: sql.placeholder('occurredAt'),
+        data: sql.placeholder('data'),
+      })
+      .returning({ id: webhookEvents.id })
+      .prepare(UNNAMED),
+  );
   const dispatched = preparedQuery(db, () =>
     db
       .update(webhookEvents)
@@ -33,7 +47,8 @@ export function createWebhookEventsRepository(db: EsignDb) {
   return {
     async append(...events: NewWebhookEvent[]): Promise<string[]> {
       if (events.length === 0) return [];
-      const rows = await db.insert(webhookEvents).values(events).returning({ id: webhookEvents.id });
+      const [one] = events;
+      const rows = events.length === 1 ? await appendOne({ ...one }) : await db.insert(webhookEvents).values(events).returning({ id: webhookEvents.id });
       return rows.map((r) => r.id);
     },
 
