@@ -12,8 +12,9 @@ interface PreparedQuery<R> {
  * more CPU building a query's SQL than node-postgres spends running it (0.4–0.7 ms per
  * query measured on the signing path, issue 17). `build` returns the query with
  * `sql.placeholder(...)` for its values, prepared as `UNNAMED`; the answer runs
- * it with the values. On a transaction's handle, which serves one transaction, nothing is
- * kept: the query is built per call as before.
+ * it with the values. A unit of work's transaction handle lasts as long as its pooled
+ * connection (db/unit-of-work.ts) and keeps its queries too; on a drizzle transaction's
+ * handle, which serves one transaction, nothing is kept: the query is built per call.
  */
 export function preparedQuery<R>(db: EsignDb, build: () => PreparedQuery<R>): (values: Record<string, unknown>) => Promise<R> {
   if (is(db, PgTransaction)) return (values) => build().execute(values);
