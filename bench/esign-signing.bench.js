@@ -15,6 +15,8 @@ const { benchDatabase } = require('./lib');
 const run = promisify(execFile);
 const CONCURRENCY = Number(process.env.BENCH_SIGN_CONCURRENCY || 4);
 const CODE = '123456';
+// BENCH_SIGN_ONLY_SMALL=1: the 100 KB lines only (B-B and B-T), for iterating on issue 17's confirm row.
+const ONLY_SMALL = process.env.BENCH_SIGN_ONLY_SMALL === '1';
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -82,6 +84,23 @@ async function startTsa() {
   return { url: `http://127.0.0.1:${server.address().port}/tsa`, close: () => { server.close(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
+/**
+ * The TSA alone: timestamps per second through pdf-core's TSA client (the one a B-T seal
+ * uses), CONCURRENCY at a time, over random digests: the ceiling of the B-T lines.
+ */
+async function tsaBaseline(url, count) {
+  const { createTsaClient } = require('../packages/pdf-core/dist');
+  const client = createTsaClient({ url });
+  let next = 0;
+  const start = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < count) await client.timestamp(randomBytes(256));
+    }),
+  );
+  return count / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
 async function scenario(rt, key, pdf, count) {
   const headers = { authorization: key, 'content-type': 'application/json' };
   const form = new FormData();
@@ -122,13 +141,16 @@ module.exports = async function esignSigningBench() {
   const { startEsign } = require('../services/esign/dist/runtime');
   const tsa = await startTsa();
   const small = await samplePdf(100 * 1024);
-  const large = await samplePdf(5 * 1024 * 1024);
+  const large = ONLY_SMALL ? null : await samplePdf(5 * 1024 * 1024);
 
   console.log(`\nesign signing: confirmations (OTP check, stamp, PAdES seal, storage, audit), ${CONCURRENCY} at a time, Postgres + Redis\n`);
   const rsa = rsaBaseline();
   const sha = sha256Baseline();
   console.log(`${'baseline: raw RSA-2048 sign (SHA-256)'.padEnd(46)} ${rsa.toFixed(0).padStart(7)} sig/s`);
   console.log(`${'baseline: SHA-256'.padEnd(46)} ${sha.toFixed(0).padStart(7)} MB/s`);
+
+  const tsaAlone = await tsaBaseline(tsa.url, 40);
+  console.log(`${'baseline: TSA alone (openssl ts -reply)'.padEnd(46)} ${tsaAlone.toFixed(1).padStart(7)} timestamps/s`);
 
   for (const withTsa of [false, true]) {
     const db = await benchDatabase(withTsa ? 'sign_tsa' : 'sign');
@@ -148,11 +170,11 @@ module.exports = async function esignSigningBench() {
     );
     try {
       const { key } = await rt.keys.create({ tenant: 'bench' });
-      for (const [label, pdf, count] of [['100 KB', small, 40], ['5 MB', large, 12]]) {
+      for (const [label, pdf, count] of [['100 KB', small, 40], ...(ONLY_SMALL ? [] : [['5 MB', large, 12]])]) {
         const m = await scenario(rt, key, pdf, count);
         const name = `confirm ${label} PDF, ${withTsa ? 'B-T (TSA)' : 'B-B'}`;
         console.log(
-          `${name.padEnd(46)} ${m.rps.toFixed(1).padStart(7)} conf/s  p50 ${m.p50.toFixed(0).padStart(4)} ms  p99 ${m.p99.toFixed(0).padStart(4)} ms  ${((m.rps / rsa) * 100).toFixed(2)}% of raw RSA sig/s; hashes ${label} at ${(sha / (label === '5 MB' ? 5 : 0.1)).toFixed(0)}/s`,
+          `${name.padEnd(46)} ${m.rps.toFixed(1).padStart(7)} conf/s  p50 ${m.p50.toFixed(0).padStart(4)} ms  p99 ${m.p99.toFixed(0).padStart(4)} ms  ${((m.rps / rsa) * 100).toFixed(2)}% of raw RSA sig/s; hashes ${label} at ${(sha / (label === '5 MB' ? 5 : 0.1)).toFixed(0)}/s${withTsa ? `; ${(m.rps / tsaAlone).toFixed(2)}x the TSA alone` : ''}`,
         );
       }
     } finally {

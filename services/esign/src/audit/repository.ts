@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gte, isNotNull, or, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
+import { preparedQuery, UNNAMED } from '../db/prepared';
 import { auditEvents, type AuditKind } from './tables';
 
 export interface NewAuditEvent {
@@ -18,11 +19,34 @@ export interface NewAuditEvent {
 export type AuditEventRow = typeof auditEvents.$inferSelect;
 
 /** The only code that touches audit_events. Appends and reads; erasure's anonymisation is the one update. */
+/** The columns an append writes, in the names its placeholders take (`<column><row>`). */
+const APPENDED = ['documentId', 'requestId', 'tenantId', 'kind', 'occurredAt', 'ip', 'userAgent', 'email', 'documentSha256', 'details'] as const;
+/** Appends of up to this many events at once are built once per row count (db/prepared.ts). */
+const PREPARED_APPEND_ROWS = 3;
+
 export function createAuditRepository(db: EsignDb) {
+  const appends = Array.from({ length: PREPARED_APPEND_ROWS + 1 }, (_, rows) =>
+    preparedQuery(db, () =>
+      db
+        .insert(auditEvents)
+        .values(Array.from({ length: rows }, (_, i) => Object.fromEntries(APPENDED.map((c) => [c, sql.placeholder(`${c}${i}`)])) as unknown as typeof auditEvents.$inferInsert))
+        .prepare(UNNAMED),
+    ),
+  );
   return {
     async append(...events: NewAuditEvent[]): Promise<void> {
       if (events.length === 0) return;
-      await db.insert(auditEvents).values(events.map((e) => ({ ...e, occurredAt: e.occurredAt ?? new Date() })));
+      const rows = events.map((e) => ({ ...e, occurredAt: e.occurredAt ?? new Date() }));
+      if (rows.length > PREPARED_APPEND_ROWS) {
+        await db.insert(auditEvents).values(rows);
+        return;
+      }
+      // Absent fields go as undefined: jsonb would store `null` as a JSON null, not as SQL NULL.
+      const values: Record<string, unknown> = {};
+      rows.forEach((row, i) => {
+        for (const c of APPENDED) values[`${c}${i}`] = row[c] ?? undefined;
+      });
+      await appends[rows.length]!(values);
     },
 
     listForDocument(documentId: string): Promise<AuditEventRow[]> {

@@ -1,4 +1,6 @@
-import type { EsignDb } from './index';
+import pg from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { schema, type EsignDb } from './index';
 
 /** Builds a repository on a database handle (the pool, or a transaction). */
 type RepositoryFactory = (db: EsignDb) => unknown;
@@ -16,9 +18,43 @@ export type UnitOfWork<R> = R & {
 
 export function createUnitOfWork<F extends Record<string, RepositoryFactory>>(db: EsignDb, factories: F): UnitOfWork<Bound<F>> {
   const bind = (handle: EsignDb) => Object.fromEntries(Object.entries(factories).map(([name, make]) => [name, make(handle)])) as Bound<F>;
+  const pool = (db as EsignDb & { $client?: unknown }).$client;
+  if (!(pool instanceof pg.Pool)) {
+    // A handle on one connection (never the services' case): drizzle's own transaction.
+    return { ...bind(db), transaction: (fn) => db.transaction((tx) => fn(bind(tx as unknown as EsignDb))) };
+  }
+  // One handle, and one set of repositories, per pooled connection for as long as the pool
+  // keeps it: the queries the repositories build once (db/prepared.ts) then serve every
+  // transaction on that connection, instead of being built again in each transaction.
+  // The transaction itself is drizzle's: begin, commit, or rollback on a throw.
+  const perConnection = new WeakMap<pg.PoolClient, Bound<F>>();
   return {
     ...bind(db),
-    // A drizzle transaction offers the same query API as the database it came from.
-    transaction: (fn) => db.transaction((tx) => fn(bind(tx as unknown as EsignDb))),
+    async transaction(fn) {
+      const client = await pool.connect();
+      let begun = false;
+      try {
+        let repos = perConnection.get(client);
+        if (!repos) {
+          const handle = drizzle(client, { schema }) as unknown as EsignDb;
+          // Not a drizzle transaction object: its transaction() would BEGIN again on the
+          // connection (and commit the outer one early) instead of taking a savepoint.
+          // Repositories never open transactions; this makes sure one inside a unit of work fails loudly.
+          handle.transaction = () => Promise.reject(new Error('a repository inside a unit of work cannot open a transaction of its own'));
+          repos = bind(handle);
+          perConnection.set(client, repos);
+        }
+        await client.query('begin');
+        begun = true;
+        const result = await fn(repos);
+        await client.query('commit');
+        return result;
+      } catch (err) {
+        if (begun) await client.query('rollback');
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
   };
 }

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { EsignDb } from '../db';
+import { preparedQuery, UNNAMED } from '../db/prepared';
 import { requestFactsSql } from '../signing-requests/status-sql';
 import { FINALISE_CLAIM_STALE_MS, ownerKey, type ClaimOwner } from './finalise-claim';
 import type { DocumentStatus } from './rules';
@@ -10,7 +11,7 @@ export { DOCUMENT_STATUSES, type DocumentStatus } from './rules';
 export type DocumentRow = typeof documents.$inferSelect & { status: DocumentStatus };
 
 /** rules.ts `documentStatus`, in SQL, over the facts the signing-requests feature computes. */
-function statusSql(now: Date): SQL<DocumentStatus> {
+function statusSql(now: Date | Placeholder): SQL<DocumentStatus> {
   const facts = requestFactsSql(documents.id, now);
   return sql<DocumentStatus>`case
   when ${documents.erasedAt} is not null then 'erased'
@@ -20,10 +21,28 @@ function statusSql(now: Date): SQL<DocumentStatus> {
   else 'expired' end`;
 }
 
-const columns = (now: Date) => ({ ...getTableColumns(documents), status: statusSql(now) });
+const columns = (now: Date | Placeholder) => ({ ...getTableColumns(documents), status: statusSql(now) });
 
 /** The only code that touches the documents table. */
 export function createDocumentsRepository(db: EsignDb) {
+  // Every signee request reads its document, every seal locks it: built once (db/prepared.ts).
+  const byId = preparedQuery(db, () =>
+    db
+      .select(columns(sql.placeholder('now')))
+      .from(documents)
+      .where(eq(documents.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare(UNNAMED),
+  );
+  const lockedById = preparedQuery(db, () =>
+    db
+      .select(columns(sql.placeholder('now')))
+      .from(documents)
+      .where(eq(documents.id, sql.placeholder('id')))
+      .for('update')
+      .limit(1)
+      .prepare(UNNAMED),
+  );
   return {
     async insert(values: typeof documents.$inferInsert): Promise<DocumentRow> {
       const [row] = await db.insert(documents).values(values).returning();
@@ -32,13 +51,13 @@ export function createDocumentsRepository(db: EsignDb) {
 
     /** The document with its status at `now` (from the service's clock). */
     async find(id: string, now: Date): Promise<DocumentRow | null> {
-      const [row] = await db.select(columns(now)).from(documents).where(eq(documents.id, id)).limit(1);
+      const [row] = await byId({ id, now: now.toISOString() });
       return row ?? null;
     },
 
     /** Locks the row until the transaction ends: request creation, sealing, finalisation and erasure serialise on it. */
     async lock(id: string, now: Date): Promise<DocumentRow | null> {
-      const [row] = await db.select(columns(now)).from(documents).where(eq(documents.id, id)).for('update').limit(1);
+      const [row] = await lockedById({ id, now: now.toISOString() });
       return row ?? null;
     },
 

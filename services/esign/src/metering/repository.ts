@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
+import { preparedQuery, UNNAMED } from '../db/prepared';
 import { meterDaily, type MeterCounter } from './tables';
 
 export type MeterKey = MeterCounter | 'storage_delta';
@@ -9,14 +10,19 @@ export const ANONYMOUS_TENANT = 'anonymous';
 
 /** The only code that touches meter_daily. */
 export function createMeterRepository(db: EsignDb) {
+  // Counted in most write transactions: built once (db/prepared.ts).
+  const increment = preparedQuery(db, () =>
+    db
+      .insert(meterDaily)
+      .values({ tenant: sql.placeholder('tenant'), day: sql.placeholder('day'), counter: sql.placeholder('counter'), value: sql.placeholder('by') })
+      .onConflictDoUpdate({ target: [meterDaily.tenant, meterDaily.day, meterDaily.counter], set: { value: sql`${meterDaily.value} + ${sql.placeholder('by')}` } })
+      .prepare(UNNAMED),
+  );
   return {
     /** Adds `by` to the tenant's counter for `day` (in the caller's transaction, when it has one). */
     async add(tenant: string, day: string, counter: MeterKey, by = 1): Promise<void> {
       if (by === 0) return;
-      await db
-        .insert(meterDaily)
-        .values({ tenant, day, counter, value: by })
-        .onConflictDoUpdate({ target: [meterDaily.tenant, meterDaily.day, meterDaily.counter], set: { value: sql`${meterDaily.value} + ${by}` } });
+      await increment({ tenant, day, counter, by });
     },
 
     /** Every row between the days (inclusive), optionally one tenant's. */

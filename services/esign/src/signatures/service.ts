@@ -109,62 +109,75 @@ export function createSignaturesService(deps: SignaturesDeps) {
     };
   }
 
+  /**
+   * Stamps the signee's block on the original's last page and seals it (the signing time is
+   * the confirmation's), then records the seal under the document's lock: the sealed row,
+   * or null when it was not recorded (erased meanwhile, or sealed by another run).
+   */
+  async function seal(request: SigningRequestRow, doc: DocumentRow): Promise<SigningRequestRow | null> {
+    const stamp = await stampOf(request, await repos.requests.positionInDocument(doc.id, request.id));
+    const sealed = await sealPdf(await original(doc), {
+      identity: deps.identity,
+      tsa: deps.tsa,
+      signingTime: request.signedAt!,
+      reason: `Firma electrónica de la solicitud ${request.id}`,
+      location: deps.publicUrl,
+      fieldName: `firma-${request.id}`,
+      modify: (pdf) => drawStamps(pdf, [stamp]),
+    });
+    const key = storageKeys.signed(doc.id, request.id);
+    await files.write(key, sealed.pdf);
+    const recorded = await repos.transaction(async (tx) => {
+      // Erasure takes the same row lock: a seal is recorded before it or not at all.
+      const locked = await tx.documents.lock(doc.id, clock());
+      if (!locked || locked.erasedAt) return null;
+      const row = await tx.requests.markSealed(request.id, { level: sealed.level, tsaTime: sealed.tsaTime, sha256: sealed.sha256, at: clock() });
+      if (row) {
+        await tx.audit.append({
+          documentId: doc.id,
+          requestId: request.id,
+          tenantId: doc.tenantId,
+          kind: 'sealed',
+          documentSha256: doc.sha256,
+          details: { level: sealed.level, tsa_time: sealed.tsaTime?.toISOString() ?? null, signed_sha256: sealed.sha256 },
+        });
+      }
+      return row;
+    });
+    if (!recorded) {
+      await removeIfErased(doc.id);
+      return null;
+    }
+    await enqueueFinaliseIfComplete(doc.id);
+    return recorded;
+  }
+
   const service = {
     /**
-     * Stamps the signee's block on the original's last page and seals it (the signing time
-     * is the confirmation's). Idempotent: a sealed or erased request is skipped.
+     * Seals a signed request (see `seal`). Idempotent: a sealed or erased request is skipped.
      */
     async sealRequest(requestId: string): Promise<'sealed' | 'skipped'> {
       const request = await repos.requests.find(requestId);
       if (!request || request.status !== 'signed' || request.sealStatus === 'sealed' || !request.signedAt) return 'skipped';
       const doc = await repos.documents.find(request.documentId, clock());
       if (!doc || doc.erasedAt) return 'skipped';
-      const all = await repos.requests.listForDocument(doc.id);
-      const stamp = await stampOf(request, all.findIndex((r) => r.id === request.id));
-      const sealed = await sealPdf(await original(doc), {
-        identity: deps.identity,
-        tsa: deps.tsa,
-        signingTime: request.signedAt,
-        reason: `Firma electrónica de la solicitud ${request.id}`,
-        location: deps.publicUrl,
-        fieldName: `firma-${request.id}`,
-        modify: (pdf) => drawStamps(pdf, [stamp]),
-      });
-      const key = storageKeys.signed(doc.id, request.id);
-      await files.write(key, sealed.pdf);
-      const recorded = await repos.transaction(async (tx) => {
-        // Erasure takes the same row lock: a seal is recorded before it or not at all.
-        const locked = await tx.documents.lock(doc.id, clock());
-        if (!locked || locked.erasedAt) return false;
-        const won = await tx.requests.markSealed(request.id, { level: sealed.level, tsaTime: sealed.tsaTime, sha256: sealed.sha256, at: clock() });
-        if (won) {
-          await tx.audit.append({
-            documentId: doc.id,
-            requestId: request.id,
-            tenantId: doc.tenantId,
-            kind: 'sealed',
-            documentSha256: doc.sha256,
-            details: { level: sealed.level, tsa_time: sealed.tsaTime?.toISOString() ?? null, signed_sha256: sealed.sha256 },
-          });
-        }
-        return won;
-      });
-      if (!recorded) {
-        await removeIfErased(doc.id);
-        return 'skipped';
-      }
-      await enqueueFinaliseIfComplete(doc.id);
-      return 'sealed';
+      return (await seal(request, doc)) ? 'sealed' : 'skipped';
     },
 
-    /** The confirmation seals inline; if that fails (TSA down), the job takes over and retries. */
-    async sealOrRetryLater(requestId: string): Promise<void> {
+    /**
+     * The confirmation seals inline, with the rows it has just committed (signed, `sealing`)
+     * instead of reading them again; the record under the document's lock still checks
+     * erasure and an earlier seal. Answers the sealed row, or null when the seal was not
+     * recorded: if it failed (TSA down), the job takes over and retries.
+     */
+    async sealOrRetryLater(request: SigningRequestRow, doc: DocumentRow): Promise<SigningRequestRow | null> {
       try {
-        await service.sealRequest(requestId);
+        return await seal(request, doc);
       } catch (err) {
-        deps.logger.warn({ requestId, err: (err as Error).message }, 'seal failed; the signature.seal job retries it');
-        await repos.requests.recordSealFailure(requestId, (err as Error).message, false);
-        await deps.jobs.enqueue('signature.seal', { requestId });
+        deps.logger.warn({ requestId: request.id, err: (err as Error).message }, 'seal failed; the signature.seal job retries it');
+        await repos.requests.recordSealFailure(request.id, (err as Error).message, false);
+        await deps.jobs.enqueue('signature.seal', { requestId: request.id });
+        return null;
       }
     },
 

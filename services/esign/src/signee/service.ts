@@ -11,7 +11,7 @@ import {
 import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
 import { ipClient, type ClientInfo } from '../audit/client';
 import type { Sender } from '../branding/service';
-import type { AuditRepository } from '../audit/repository';
+import type { AuditRepository, NewAuditEvent } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentRow, DocumentsRepository } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
@@ -116,8 +116,10 @@ export function createSigneeService(deps: SigneeDeps) {
     return { request, document };
   }
 
-  function event(tx: Pick<SigneeTables, 'audit'>, kind: Parameters<AuditRepository['append']>[0]['kind'], request: SigningRequestRow, document: DocumentRow, client: ClientInfo, extra: { at?: Date; email?: boolean; details?: Record<string, string | number | boolean | null> } = {}) {
-    return tx.audit.append({
+  type EventExtra = { at?: Date; email?: boolean; details?: Record<string, string | number | boolean | null> };
+
+  function auditEntry(kind: NewAuditEvent['kind'], request: SigningRequestRow, document: DocumentRow, client: ClientInfo, extra: EventExtra = {}): NewAuditEvent {
+    return {
       documentId: document.id,
       requestId: request.id,
       tenantId: request.tenantId,
@@ -128,7 +130,11 @@ export function createSigneeService(deps: SigneeDeps) {
       email: extra.email ? request.signeeEmail : null,
       documentSha256: document.sha256,
       details: extra.details,
-    });
+    };
+  }
+
+  function event(tx: Pick<SigneeTables, 'audit'>, kind: NewAuditEvent['kind'], request: SigningRequestRow, document: DocumentRow, client: ClientInfo, extra: EventExtra = {}) {
+    return tx.audit.append(auditEntry(kind, request, document, client, extra));
   }
 
   /** The request and document behind a link whose document may be shown: closed links answer as `/documento` does. */
@@ -320,18 +326,22 @@ export function createSigneeService(deps: SigneeDeps) {
             await event(tx, 'otp_failed', request, document, client, { at: now, details: { attempts_left: left, locked: locks } });
             return { kind: 'wrong' as const, left };
           }
-          await tx.requests.update(request.id, {
-            status: 'signed',
+          const signedPatch = {
+            status: 'signed' as const,
             signedAt: now,
             otpHash: null,
             otpExpiresAt: null,
-            sealStatus: 'sealing',
+            sealStatus: 'sealing' as const,
             signatureImageKey: imageKey,
             hasSignatureImage: Boolean(imageKey),
-          });
-          await event(tx, 'otp_verified', request, document, client, { at: now, email: true });
+          };
+          await tx.requests.update(request.id, signedPatch);
+          // Both events in one insert, in this order (their ids follow it).
+          await tx.audit.append(
+            auditEntry('otp_verified', request, document, client, { at: now, email: true }),
+            auditEntry('signed', request, document, client, { at: now, email: true, details: { declaration_accepted: true, handwritten_image: Boolean(imageKey), signature_image: signatureKind } }),
+          );
           await tx.meter.add(request.tenantId, deps.meterDay(now), 'signatures_completed');
-          await event(tx, 'signed', request, document, client, { at: now, email: true, details: { declaration_accepted: true, handwritten_image: Boolean(imageKey), signature_image: signatureKind } });
           const eventIds = await tx.webhookEvents.append({
             tenantId: request.tenantId,
             documentId: document.id,
@@ -346,7 +356,8 @@ export function createSigneeService(deps: SigneeDeps) {
               document_sha256: document.sha256,
             },
           });
-          return { kind: 'signed' as const, request: { ...request, status: 'signed' as const, signedAt: now }, eventIds };
+          // The locked row as this transaction leaves it: the inline seal needs no second read.
+          return { kind: 'signed' as const, request: { ...request, ...signedPatch }, eventIds };
         });
       } finally {
         if (imageKey && outcome?.kind !== 'signed') await files.remove(imageKey);
@@ -357,8 +368,8 @@ export function createSigneeService(deps: SigneeDeps) {
         throw new BadRequestError(`Incorrect code; ${outcome.left} attempt${outcome.left === 1 ? '' : 's'} left`, 'INVALID_OTP');
       }
       await publishWebhookEvents(deps.jobs, outcome.eventIds);
-      await deps.signatures.sealOrRetryLater(outcome.request.id);
-      const signed = (await repos.requests.find(outcome.request.id))!;
+      // The sealed row as recorded; read again only when the seal was not recorded here.
+      const signed = (await deps.signatures.sealOrRetryLater(outcome.request, document)) ?? (await repos.requests.find(outcome.request.id))!;
       return { request: signed, record: statusRecord(signed, clock()) };
     },
 

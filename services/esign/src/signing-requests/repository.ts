@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
+import { preparedQuery, UNNAMED } from '../db/prepared';
 import { signingRequests } from './tables';
 
 export type SigningRequestRow = typeof signingRequests.$inferSelect;
@@ -7,6 +8,49 @@ export type SigningRequestPatch = Partial<typeof signingRequests.$inferInsert>;
 
 /** The only code that touches signing_requests. */
 export function createSigningRequestsRepository(db: EsignDb) {
+  // The signee flow's and the seal's queries, built once (db/prepared.ts).
+  const byId = preparedQuery(db, () => db.select().from(signingRequests).where(eq(signingRequests.id, sql.placeholder('id'))).limit(1).prepare(UNNAMED));
+  const byTokenHash = preparedQuery(db, () => db.select().from(signingRequests).where(eq(signingRequests.tokenHash, sql.placeholder('tokenHash'))).limit(1).prepare(UNNAMED));
+  const lockedByTokenHash = preparedQuery(db, () =>
+    db.select().from(signingRequests).where(eq(signingRequests.tokenHash, sql.placeholder('tokenHash'))).for('update').limit(1).prepare(UNNAMED),
+  );
+  const sealedNow = preparedQuery(db, () =>
+    db
+      .update(signingRequests)
+      .set({
+        sealStatus: 'sealed',
+        signatureLevel: sql`${sql.placeholder('level')}`,
+        tsaTime: sql`${sql.placeholder('tsaTime')}::timestamptz`,
+        signedSha256: sql`${sql.placeholder('sha256')}`,
+        sealedAt: sql`${sql.placeholder('at')}::timestamptz`,
+        sealError: null,
+      })
+      .where(and(eq(signingRequests.id, sql.placeholder('id')), ne(signingRequests.sealStatus, 'sealed')))
+      .returning()
+      .prepare(UNNAMED),
+  );
+  const position = preparedQuery(db, () =>
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(signingRequests)
+      .where(
+        and(
+          eq(signingRequests.documentId, sql.placeholder('documentId')),
+          sql`(${signingRequests.createdAt}, ${signingRequests.id}) < (select me.created_at, me.id from ${signingRequests} me where me.id = ${sql.placeholder('id')})`,
+        ),
+      )
+      .prepare(UNNAMED),
+  );
+  const sealedCounts = preparedQuery(db, () =>
+    db
+      .select({
+        total: sql<number>`count(*)::int`,
+        sealed: sql<number>`count(*) filter (where ${signingRequests.status} = 'signed' and ${signingRequests.sealStatus} = 'sealed')::int`,
+      })
+      .from(signingRequests)
+      .where(eq(signingRequests.documentId, sql.placeholder('documentId')))
+      .prepare(UNNAMED),
+  );
   return {
     async insert(values: typeof signingRequests.$inferInsert): Promise<SigningRequestRow> {
       const [row] = await db.insert(signingRequests).values(values).returning();
@@ -14,23 +58,33 @@ export function createSigningRequestsRepository(db: EsignDb) {
     },
 
     async find(id: string): Promise<SigningRequestRow | null> {
-      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.id, id)).limit(1);
+      const [row] = await byId({ id });
       return row ?? null;
     },
 
     async findByTokenHash(tokenHash: string): Promise<SigningRequestRow | null> {
-      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.tokenHash, tokenHash)).limit(1);
+      const [row] = await byTokenHash({ tokenHash });
       return row ?? null;
     },
 
     /** Locks the request until the transaction ends: of two confirmations, the second waits and then sees the first's outcome. */
     async lockByTokenHash(tokenHash: string): Promise<SigningRequestRow | null> {
-      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.tokenHash, tokenHash)).for('update').limit(1);
+      const [row] = await lockedByTokenHash({ tokenHash });
       return row ?? null;
     },
 
     listForDocument(documentId: string): Promise<SigningRequestRow[]> {
       return db.select().from(signingRequests).where(eq(signingRequests.documentId, documentId)).orderBy(asc(signingRequests.createdAt), asc(signingRequests.id));
+    },
+
+    /**
+     * The request's place in its document's `listForDocument` order (0 for the first): the
+     * slot of its stamp. Counted by the database, so a seal reads one number instead of
+     * every request of the document.
+     */
+    async positionInDocument(documentId: string, id: string): Promise<number> {
+      const [row] = await position({ documentId, id });
+      return row?.n ?? 0;
     },
 
     async update(id: string, patch: SigningRequestPatch): Promise<void> {
@@ -62,21 +116,12 @@ export function createSigningRequestsRepository(db: EsignDb) {
     },
 
     /**
-     * Records the seal unless it was recorded already. The caller holds the document's row
-     * lock and has checked it is not erased (erasure takes the same lock).
+     * Records the seal unless it was recorded already: the sealed row, or null. The caller
+     * holds the document's row lock and has checked it is not erased (erasure takes the same lock).
      */
-    async markSealed(id: string, seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string; at: Date }): Promise<boolean> {
-      const rows = await db
-        .update(signingRequests)
-        .set({ sealStatus: 'sealed', signatureLevel: seal.level, tsaTime: seal.tsaTime, signedSha256: seal.sha256, sealedAt: seal.at, sealError: null })
-        .where(
-          and(
-            eq(signingRequests.id, id),
-            ne(signingRequests.sealStatus, 'sealed'),
-          ),
-        )
-        .returning({ id: signingRequests.id });
-      return rows.length === 1;
+    async markSealed(id: string, seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string; at: Date }): Promise<SigningRequestRow | null> {
+      const [row] = await sealedNow({ id, level: seal.level, tsaTime: seal.tsaTime?.toISOString() ?? null, sha256: seal.sha256, at: seal.at.toISOString() });
+      return row ?? null;
     },
 
     async recordSealFailure(id: string, error: string, final: boolean): Promise<void> {
@@ -114,13 +159,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
 
     /** Whether every request of the document is signed and sealed (and there is at least one). */
     async allSealed(documentId: string): Promise<boolean> {
-      const [row] = await db
-        .select({
-          total: sql<number>`count(*)::int`,
-          sealed: sql<number>`count(*) filter (where ${signingRequests.status} = 'signed' and ${signingRequests.sealStatus} = 'sealed')::int`,
-        })
-        .from(signingRequests)
-        .where(eq(signingRequests.documentId, documentId));
+      const [row] = await sealedCounts({ documentId });
       return Boolean(row && row.total > 0 && row.total === row.sealed);
     },
 

@@ -1,4 +1,4 @@
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import { signingRequests as r } from './tables';
 
 /**
@@ -7,8 +7,9 @@ import { signingRequests as r } from './tables';
  * the rule). The expiry test uses `now` from the caller's clock, the same instant the TS
  * rule (rules.ts `effectiveStatus`) is given, never the database's `now()`.
  */
-export function requestFactsSql(documentId: AnyColumn, now: Date): { hasRequests: SQL<boolean>; hasPending: SQL<boolean>; allSigned: SQL<boolean> } {
-  const at = now.toISOString();
+export function requestFactsSql(documentId: AnyColumn, now: Date | Placeholder): { hasRequests: SQL<boolean>; hasPending: SQL<boolean>; allSigned: SQL<boolean> } {
+  // A placeholder (a query prepared once) is given `now` as an ISO string when it runs.
+  const at = now instanceof Date ? now.toISOString() : now;
   return {
     hasRequests: sql<boolean>`exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${r.status} <> 'cancelled')`,
     hasPending: sql<boolean>`exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${r.status} = 'pending' and ${r.expiresAt} > ${at}::timestamptz)`,

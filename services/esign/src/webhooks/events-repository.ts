@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
+import { preparedQuery, UNNAMED } from '../db/prepared';
 import type { WebhookEventType } from './event-types';
 import { webhookEvents } from './tables';
 
@@ -20,15 +21,39 @@ export interface NewWebhookEvent {
  * returned ids after commit; the recovery sweep finds rows whose job was lost.
  */
 export function createWebhookEventsRepository(db: EsignDb) {
+  // Every webhook.dispatch reads its event and marks it: built once (db/prepared.ts).
+  const byId = preparedQuery(db, () => db.select().from(webhookEvents).where(eq(webhookEvents.id, sql.placeholder('id'))).limit(1).prepare(UNNAMED));
+  // One event per write transaction is the common case (confirmation, view): built once.
+  const appendOne = preparedQuery(db, () =>
+    db
+      .insert(webhookEvents)
+      .values({
+        tenantId: sql.placeholder('tenantId'),
+        documentId: sql.placeholder('documentId'),
+        type: sql.placeholder('type'),
+        occurredAt: sql.placeholder('occurredAt'),
+        data: sql.placeholder('data'),
+      })
+      .returning({ id: webhookEvents.id })
+      .prepare(UNNAMED),
+  );
+  const dispatched = preparedQuery(db, () =>
+    db
+      .update(webhookEvents)
+      .set({ dispatchedAt: sql`${sql.placeholder('at')}::timestamptz` })
+      .where(eq(webhookEvents.id, sql.placeholder('id')))
+      .prepare(UNNAMED),
+  );
   return {
     async append(...events: NewWebhookEvent[]): Promise<string[]> {
       if (events.length === 0) return [];
-      const rows = await db.insert(webhookEvents).values(events).returning({ id: webhookEvents.id });
+      const [one] = events;
+      const rows = events.length === 1 ? await appendOne({ ...one }) : await db.insert(webhookEvents).values(events).returning({ id: webhookEvents.id });
       return rows.map((r) => r.id);
     },
 
     async find(id: string): Promise<WebhookEventRow | null> {
-      const [row] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, id)).limit(1);
+      const [row] = await byId({ id });
       return row ?? null;
     },
 
@@ -38,7 +63,7 @@ export function createWebhookEventsRepository(db: EsignDb) {
     },
 
     async markDispatched(id: string, at: Date): Promise<void> {
-      await db.update(webhookEvents).set({ dispatchedAt: at }).where(eq(webhookEvents.id, id));
+      await dispatched({ id, at: at.toISOString() });
     },
 
     /** Whether an event of the document earlier than `seq` has not been fanned out yet. */

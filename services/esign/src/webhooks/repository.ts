@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
+import { preparedQuery, UNNAMED } from '../db/prepared';
 import type { WebhookEventType } from './event-types';
 import { webhookDisablements, webhooks } from './tables';
 
@@ -7,6 +8,14 @@ export type WebhookRow = typeof webhooks.$inferSelect;
 
 /** The only code that touches the webhooks and webhook_disablements tables. */
 export function createWebhooksRepository(db: EsignDb) {
+  // Every webhook.dispatch asks for the subscribers: built once (db/prepared.ts).
+  const subscribersOf = preparedQuery(db, () =>
+    db
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.tenantId, sql.placeholder('tenantId')), eq(webhooks.active, true), sql`(${webhooks.events} is null or ${sql.placeholder('type')} = any(${webhooks.events}))`))
+      .prepare(UNNAMED),
+  );
   return {
     async insert(values: typeof webhooks.$inferInsert): Promise<WebhookRow> {
       const [row] = await db.insert(webhooks).values(values).returning();
@@ -24,10 +33,7 @@ export function createWebhooksRepository(db: EsignDb) {
 
     /** Active endpoints of the tenant subscribed to `type` (no list means every type). */
     subscribers(tenantId: string, type: WebhookEventType): Promise<WebhookRow[]> {
-      return db
-        .select()
-        .from(webhooks)
-        .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.active, true), sql`(${webhooks.events} is null or ${type} = any(${webhooks.events}))`));
+      return subscribersOf({ tenantId, type });
     },
 
     /** Endpoints failing now, or disabled by the service (administration). */
