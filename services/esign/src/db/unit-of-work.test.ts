@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { testConfig } from '../__tests__/support';
 import { tenants } from '../keys/tables';
@@ -21,6 +21,7 @@ describe('createUnitOfWork', () => {
       insert: (name: string) => handle.insert(tenants).values({ name }),
       exists: async (name: string) => (await handle.select({ id: tenants.id }).from(tenants).where(eq(tenants.name, name))).length === 1,
       nested: () => handle.transaction(async () => undefined),
+      backendPid: async () => Number(((await handle.execute(sql`SELECT pg_backend_pid() AS pid`)).rows[0] as { pid: number }).pid),
     };
   };
 
@@ -73,5 +74,22 @@ describe('createUnitOfWork', () => {
       }),
     ).rejects.toThrow(/cannot open a transaction/);
     expect(await uow.tenants.exists('nested')).toBe(false);
+  });
+
+  it('reports the work’s error when the connection is lost mid-transaction, and never reuses that connection', async () => {
+    const uow = createUnitOfWork(rt.database.db, { tenants: tenantsRepo });
+    const failure = uow.transaction(async (tx) => {
+      await tx.tenants.insert('lost');
+      // Another connection ends this one's backend, as a Postgres restart or failover would.
+      await rt.database.pool.query('SELECT pg_terminate_backend($1)', [await tx.tenants.backendPid()]);
+      await tx.tenants.exists('lost');
+    });
+    // The statement's error (drizzle's, caused by the terminated connection), not the failed rollback's.
+    const err = (await failure.catch((e: unknown) => e)) as Error & { cause?: Error };
+    expect(err.message).toMatch(/^Failed query: select "id" from "tenants"/);
+    expect(err.cause?.message).toMatch(/terminat/i);
+    // Every later transaction finds a working connection, and nothing of the lost one was kept.
+    for (let i = 0; i < 3; i++) await uow.transaction(async (tx) => tx.tenants.exists('nobody'));
+    expect(await uow.tenants.exists('lost')).toBe(false);
   });
 });

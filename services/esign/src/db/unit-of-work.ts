@@ -33,6 +33,8 @@ export function createUnitOfWork<F extends Record<string, RepositoryFactory>>(db
     async transaction(fn) {
       const client = await pool.connect();
       let begun = false;
+      // Set when the connection cannot be trusted any more (its rollback failed): the pool drops it.
+      let broken: Error | undefined;
       try {
         let repos = perConnection.get(client);
         if (!repos) {
@@ -50,10 +52,16 @@ export function createUnitOfWork<F extends Record<string, RepositoryFactory>>(db
         await client.query('commit');
         return result;
       } catch (err) {
-        if (begun) await client.query('rollback');
+        if (begun) {
+          // The work's error is the one to report; a connection whose rollback failed (lost,
+          // or left mid-transaction) goes back to the pool destroyed, never reused.
+          await client.query('rollback').catch((rollbackErr: unknown) => {
+            broken = rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
+          });
+        }
         throw err;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
   };
