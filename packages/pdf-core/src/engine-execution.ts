@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { EngineMissingError, EngineOutputLimitError, EngineTimeoutError } from './engine-errors';
 import type { EngineName } from './engines';
 import { HARD_LIMIT_MARGIN_MS, type EngineLauncher, type LaunchOutcome } from './engine-launcher';
+import { collectEnginePipes } from './engine-pipes';
 import { killGroup, trackGroup, untrackGroup } from './engine-supervisor';
 import { ToolCallAbortedError } from './tool-caller';
 
@@ -21,7 +22,7 @@ export interface ExecuteOptions {
 
 export interface ExecutionResult {
   stdout: Buffer;
-  /** The end of stderr, at most STDERR_KEEP_BYTES. */
+  /** The end of stderr, at most STDERR_KEEP_BYTES (engine-pipes.ts). */
   stderr: string;
   /** The process's exit code; 128 + the signal's number when a signal ended it, as shells report it. */
   exitCode: number;
@@ -33,8 +34,6 @@ export interface Execution {
   /** Kills the engine's group; the result rejects with `reason`. */
   abort(reason: Error): void;
 }
-
-const STDERR_KEEP_BYTES = 64 * 1024;
 
 /**
  * Stops waiting for the pipes this long after a kill: a process that left the process
@@ -155,30 +154,19 @@ function launchIn(launcher: EngineLauncher, engine: EngineName, program: string,
 function spawnHere(engine: EngineName, program: string, argv: string[], opts: ExecuteOptions, cb: Callbacks): Started {
   const child: ChildProcess = spawn(program, argv, { cwd: opts.cwd, env: opts.env, detached: true, stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   const pid = child.pid;
-  const stdout: Buffer[] = [];
-  let stdoutBytes = 0;
-  const stderr: Buffer[] = [];
-  let stderrBytes = 0;
   const kill = () => {
     if (pid !== undefined) killGroup(pid);
   };
   if (pid !== undefined) cb.started(pid);
-
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdoutBytes += chunk.length;
-    if (stdoutBytes > opts.maxOutputBytes) {
+  const pipes = collectEnginePipes(
+    child,
+    opts.maxOutputBytes,
+    () => {
       cb.failed(new EngineOutputLimitError(engine, opts.maxOutputBytes));
       kill();
-      return;
-    }
-    stdout.push(chunk);
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr.push(chunk);
-    stderrBytes += chunk.length;
-    // keep the tail: the reason for a failure is usually at the end
-    while (stderr.length > 1 && stderrBytes - (stderr[0]?.length ?? 0) >= STDERR_KEEP_BYTES) stderrBytes -= stderr.shift()?.length ?? 0;
-  });
+    },
+    opts.input,
+  );
   child.on('error', (err: NodeJS.ErrnoException) => {
     if (child.pid !== undefined) {
       kill();
@@ -192,13 +180,8 @@ function spawnHere(engine: EngineName, program: string, argv: string[], opts: Ex
     kill();
     child.stdout?.destroy();
     child.stderr?.destroy();
-    cb.done({ code, signal, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).subarray(-STDERR_KEEP_BYTES).toString('utf8') });
+    cb.done({ code, signal, stdout: pipes.stdout(), stderr: pipes.stderr().toString('utf8') });
   });
-  if (opts.input && child.stdin) {
-    // An engine may exit without reading all of its input; its exit code tells why, the EPIPE adds nothing.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(opts.input);
-  }
   return { kill };
 }
 

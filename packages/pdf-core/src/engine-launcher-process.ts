@@ -23,23 +23,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { collectEnginePipes } from './engine-pipes';
+import type { LaunchRequest } from './engine-launcher';
 
-interface RunMessage {
-  t: 'run';
-  id: number;
-  program: string;
-  argv: string[];
-  cwd?: string;
-  env: Record<string, string>;
-  input?: Uint8Array;
-  hardLimitMs: number;
-  maxOutputBytes: number;
-}
+type RunMessage = { t: 'run'; id: number } & LaunchRequest;
 type Incoming = RunMessage | { t: 'kill'; id: number };
 
 /** Stops waiting for the pipes this long after a kill (a descendant that left the group could hold them). */
 const KILL_GRACE_MS = 2_000;
-const STDERR_KEEP_BYTES = 64 * 1024;
 
 /** Every engine carries PDF_CORE_ENGINE=<this token> in its environment (and so do its children). */
 const marker = process.argv[2] ? Buffer.from(`PDF_CORE_ENGINE=${process.argv[2]}\0`) : null;
@@ -72,10 +63,6 @@ function run(m: RunMessage): void {
     return;
   }
   const pid = child.pid;
-  const stdout: Buffer[] = [];
-  let stdoutBytes = 0;
-  const stderr: Buffer[] = [];
-  let stderrBytes = 0;
   let outputLimit = false;
   let hardLimit = false;
   let settled = false;
@@ -89,6 +76,15 @@ function run(m: RunMessage): void {
     hardLimit = true;
     kill();
   }, m.hardLimitMs);
+  const pipes = collectEnginePipes(
+    child,
+    m.maxOutputBytes,
+    () => {
+      outputLimit = true;
+      kill();
+    },
+    m.input,
+  );
 
   const finish = (code: number | null, signal: NodeJS.Signals | null) => {
     if (settled) return;
@@ -101,26 +97,9 @@ function run(m: RunMessage): void {
     running.delete(m.id);
     child.stdout?.destroy();
     child.stderr?.destroy();
-    send({ t: 'done', id: m.id, code, signal, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).subarray(-STDERR_KEEP_BYTES), outputLimit, hardLimit });
+    send({ t: 'done', id: m.id, code, signal, stdout: pipes.stdout(), stderr: pipes.stderr(), outputLimit, hardLimit });
   };
 
-  child.stdout?.on('data', (chunk: Buffer) => {
-    if (outputLimit) return;
-    stdoutBytes += chunk.length;
-    if (stdoutBytes > m.maxOutputBytes) {
-      outputLimit = true;
-      stdout.length = 0;
-      kill();
-      return;
-    }
-    stdout.push(chunk);
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr.push(chunk);
-    stderrBytes += chunk.length;
-    // keep the tail: the reason for a failure is usually at the end
-    while (stderr.length > 1 && stderrBytes - (stderr[0]?.length ?? 0) >= STDERR_KEEP_BYTES) stderrBytes -= stderr.shift()?.length ?? 0;
-  });
   child.on('error', (err) => {
     if (child.pid !== undefined) {
       kill();
@@ -135,11 +114,6 @@ function run(m: RunMessage): void {
 
   running.set(m.id, { child, pid, kill });
   send({ t: 'started', id: m.id, pid });
-  if (m.input && child.stdin) {
-    // An engine may exit without reading all of its input; its exit code tells why, the EPIPE adds nothing.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(m.input);
-  }
 }
 
 function errorOf(err: unknown): { message: string; code?: string; name?: string } {
