@@ -18,12 +18,12 @@ export interface NewAuditEvent {
 
 export type AuditEventRow = typeof auditEvents.$inferSelect;
 
-/** The only code that touches audit_events. Appends and reads; erasure's anonymisation is the one update. */
 /** The columns an append writes, in the names its placeholders take (`<column><row>`). */
 const APPENDED = ['documentId', 'requestId', 'tenantId', 'kind', 'occurredAt', 'ip', 'userAgent', 'email', 'documentSha256', 'details'] as const;
 /** Appends of up to this many events at once are built once per row count (db/prepared.ts). */
 const PREPARED_APPEND_ROWS = 3;
 
+/** The only code that touches audit_events. Appends and reads; erasure's anonymisation is the one update. */
 export function createAuditRepository(db: EsignDb) {
   const appends = Array.from({ length: PREPARED_APPEND_ROWS + 1 }, (_, rows) =>
     preparedQuery(db, () =>

@@ -19,10 +19,8 @@ export type UnitOfWork<R> = R & {
 export function createUnitOfWork<F extends Record<string, RepositoryFactory>>(db: EsignDb, factories: F): UnitOfWork<Bound<F>> {
   const bind = (handle: EsignDb) => Object.fromEntries(Object.entries(factories).map(([name, make]) => [name, make(handle)])) as Bound<F>;
   const pool = (db as EsignDb & { $client?: unknown }).$client;
-  if (!(pool instanceof pg.Pool)) {
-    // A handle on one connection (never the services' case): drizzle's own transaction.
-    return { ...bind(db), transaction: (fn) => db.transaction((tx) => fn(bind(tx as unknown as EsignDb))) };
-  }
+  // The services' database is always a pool (PGlite too, through its socket server).
+  if (!(pool instanceof pg.Pool)) throw new TypeError('createUnitOfWork needs the pooled database handle (openDatabase().db)');
   // One handle, and one set of repositories, per pooled connection for as long as the pool
   // keeps it: the queries the repositories build once (db/prepared.ts) then serve every
   // transaction on that connection, instead of being built again in each transaction.
