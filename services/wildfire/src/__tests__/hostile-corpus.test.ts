@@ -9,7 +9,7 @@ import { clearRedisPrefix, REDIS_URL, testConfig, uniquePrefix } from './support
  * The hostile-input corpus of wildfire (issue 19): malformed, oversized, injected and
  * encoded inputs through the HTTP API. Each must get a 4xx in the documented error object
  * (§7: `{"error": {code, message, param, request_id}}`) or the documented success; never a
- * 5xx. /health keeps answering within 1 s, and the logs hold no token.
+ * 5xx. /health keeps answering within 2 s, and the logs hold no token.
  */
 
 type Agent = ReturnType<typeof request>;
@@ -94,7 +94,7 @@ describe('the hostile-input corpus of wildfire', () => {
     }
   });
 
-  it('kept /health answering within 1 s throughout, and logged no token', async () => {
+  it('kept /health answering within 2 s throughout, and logged no token', async () => {
     health = await prober!.stop();
     expect(health.probes).toBeGreaterThan(0);
     expect(health.failures).toEqual([]);
