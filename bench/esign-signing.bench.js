@@ -2,17 +2,14 @@
 // Signing confirmations end to end (OTP check, stamp, PAdES seal, storage, audit) for
 // 100 KB and 5 MB PDFs, with and without an RFC 3161 TSA, beside raw RSA-2048 signatures
 // per second and SHA-256 throughput measured in the same run on the same machine.
-const { execFile } = require('node:child_process');
+const { fork } = require('node:child_process');
 const { createHash, generateKeyPairSync, randomBytes, sign } = require('node:crypto');
 const { once } = require('node:events');
-const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
-const { createServer } = require('node:http');
+const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { promisify } = require('node:util');
 const { benchDatabase } = require('./lib');
 
-const run = promisify(execFile);
 const CONCURRENCY = Number(process.env.BENCH_SIGN_CONCURRENCY || 4);
 const CODE = '123456';
 // BENCH_SIGN_ONLY_SMALL=1: the 100 KB lines only (B-B and B-T), for iterating on issue 17's confirm row.
@@ -55,33 +52,17 @@ async function samplePdf(padTo) {
   return Buffer.from(await doc.save());
 }
 
-/** A real RFC 3161 TSA over HTTP on `openssl ts -reply`, one request at a time (it keeps a serial file). */
+/** The bench's TSA (tsa-process.js), in a small process of its own, as a TSA is another host. */
 async function startTsa() {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-tsa-'));
-  const f = (n) => join(dir, n);
-  writeFileSync(f('ext.cnf'), 'basicConstraints=critical,CA:false\nkeyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=critical,timeStamping\n');
-  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '2', '-subj', '/CN=Bench TSA Root', '-addext', 'basicConstraints=critical,CA:true']);
-  await run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('tsa.key'), '-out', f('tsa.csr'), '-subj', '/CN=Bench TSA']);
-  await run('openssl', ['x509', '-req', '-in', f('tsa.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-set_serial', '2', '-out', f('tsa.pem'), '-days', '2', '-extfile', f('ext.cnf')]);
-  writeFileSync(f('serial'), '01\n');
-  writeFileSync(f('tsa.cnf'), `[ tsa ]\ndefault_tsa = t\n[ t ]\nserial = ${f('serial')}\ncrypto_device = builtin\nsigner_cert = ${f('tsa.pem')}\ncerts = ${f('ca.pem')}\nsigner_key = ${f('tsa.key')}\nsigner_digest = sha256\ndefault_policy = 1.2.3.4.1\ndigests = sha256\naccuracy = secs:1\ness_cert_id_alg = sha256\n`);
-  let chain = Promise.resolve();
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const job = chain.then(async () => {
-        writeFileSync(f('q.tsq'), Buffer.concat(chunks));
-        await run('openssl', ['ts', '-reply', '-config', f('tsa.cnf'), '-queryfile', f('q.tsq'), '-out', f('r.tsr')]);
-        return readFileSync(f('r.tsr'));
-      });
-      chain = job.catch(() => undefined);
-      job.then((body) => res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(body), (err) => res.writeHead(500).end(String(err)));
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${server.address().port}/tsa`, close: () => { server.close(); rmSync(dir, { recursive: true, force: true }); } };
+  const child = fork(join(__dirname, 'tsa-process.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const [message] = await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => Promise.reject(new Error(`the bench TSA exited with ${code}`))),
+  ]);
+  return {
+    url: message.url,
+    close: () => child.disconnect(),
+  };
 }
 
 /**
