@@ -5,3 +5,6 @@ export * from './cidr';
 export * from './rate-limiter';
 export * from './last-used';
 export * from './outbound-address';
+export * from './credential-cache';
+export * from './credential-changes';
+export * from './touch-tracker';

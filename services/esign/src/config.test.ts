@@ -33,6 +33,14 @@ describe('esign configuration', () => {
     expect(message).toContain('WEBHOOK_ALLOW_PRIVATE');
   });
 
+  it('caches API-key lookups for 5 s, 10,000 keys at most, unless told otherwise (0 ms turns the cache off)', () => {
+    expect(loadConfig({}).keyCache).toEqual({ ttlMs: 5_000, maxEntries: 10_000 });
+    expect(loadConfig({ ESIGN_KEY_CACHE_MS: '0', ESIGN_KEY_CACHE_SIZE: '50' }).keyCache).toEqual({ ttlMs: 0, maxEntries: 50 });
+    for (const bad of [{ ESIGN_KEY_CACHE_MS: '-1' }, { ESIGN_KEY_CACHE_MS: '5s' }, { ESIGN_KEY_CACHE_SIZE: '0' }]) {
+      expect(() => loadConfig(bad)).toThrow(new RegExp(Object.keys(bad)[0]!));
+    }
+  });
+
   it('never creates a demo key against a real database', () => {
     expect(loadConfig({ ESIGN_DATABASE_URL: 'postgres://db/esign' }).demoKey).toBe(false);
   });

@@ -78,6 +78,8 @@ const ZEsignEnvSchema = z.object({
   ESIGN_DEMO_KEY: env.bool(true),
   ESIGN_WORKER_CONCURRENCY: env.int(4, 1),
   ESIGN_TOOLS_RATE_LIMIT: env.int(60, 1),
+  ESIGN_KEY_CACHE_MS: env.int(5_000, 0),
+  ESIGN_KEY_CACHE_SIZE: env.int(10_000, 1),
   ESIGN_RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]+$/, 'letters, digits, _, : and - only').default('esign-rl'),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('bull'),
   SHUTDOWN_GRACE_MS: env.int(10_000),
@@ -148,6 +150,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     /** PDF tool calls per client (key, or IP without one) per minute. */
     toolsRateLimit: e.ESIGN_TOOLS_RATE_LIMIT,
     rateLimitPrefix: e.ESIGN_RATE_LIMIT_PREFIX,
+    /** API-key lookups cached per API instance with Redis (0 ms: off); changes are announced on `${rateLimitPrefix}:key-changes`. */
+    keyCache: { ttlMs: e.ESIGN_KEY_CACHE_MS, maxEntries: e.ESIGN_KEY_CACHE_SIZE },
     queuePrefix: e.QUEUE_PREFIX,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     /** How often a job-running process sweeps for work a crash interrupted (one instance at a time). */

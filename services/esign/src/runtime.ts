@@ -5,6 +5,7 @@ import {
   closeServer,
   createLogger,
   createMetrics,
+  createRedis,
   createStorageSweep,
   runIfUnlocked,
   listenHttp,
@@ -22,6 +23,7 @@ import { ESIGN_QUEUE, esignJobs, esignSchedules, type EsignJobs } from './jobs/r
 import { WEBHOOK_QUEUE, webhookDeliveryJobs } from './webhooks/jobs';
 import { createKeysRepository } from './keys/repository';
 import { createKeysService, type KeysService } from './keys/service';
+import { createKeyCache, followKeyChanges, keyChangePublisher } from './keys/key-cache';
 import { createMailer } from './mail/mailer';
 import { createMailRepository } from './mail/repository';
 import { createMailService, type MailService } from './mail/service';
@@ -83,7 +85,18 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     logger,
   });
 
-  const keys = createKeysService(createKeysRepository(database.db), clock);
+  // Key lookups are cached only where a change can reach the cache at once: an API
+  // process with Redis, subscribed to the key-change channel (as wildfire's tokens). The
+  // CLI announces its revocations there (a connection of its own: the CLI role opens no other).
+  const keyCache = redis && config.keyCache.ttlMs > 0 ? createKeyCache(config.keyCache) : undefined;
+  const cliPublisher = role === 'cli' && config.redisUrl ? createRedis(config.redisUrl) : undefined;
+  cliPublisher?.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const publisher = redis ?? cliPublisher;
+  const keys = createKeysService(createKeysRepository(database.db), clock, {
+    cache: keyCache,
+    announce: publisher && keyChangePublisher(publisher, config.rateLimitPrefix),
+    logger,
+  });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir });
   // Loaded at start-up so a bad SIGNING_P12_PATH, password or SIGNING_IDENTITY_KEY stops the process at once.
   let identity: Awaited<ReturnType<typeof loadSealIdentity>>;
@@ -92,6 +105,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   } catch (err) {
     await database.close();
     if (redis) redis.disconnect();
+    cliPublisher?.disconnect();
     throw err;
   }
   // Workers start on first use, so a role that never decodes an image or runs a tool
@@ -177,6 +191,8 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     }
   }
 
+  // Subscribed before the first request is served, so no change can be missed while caching.
+  const stopFollowing = keyCache && redis ? await followKeyChanges(redis.duplicate(), config.rateLimitPrefix, keyCache, logger) : undefined;
   let server: Server | undefined;
   let url: string | undefined;
   if (serves) {
@@ -212,6 +228,8 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
       await tools.close();
       await jobs.close();
       await webhookJobs.close();
+      await stopFollowing?.();
+      if (cliPublisher) await cliPublisher.quit().catch(() => cliPublisher.disconnect());
       if (redis) await redis.quit().catch(() => redis.disconnect());
       mailer.close();
       await database.close();

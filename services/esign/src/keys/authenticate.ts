@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { parseAuthorizationHeader, touchDue } from '@firma-riesgo/auth';
+import { parseAuthorizationHeader } from '@firma-riesgo/auth';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '@firma-riesgo/errors';
 import type { KeyRecord } from './repository';
 import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
@@ -60,7 +60,7 @@ export function authenticate(deps: AuthDeps, options: { superadmin?: boolean; op
     res.locals.principal = `tenant:${record.tenant}`;
     // Off the request path: a failure to record "last used" never fails the request.
     const now = clock();
-    if (touchDue(record.lastUsedAt, now)) {
+    if (keys.touchDue(record, now)) {
       deps.jobs
         .enqueue('key.touch', { keyId: record.id, usedAt: now.toISOString() })
         .catch((err: unknown) => deps.logger.warn({ err, keyId: record.id }, 'could not enqueue key.touch'));

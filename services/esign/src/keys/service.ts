@@ -1,5 +1,6 @@
-import { displayPrefix, generateKey, hashKey } from '@firma-riesgo/auth';
+import { createTouchTracker, displayPrefix, generateKey, hashKey } from '@firma-riesgo/auth';
 import { ConflictError } from '@firma-riesgo/errors';
+import type { KeyCache, KeyChange } from './key-cache';
 import type { KeyRecord, KeyRole, KeysRepository } from './repository';
 
 export const KEY_PREFIX = 'esk_';
@@ -7,8 +8,32 @@ const TENANT_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
 export class InvalidTenantNameError extends Error {}
 
+export interface KeysServiceOptions {
+  /** Lookups cached by this instance; absent: every request asks Postgres. */
+  cache?: KeyCache;
+  /**
+   * Tells every instance's cache of a change (Redis pub/sub); called after the change is
+   * committed. A failure is logged: the caches' TTL then bounds the staleness.
+   */
+  announce?: (change: KeyChange) => Promise<void>;
+  logger?: { warn(obj: object, msg?: string): void };
+}
+
 /** Key lifecycle: the plaintext key exists only in the return value of `create`. */
-export function createKeysService(repo: KeysRepository, clock: () => Date = () => new Date()) {
+export function createKeysService(repo: KeysRepository, clock: () => Date = () => new Date(), options: KeysServiceOptions = {}) {
+  const { cache } = options;
+  /** The last `key.touch` this instance enqueued per key, so a busy key does not enqueue per request (the cached record's `lastUsedAt` lags behind the job). */
+  const touchDue = createTouchTracker();
+
+  async function changed(change: KeyChange): Promise<void> {
+    cache?.drop(change);
+    try {
+      await options.announce?.(change);
+    } catch (err) {
+      options.logger?.warn({ err, ...change }, 'could not announce an API key change to the other instances; their caches expire it');
+    }
+  }
+
   return {
     /** The tenant's name (other features print it: the signing page, the audit certificate). */
     async tenantName(tenantId: string): Promise<string> {
@@ -39,7 +64,14 @@ export function createKeysService(repo: KeysRepository, clock: () => Date = () =
     /** The active key record for a presented key, or null. Lookup is by hash, so timing reveals nothing of the key. */
     async authenticate(presented: string): Promise<KeyRecord | null> {
       if (!presented.startsWith(KEY_PREFIX)) return null;
-      return repo.findActiveByHash(hashKey(presented));
+      const hash = hashKey(presented);
+      const cached = cache?.get(hash);
+      if (cached) return cached;
+      const generation = cache?.generation ?? 0;
+      const record = await repo.findActiveByHash(hash);
+      // Unknown and revoked keys are not cached: one may be created in a moment, and revoked is final.
+      if (record) cache?.set(hash, record, generation);
+      return record;
     },
 
     list: (tenant?: string) => repo.list(tenant),
@@ -57,10 +89,21 @@ export function createKeysService(repo: KeysRepository, clock: () => Date = () =
         throw new ConflictError(`Prefix "${idOrPrefix}" matches ${matches.length} keys; revoke by id`, 'AMBIGUOUS_KEY');
       }
       const at = clock();
-      for (const key of matches) await repo.revoke(key.id, at);
+      for (const key of matches) {
+        await repo.revoke(key.id, at);
+        await changed({ keyId: key.id });
+      }
       return matches.map((key) => ({ ...key, revokedAt: at }));
     },
 
+    /**
+     * Whether this request should enqueue `key.touch`: when the stored last use, or the last
+     * touch this instance enqueued, is a resolution old, so a busy key costs one job a
+     * minute per instance (not one per request while the job is pending or the record cached).
+     */
+    touchDue: (key: Pick<KeyRecord, 'id' | 'lastUsedAt'>, now: Date): boolean => touchDue(key, now),
+
+    /** The `key.touch` job: records when the key was last used. */
     touch: (id: string, at: Date) => repo.touch(id, at),
 
     /** On an embedded first start: one key for tenant "demo", so the quick start has something to curl with. */

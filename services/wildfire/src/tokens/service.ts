@@ -1,4 +1,4 @@
-import { displayPrefix, generateKey, hashKey, InvalidCidrError, parseCidrList, touchDue as lastUseStale } from '@firma-riesgo/auth';
+import { createTouchTracker, displayPrefix, generateKey, hashKey, InvalidCidrError, parseCidrList } from '@firma-riesgo/auth';
 import { ConflictError } from '@firma-riesgo/errors';
 import type { TokenRecord, TokenRef, TokenType, TokensRepository } from './repository';
 import type { TokenCache, TokenChange } from './token-cache';
@@ -72,8 +72,7 @@ export interface TokensServiceOptions {
 export function createTokensService(repo: TokensRepository, clock: () => Date = () => new Date(), options: TokensServiceOptions = {}) {
   const { cache } = options;
   /** The last `token.touch` this instance enqueued per token (bounded like the cache), so a busy token does not enqueue per request. */
-  const touched = new Map<string, number>();
-  const TOUCHED_MAX = 10_000;
+  const touchDue = createTouchTracker();
 
   async function changed(change: TokenChange): Promise<void> {
     cache?.drop(change);
@@ -231,13 +230,7 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
      * `lastUsedAt` lags behind the job), so a busy token costs one job a minute per instance.
      */
     touchDue(token: Pick<TokenRecord, 'id' | 'lastUsedAt'>, now: Date): boolean {
-      const enqueued = touched.get(token.id);
-      const last = enqueued !== undefined && (token.lastUsedAt === null || enqueued > token.lastUsedAt.getTime()) ? new Date(enqueued) : token.lastUsedAt;
-      if (!lastUseStale(last, now)) return false;
-      touched.delete(token.id);
-      touched.set(token.id, now.getTime());
-      if (touched.size > TOUCHED_MAX) touched.delete(touched.keys().next().value as string);
-      return true;
+      return touchDue(token, now);
     },
 
     /** The `token.touch` job: records when the token was last used. */

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { credentialChangePublisher, followCredentialChanges } from '@firma-riesgo/auth';
 import type { TokenCache, TokenChange } from './token-cache';
 
 /** The Redis pub/sub channel of token changes, under RATE_LIMIT_PREFIX. */
@@ -17,37 +18,19 @@ function parseChange(message: string): TokenChange | null {
 
 /** Tells every instance (through Redis) that tokens changed; rejects when Redis cannot be told. */
 export function tokenChangePublisher(redis: Redis, prefix: string) {
-  const channel = tokenChangesChannel(prefix);
-  return async (change: TokenChange): Promise<void> => {
-    await redis.publish(channel, JSON.stringify(change));
-  };
+  return credentialChangePublisher<TokenChange>(redis, tokenChangesChannel(prefix));
 }
 
 /**
- * Keeps `cache` in step with token changes made anywhere (any instance, the CLI): a
- * dedicated subscriber connection drops what each message names. While it is not
- * subscribed, messages may be lost, so the cache is emptied each time it (re)subscribes;
- * the cache's TTL bounds what a lost message can leave behind.
+ * Keeps `cache` in step with token changes made anywhere (any instance, the CLI); see
+ * `followCredentialChanges`: the cache is emptied each time the subscriber (re)subscribes,
+ * and its TTL bounds what a lost message can leave behind.
  */
-export async function followTokenChanges(
+export function followTokenChanges(
   subscriber: Redis,
   prefix: string,
   cache: Pick<TokenCache, 'drop'>,
   logger: { warn(obj: object, msg?: string): void },
 ): Promise<() => Promise<void>> {
-  const channel = tokenChangesChannel(prefix);
-  const subscribe = () =>
-    subscriber.subscribe(channel).catch((err: unknown) => logger.warn({ err }, 'could not subscribe to token changes; cached tokens live out their TTL'));
-  subscriber.on('message', (from: string, message: string) => {
-    if (from === channel) cache.drop(parseChange(message));
-  });
-  // After a reconnection: whatever was published meanwhile is lost, so start afresh.
-  subscriber.on('ready', () => {
-    cache.drop(null);
-    void subscribe();
-  });
-  await subscribe();
-  return async () => {
-    await subscriber.quit().catch(() => subscriber.disconnect());
-  };
+  return followCredentialChanges({ subscriber, channel: tokenChangesChannel(prefix), parse: parseChange, cache, logger, what: 'token changes', cached: 'tokens' });
 }

@@ -1,0 +1,81 @@
+import request from 'supertest';
+import { captureOutput, clearRedisPrefix, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { eventually, shortTempDir, testConfig, uniquePrefix } from '../__tests__/support';
+import { runCli } from '../cli';
+import { startEsign, type EsignRuntime } from '../runtime';
+
+/** "Within one second": 20 polls 50 ms apart. */
+const WITHIN_A_SECOND: [number, number] = [20, 50];
+
+/**
+ * Two API instances on one database and one Redis, each caching key lookups for a
+ * minute (far beyond the test): only the change messages can make them notice a revocation.
+ */
+describe('API key revocations reach every instance’s cache', () => {
+  let db: TestDatabase;
+  let a: EsignRuntime;
+  let b: EsignRuntime;
+  const prefix = uniquePrefix();
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('esign_key_cache');
+    env = {
+      ESIGN_DATABASE_URL: db.url,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: prefix,
+      ESIGN_RATE_LIMIT_PREFIX: `${prefix}:rl`,
+      ESIGN_KEY_CACHE_MS: '60000',
+      LOG_LEVEL: 'silent',
+    };
+    a = await startEsign(testConfig({ ...env, DATA_DIR: shortTempDir() }), 'api');
+    b = await startEsign(testConfig({ ...env, DATA_DIR: shortTempDir() }), 'api');
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await db?.drop();
+    await clearRedisPrefix(prefix);
+  });
+
+  const get = (rt: EsignRuntime, key: string) => request(rt.server!).get('/firma/marca').set('authorization', `Bearer ${key}`);
+  const refusedOn = (rt: EsignRuntime, key: string) =>
+    eventually(async () => {
+      const res = await get(rt, key);
+      return res.status === 401 ? res : undefined;
+    }, ...WITHIN_A_SECOND);
+
+  it('refuses a key revoked through one instance there at once, and on the other within a second', async () => {
+    const { key, record } = await a.keys.create({ tenant: 'acme' });
+    expect((await get(a, key)).status).toBe(200);
+    expect((await get(b, key)).status).toBe(200); // now in both caches
+    expect((await get(b, key)).status).toBe(200);
+    await a.keys.revoke(record.id);
+    const here = await get(a, key);
+    expect(here.status).toBe(401);
+    expect(here.body.code).toBe('INVALID_API_KEY');
+    const there = await refusedOn(b, key);
+    expect(there.body.code).toBe('INVALID_API_KEY');
+  });
+
+  it('refuses on every instance, within a second, a key revoked with the CLI (a process of its own)', async () => {
+    const { key, record } = await a.keys.create({ tenant: 'acme' });
+    expect((await get(a, key)).status).toBe(200);
+    expect((await get(b, key)).status).toBe(200);
+    const output = captureOutput();
+    expect(await runCli(['keys', 'revoke', record.id], output.out, { ...env, DATA_DIR: shortTempDir() })).toBe(0);
+    await refusedOn(a, key);
+    await refusedOn(b, key);
+  });
+
+  it('keeps serving the other keys from the cache after a revocation', async () => {
+    const kept = await a.keys.create({ tenant: 'globex' });
+    const revoked = await a.keys.create({ tenant: 'globex' });
+    expect((await get(b, kept.key)).status).toBe(200);
+    expect((await get(b, revoked.key)).status).toBe(200);
+    await a.keys.revoke(revoked.record.id);
+    await refusedOn(b, revoked.key);
+    expect((await get(b, kept.key)).status).toBe(200);
+  });
+});
