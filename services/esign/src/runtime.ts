@@ -85,10 +85,11 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     logger,
   });
 
-  // Key lookups are cached only where a change can reach the cache at once: an API
-  // process with Redis, subscribed to the key-change channel (as wildfire's tokens). The
-  // CLI announces its revocations there (a connection of its own: the CLI role opens no other).
-  const keyCache = redis && config.keyCache.ttlMs > 0 ? createKeyCache(config.keyCache) : undefined;
+  // Key lookups are cached only where a change can reach the cache at once: a process
+  // that serves the API, with Redis, subscribed to the key-change channel (as wildfire's
+  // tokens); a worker authenticates nothing. The CLI announces its revocations there (a
+  // connection of its own: the CLI role opens no other).
+  const keyCache = serves && redis && config.keyCache.ttlMs > 0 ? createKeyCache(config.keyCache) : undefined;
   const cliPublisher = role === 'cli' && config.redisUrl ? createRedis(config.redisUrl) : undefined;
   cliPublisher?.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   const publisher = redis ?? cliPublisher;

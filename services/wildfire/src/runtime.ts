@@ -135,10 +135,11 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     logger,
   });
 
-  // Token lookups are cached only where a change can reach the cache at once: an API
-  // process with Redis, subscribed to the token-change channel. The CLI announces its
-  // changes there (a connection of its own: the CLI role opens no other).
-  const cache = redis && config.tokenCache.ttlMs > 0 ? createTokenCache(config.tokenCache) : undefined;
+  // Token lookups are cached only where a change can reach the cache at once: a process
+  // that serves the API, with Redis, subscribed to the token-change channel; a worker
+  // authenticates nothing. The CLI announces its changes there (a connection of its own:
+  // the CLI role opens no other).
+  const cache = (role === 'api' || role === 'all') && redis && config.tokenCache.ttlMs > 0 ? createTokenCache(config.tokenCache) : undefined;
   const cliPublisher = role === 'cli' && config.redisUrl ? createRedis(config.redisUrl) : undefined;
   cliPublisher?.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   const publisher = redis ?? cliPublisher;
