@@ -4,25 +4,42 @@ import * as pkijs from 'pkijs';
 import type { SigningIdentity } from './identity';
 
 /**
- * A certificate whose ASN.1 schema is built once: pkijs re-parses a certificate's TBS part
- * every time a CMS carrying it is encoded. The schema is the parsed DER, so every seal
- * encodes the same bytes as a fresh parse would.
+ * An ASN.1 value encoded once: wherever it is encoded it writes that DER as is (asn1js
+ * otherwise encodes every node of it again, and pkijs re-parses a certificate's TBS part
+ * and an issuer name first, on every CMS).
  */
-class SchemaOnceCertificate extends pkijs.Certificate {
-  #schema?: asn1js.Sequence;
+class EncodedOnce extends asn1js.Sequence {
+  readonly #der: Uint8Array;
 
-  override toSchema(encodeFlag = false): asn1js.Sequence {
-    if (encodeFlag) return super.toSchema(true);
-    return (this.#schema ??= super.toSchema(false));
+  constructor(block: { toBER(): ArrayBuffer }) {
+    super();
+    this.#der = new Uint8Array(block.toBER());
+  }
+
+  override toBER(_sizeOnly?: boolean, writer?: asn1js.ViewWriter): ArrayBuffer {
+    const der = this.#der.slice().buffer;
+    if (!writer) return der;
+    writer.write(der);
+    return new ArrayBuffer(0);
   }
 }
 
-/** The signer's IssuerAndSerialNumber, its schema built once (pkijs re-parses the issuer name on every encoding). */
-class SchemaOnceIssuerAndSerialNumber extends pkijs.IssuerAndSerialNumber {
-  #schema?: asn1js.Sequence;
+/** A certificate that goes into a CMS as the DER pkijs would encode for it, encoded once. */
+class EncodedOnceCertificate extends pkijs.Certificate {
+  #encoded?: EncodedOnce;
+
+  override toSchema(encodeFlag = false): asn1js.Sequence {
+    if (encodeFlag) return super.toSchema(true);
+    return (this.#encoded ??= new EncodedOnce(super.toSchema(false)));
+  }
+}
+
+/** The signer's IssuerAndSerialNumber, encoded once. */
+class EncodedOnceIssuerAndSerialNumber extends pkijs.IssuerAndSerialNumber {
+  #encoded?: EncodedOnce;
 
   override toSchema(): asn1js.Sequence {
-    return (this.#schema ??= super.toSchema());
+    return (this.#encoded ??= new EncodedOnce(super.toSchema()));
   }
 }
 
@@ -68,14 +85,14 @@ export function preparedIdentity(identity: SigningIdentity): PreparedIdentity {
 }
 
 function prepare(identity: SigningIdentity): PreparedIdentity {
-  // Each certificate as pkijs encodes it into a CMS (toSchema of the parsed TBS), parsed once.
-  const once = (c: pkijs.Certificate) => SchemaOnceCertificate.fromBER(c.toSchema().toBER()) as SchemaOnceCertificate;
+  // Each certificate as pkijs encodes it into a CMS (toSchema of the parsed TBS).
+  const once = (c: pkijs.Certificate) => EncodedOnceCertificate.fromBER(c.toSchema().toBER()) as EncodedOnceCertificate;
   const cert = once(identity.certificate);
   const chain = identity.chain.map(once);
   return {
     certificates: [cert, ...chain],
-    sid: new SchemaOnceIssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }),
-    signingCertificateV2: signingCertificateV2(cert, identity.certificateDer),
+    sid: new EncodedOnceIssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }),
+    signingCertificateV2: new EncodedOnce(signingCertificateV2(cert, identity.certificateDer)),
   };
 }
 
