@@ -162,6 +162,7 @@ export function createSigningFeatures(deps: {
       files,
       jobs,
       signatures,
+      webhooks: webhookDelivery,
       pool: deps.pool,
       signatureLevel: config.signing.tsaUrl ? 'B-T' : 'B-B',
       logger,

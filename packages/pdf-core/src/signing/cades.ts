@@ -4,6 +4,7 @@ import * as pkijs from 'pkijs';
 import { pkijsEngine } from './crypto-engine';
 import type { SigningIdentity } from './identity';
 import { OID } from './oids';
+import { preparedIdentity } from './prepared-identity';
 import type { TsaClient } from './tsa-client';
 
 /** PAdES baseline level of a seal: B-T when it carries a signature timestamp. */
@@ -24,16 +25,17 @@ export interface CadesSignature {
 export async function createCadesSignature(content: Buffer, identity: SigningIdentity, tsa?: TsaClient): Promise<CadesSignature> {
   const engine = pkijsEngine();
   const digest = createHash('sha256').update(content).digest();
-  const cert = identity.certificate;
+  // The certificate's parts are built once per identity (prepared-identity.ts), not on every seal.
+  const prepared = preparedIdentity(identity);
   const signerInfo = new pkijs.SignerInfo({
     version: 1,
-    sid: new pkijs.IssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }),
+    sid: prepared.sid,
     signedAttrs: new pkijs.SignedAndUnsignedAttributes({
       type: 0,
       attributes: [
         new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
         new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: digest })] }),
-        new pkijs.Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2(identity)] }),
+        new pkijs.Attribute({ type: OID.signingCertificateV2, values: [prepared.signingCertificateV2] }),
       ],
     }),
   });
@@ -41,7 +43,7 @@ export async function createCadesSignature(content: Buffer, identity: SigningIde
     version: 1,
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
     signerInfos: [signerInfo],
-    certificates: [cert, ...identity.chain],
+    certificates: [...prepared.certificates],
   });
   await signedData.sign(identity.privateKey as never, 0, 'SHA-256', undefined, engine);
 
@@ -58,23 +60,4 @@ export async function createCadesSignature(content: Buffer, identity: SigningIde
   }
   const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
   return { der: Buffer.from(contentInfo.toSchema().toBER()), level: tsa ? 'B-T' : 'B-B', tsaTime };
-}
-
-/**
- * SigningCertificateV2 ::= SEQUENCE { certs SEQUENCE OF ESSCertIDv2 }, one ESSCertIDv2
- * { certHash, issuerSerial } with the SHA-256 default hash algorithm left out, as DER wants.
- */
-function signingCertificateV2(identity: SigningIdentity): asn1js.Sequence {
-  const cert = identity.certificate;
-  const certHash = createHash('sha256').update(identity.certificateDer).digest();
-  const issuerSerial = new asn1js.Sequence({
-    value: [
-      new asn1js.Sequence({
-        value: [new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 4 }, value: [cert.issuer.toSchema()] })],
-      }),
-      new asn1js.Integer({ valueHex: cert.serialNumber.valueBlock.valueHexView }),
-    ],
-  });
-  const essCertIdV2 = new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: certHash }), issuerSerial] });
-  return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] });
 }

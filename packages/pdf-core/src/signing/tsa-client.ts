@@ -32,6 +32,7 @@ export interface TsaClientOptions {
 export function createTsaClient(options: TsaClientOptions): TsaClient {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const attempts = options.attempts ?? 2;
+  const tokenSignedData = signedDataWithKnownCertificates();
   return {
     url: options.url,
     async timestamp(data) {
@@ -62,7 +63,7 @@ export function createTsaClient(options: TsaClientOptions): TsaClient {
           continue;
         }
         if (!response.ok) throw new TsaError(`TSA ${options.url} answered HTTP ${response.status}`);
-        return checkResponse(Buffer.from(await response.arrayBuffer()), data, sha256, nonce);
+        return checkResponse(Buffer.from(await response.arrayBuffer()), data, sha256, nonce, tokenSignedData);
       }
       throw new TsaError(`TSA ${options.url} unreachable: ${(lastError as Error)?.message ?? lastError}`);
     },
@@ -81,7 +82,13 @@ function positiveNonce(): Buffer {
  * with the certificate it carries, and echoes our imprint and nonce (pkijs checks the
  * imprint against `data` once more while verifying).
  */
-async function checkResponse(reply: Buffer, data: Buffer, imprint: Buffer, nonce: Buffer): Promise<TimestampToken> {
+async function checkResponse(
+  reply: Buffer,
+  data: Buffer,
+  imprint: Buffer,
+  nonce: Buffer,
+  tokenSignedData: (content: asn1js.Sequence) => pkijs.SignedData,
+): Promise<TimestampToken> {
   const asn1 = asn1js.fromBER(reply);
   if (asn1.offset === -1) throw new TsaError('TSA reply is not DER');
   let resp: pkijs.TimeStampResp;
@@ -98,7 +105,7 @@ async function checkResponse(reply: Buffer, data: Buffer, imprint: Buffer, nonce
   if (!resp.timeStampToken) throw new TsaError('TSA granted the request but sent no token');
   const tokenSchema = (asn1.result as asn1js.Sequence).valueBlock.value[1];
   if (!tokenSchema) throw new TsaError('TSA reply lacks the token');
-  const signed = new pkijs.SignedData({ schema: resp.timeStampToken.content });
+  const signed = tokenSignedData(resp.timeStampToken.content as asn1js.Sequence);
   if (signed.encapContentInfo.eContentType !== OID.tstInfo || !signed.encapContentInfo.eContent) {
     throw new TsaError('TSA token does not hold a TSTInfo');
   }
@@ -117,6 +124,32 @@ async function checkResponse(reply: Buffer, data: Buffer, imprint: Buffer, nonce
   }
   if (!verified) throw new TsaError('TSA token signature does not verify');
   return { der: Buffer.from(tokenSchema.valueBeforeDecodeView), genTime: tst.genTime };
+}
+
+/**
+ * The token's SignedData as pkijs reads it, with the certificates a TSA sends in every token
+ * (its own, often its chain) parsed once: a token carrying byte for byte the certificates of
+ * the last one parsed gets those (pkijs's parse of two certificates is most of a token
+ * check, about 2 ms); any other is parsed whole and remembered instead. The checks on the
+ * token are pkijs's as before, on the same certificates.
+ */
+function signedDataWithKnownCertificates(): (content: asn1js.Sequence) => pkijs.SignedData {
+  let known: { der: Buffer; certificates: NonNullable<pkijs.SignedData['certificates']> } | undefined;
+  return (content) => {
+    const fields = content.valueBlock.value;
+    // SignedData's [0] IMPLICIT CertificateSet.
+    const certificates = fields.find((field) => field.idBlock.tagClass === 3 && field.idBlock.tagNumber === 0);
+    if (!certificates) return new pkijs.SignedData({ schema: content });
+    const der = Buffer.from(certificates.valueBeforeDecodeView);
+    if (known?.der.equals(der)) {
+      const signed = new pkijs.SignedData({ schema: new asn1js.Sequence({ value: fields.filter((field) => field !== certificates) }) });
+      signed.certificates = known.certificates.slice(0);
+      return signed;
+    }
+    const signed = new pkijs.SignedData({ schema: content });
+    known = { der, certificates: signed.certificates?.slice(0) ?? [] };
+    return signed;
+  };
 }
 
 function octets(value: asn1js.OctetString): Buffer {

@@ -18,7 +18,8 @@ import type { EsignJobs } from '../jobs/registry';
 import type { MailRepository } from '../mail/repository';
 import type { MeterRepository } from '../metering/repository';
 import type { WebhookEventsRepository } from '../webhooks/events-repository';
-import { publishWebhookEvents } from '../webhooks/publish';
+import type { WebhookDelivery } from '../webhooks/delivery';
+import { dispatchWebhookEventsNow, publishWebhookEvents } from '../webhooks/publish';
 import type { SignaturesService } from '../signatures/service';
 import { otpEmail } from '../signing-requests/emails';
 import { maskEmail } from '../signing-requests/mask-email';
@@ -59,6 +60,8 @@ export interface SigneeDeps {
   files: FileStore;
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   signatures: Pick<SignaturesService, 'sealOrRetryLater'>;
+  /** The confirmation's `document_signed` is fanned out to the tenant's endpoints right after commit. */
+  webhooks: Pick<WebhookDelivery, 'dispatch'>;
   /** Worker threads that decode the untrusted signature image off the request thread. */
   pool: Pick<PdfWorkerPool, 'run'>;
   /** The usage day (METERING_TIMEZONE) of an instant. */
@@ -367,7 +370,7 @@ export function createSigneeService(deps: SigneeDeps) {
         if (outcome.left === 0) throw new LockedError('Five wrong codes: this request is locked', 'REQUEST_LOCKED');
         throw new BadRequestError(`Incorrect code; ${outcome.left} attempt${outcome.left === 1 ? '' : 's'} left`, 'INVALID_OTP');
       }
-      await publishWebhookEvents(deps.jobs, outcome.eventIds);
+      await dispatchWebhookEventsNow(deps.webhooks, deps.jobs, outcome.eventIds, deps.logger);
       // The sealed row as recorded; read again only when the seal was not recorded here.
       const signed = (await deps.signatures.sealOrRetryLater(outcome.request, document)) ?? (await repos.requests.find(outcome.request.id))!;
       return { request: signed, record: statusRecord(signed, clock()) };

@@ -1,5 +1,6 @@
-import type { JobQueue } from '@firma-riesgo/service-kit';
+import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { EsignJobs } from '../jobs/registry';
+import type { WebhookDelivery } from './delivery';
 
 /**
  * After the transaction that wrote the events commits: one `webhook.dispatch` each. A
@@ -7,4 +8,27 @@ import type { EsignJobs } from '../jobs/registry';
  */
 export async function publishWebhookEvents(jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>, eventIds: string[]): Promise<void> {
   for (const eventId of eventIds) await jobs.enqueue('webhook.dispatch', { eventId });
+}
+
+/**
+ * The same, with the fan-out done here instead of in a `webhook.dispatch` job: what that job
+ * would do (`WebhookDelivery.dispatch`: the deliveries and their jobs on the webhooks queue,
+ * the event marked dispatched), without the queue's round trips, which cost more than the
+ * fan-out itself. For the confirmation, the busiest producer. An event whose fan-out fails
+ * gets its job as before; a crash before it leaves the event to the recovery sweep.
+ */
+export async function dispatchWebhookEventsNow(
+  delivery: Pick<WebhookDelivery, 'dispatch'>,
+  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>,
+  eventIds: string[],
+  logger: Logger,
+): Promise<void> {
+  for (const eventId of eventIds) {
+    try {
+      await delivery.dispatch(eventId);
+    } catch (err) {
+      logger.warn({ eventId, err: (err as Error).message }, 'webhook fan-out failed; the webhook.dispatch job retries it');
+      await jobs.enqueue('webhook.dispatch', { eventId });
+    }
+  }
 }
