@@ -107,19 +107,32 @@ describe('esign scaled out: two APIs and a worker sharing only Postgres and Redi
     const code = otpOf(await smtp.waitFor((m) => m.to.includes('ana@example.test') && /^\d{6}\r?$/m.test(m.raw)));
     await request(urlB).post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true }).expect(200);
 
-    // B sealed inline and enqueued the final PDF; worker 1 takes the job. The test holds the
-    // document's row lock, so the job (claiming it, or recording the PDF it built) waits on it.
-    await sql.query('begin');
-    await sql.query('select id from documents where id = $1 for update', [documentId]);
-    const [waiter] = await eventually(async () => {
+    // B sealed inline and enqueued the final PDF; worker 1 takes the job and claims the
+    // document (finalise_claimed_by), then builds the PDF. As soon as the claim shows, worker 1
+    // is paused (SIGSTOP) while the test takes the document's row lock, so the job cannot
+    // record its PDF first, whatever the machine's load; resumed, it waits on the lock (as
+    // may the worker's email job, which records a sent email under the same lock).
+    await eventually(async () => {
+      const { rows } = await probe.query('select finalise_claimed_by from documents where id = $1', [documentId]);
+      return rows[0]?.finalise_claimed_by ? true : undefined;
+    }, 3000, 5);
+    firstWorker.child.kill('SIGSTOP');
+    try {
+      expect((await probe.query('select finalised_at from documents where id = $1', [documentId])).rows).toEqual([{ finalised_at: null }]);
+      await sql.query('begin');
+      await sql.query('select id from documents where id = $1 for update', [documentId]);
+    } finally {
+      firstWorker.child.kill('SIGCONT');
+    }
+    const waiters = await eventually(async () => {
       const pids = await lockWaiters(probe);
-      return pids.length === 1 ? pids : undefined;
+      return pids.length > 0 ? pids : undefined;
     }, 1200).catch((err: Error) => {
       throw new Error(`${err.message}: no job waited on the held row lock; worker 1 said:\n${firstWorker.output.join('\n')}`);
     });
     expect((await probe.query('select finalised_at from documents where id = $1', [documentId])).rows).toEqual([{ finalised_at: null }]);
     await firstWorker.kill();
-    await eventually(async () => ((await lockWaiters(probe)).includes(waiter!) ? undefined : true));
+    await eventually(async () => ((await lockWaiters(probe)).some((pid) => waiters.includes(pid)) ? undefined : true));
     await sql.query('rollback');
     expect((await request(urlB).get(`/firma/documentos/${documentId}/final-pdf`).set('authorization', key)).status).toBe(409);
 
