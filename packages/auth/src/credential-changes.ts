@@ -10,6 +10,35 @@ export function credentialChangePublisher<C>(redis: Redis, channel: string) {
   };
 }
 
+/** How a credential lifecycle (create, revoke...) reaches the caches, this instance's and every other's. */
+export interface CredentialChangeOptions<C> {
+  /** Lookups cached by this instance; absent: every request asks the database. */
+  cache?: { drop(change: C | null): void };
+  /**
+   * Tells every instance's cache of a change (Redis pub/sub); called after the change is
+   * committed. A failure is logged: the caches' TTL then bounds the staleness.
+   */
+  announce?: (change: C) => Promise<void>;
+  logger?: { warn(obj: object, msg?: string): void };
+}
+
+/**
+ * What a service calls once a credential change is committed: this instance's cache drops
+ * it at once, then every other instance is told; a failed announcement is logged, not
+ * thrown (the change stands; the other caches expire it). `what` names the change in the
+ * log ("a token change").
+ */
+export function credentialChangeNotifier<C extends object>(options: CredentialChangeOptions<C>, what: string) {
+  return async (change: C): Promise<void> => {
+    options.cache?.drop(change);
+    try {
+      await options.announce?.(change);
+    } catch (err) {
+      options.logger?.warn({ err, ...change }, `could not announce ${what} to the other instances; their caches expire it`);
+    }
+  };
+}
+
 /**
  * Keeps `cache` in step with credential changes made anywhere (any instance, the CLI): a
  * dedicated subscriber connection drops what each message names (`parse` reads it; null:

@@ -1,4 +1,4 @@
-import { createTouchTracker, displayPrefix, generateKey, hashKey } from '@firma-riesgo/auth';
+import { createTouchTracker, credentialChangeNotifier, type CredentialChangeOptions, displayPrefix, generateKey, hashKey } from '@firma-riesgo/auth';
 import { ConflictError } from '@firma-riesgo/errors';
 import type { KeyCache, KeyChange } from './key-cache';
 import type { KeyRecord, KeyRole, KeysRepository } from './repository';
@@ -8,15 +8,9 @@ const TENANT_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
 export class InvalidTenantNameError extends Error {}
 
-export interface KeysServiceOptions {
+export interface KeysServiceOptions extends CredentialChangeOptions<KeyChange> {
   /** Lookups cached by this instance; absent: every request asks Postgres. */
   cache?: KeyCache;
-  /**
-   * Tells every instance's cache of a change (Redis pub/sub); called after the change is
-   * committed. A failure is logged: the caches' TTL then bounds the staleness.
-   */
-  announce?: (change: KeyChange) => Promise<void>;
-  logger?: { warn(obj: object, msg?: string): void };
 }
 
 /** Key lifecycle: the plaintext key exists only in the return value of `create`. */
@@ -25,14 +19,8 @@ export function createKeysService(repo: KeysRepository, clock: () => Date = () =
   /** The last `key.touch` this instance enqueued per key, so a busy key does not enqueue per request (the cached record's `lastUsedAt` lags behind the job). */
   const touchDue = createTouchTracker();
 
-  async function changed(change: KeyChange): Promise<void> {
-    cache?.drop(change);
-    try {
-      await options.announce?.(change);
-    } catch (err) {
-      options.logger?.warn({ err, ...change }, 'could not announce an API key change to the other instances; their caches expire it');
-    }
-  }
+  const changed = credentialChangeNotifier(options, 'an API key change');
+
 
   return {
     /** The tenant's name (other features print it: the signing page, the audit certificate). */

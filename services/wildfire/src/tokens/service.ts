@@ -1,4 +1,4 @@
-import { createTouchTracker, displayPrefix, generateKey, hashKey, InvalidCidrError, parseCidrList } from '@firma-riesgo/auth';
+import { createTouchTracker, credentialChangeNotifier, type CredentialChangeOptions, displayPrefix, generateKey, hashKey, InvalidCidrError, parseCidrList } from '@firma-riesgo/auth';
 import { ConflictError } from '@firma-riesgo/errors';
 import type { TokenRecord, TokenRef, TokenType, TokensRepository } from './repository';
 import type { TokenCache, TokenChange } from './token-cache';
@@ -57,15 +57,9 @@ function tokenRef(text: string): TokenRef {
   return { prefix: text };
 }
 
-export interface TokensServiceOptions {
+export interface TokensServiceOptions extends CredentialChangeOptions<TokenChange> {
   /** Lookups cached by this instance; absent: every request asks Postgres. */
   cache?: TokenCache;
-  /**
-   * Tells every instance's cache of a change (Redis pub/sub); called after the change is
-   * committed. A failure is logged: the caches' TTL then bounds the staleness.
-   */
-  announce?: (change: TokenChange) => Promise<void>;
-  logger?: { warn(obj: object, msg?: string): void };
 }
 
 /** Token lifecycle: the plaintext token exists only in the return value of `create`. */
@@ -74,14 +68,8 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
   /** The last `token.touch` this instance enqueued per token (bounded like the cache), so a busy token does not enqueue per request. */
   const touchDue = createTouchTracker();
 
-  async function changed(change: TokenChange): Promise<void> {
-    cache?.drop(change);
-    try {
-      await options.announce?.(change);
-    } catch (err) {
-      options.logger?.warn({ err, ...change }, 'could not announce a token change to the other instances; their caches expire it');
-    }
-  }
+  const changed = credentialChangeNotifier(options, 'a token change');
+
 
   function validated(input: CreateTokenInput) {
     if (!ACCOUNT_NAME.test(input.account)) {
