@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import request from 'supertest';
 import { captureOutput, clearRedisPrefix, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { eventually, shortTempDir, testConfig, uniquePrefix } from '../__tests__/support';
@@ -17,6 +18,12 @@ describe('API key revocations reach every instance’s cache', () => {
   let b: EsignRuntime;
   const prefix = uniquePrefix();
   let env: Record<string, string>;
+  const dataDirs: string[] = [];
+  const dataDir = () => {
+    const dir = shortTempDir();
+    dataDirs.push(dir);
+    return dir;
+  };
 
   beforeAll(async () => {
     db = await createTestDatabase('esign_key_cache');
@@ -28,8 +35,8 @@ describe('API key revocations reach every instance’s cache', () => {
       ESIGN_KEY_CACHE_MS: '60000',
       LOG_LEVEL: 'silent',
     };
-    a = await startEsign(testConfig({ ...env, DATA_DIR: shortTempDir() }), 'api');
-    b = await startEsign(testConfig({ ...env, DATA_DIR: shortTempDir() }), 'api');
+    a = await startEsign(testConfig({ ...env, DATA_DIR: dataDir() }), 'api');
+    b = await startEsign(testConfig({ ...env, DATA_DIR: dataDir() }), 'api');
   });
 
   afterAll(async () => {
@@ -37,6 +44,7 @@ describe('API key revocations reach every instance’s cache', () => {
     await b?.close();
     await db?.drop();
     await clearRedisPrefix(prefix);
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   });
 
   const get = (rt: EsignRuntime, key: string) => request(rt.server!).get('/firma/marca').set('authorization', `Bearer ${key}`);
@@ -64,7 +72,7 @@ describe('API key revocations reach every instance’s cache', () => {
     expect((await get(a, key)).status).toBe(200);
     expect((await get(b, key)).status).toBe(200);
     const output = captureOutput();
-    expect(await runCli(['keys', 'revoke', record.id], output.out, { ...env, DATA_DIR: shortTempDir() })).toBe(0);
+    expect(await runCli(['keys', 'revoke', record.id], output.out, { ...env, DATA_DIR: dataDir() })).toBe(0);
     await refusedOn(a, key);
     await refusedOn(b, key);
   });
