@@ -7,7 +7,7 @@ import request from 'supertest';
 import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
 import { storageKeys } from '../storage/file-store';
-import { samplePdf, shortTempDir, testConfig, uniquePrefix } from './support';
+import { samplePdf, shortTempDir, testConfig, TEST_AT_REST_KEY, uniquePrefix } from './support';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 const RECOVERY_DEADLINE_MS = 60_000;
@@ -64,6 +64,7 @@ describe('crash recovery: kill -9 during confirm, seal and finalise', () => {
     db = await createTestDatabase('esign_crash');
     env = {
       ESIGN_DATABASE_URL: db.url,
+      ESIGN_AT_REST_KEY: TEST_AT_REST_KEY,
       REDIS_URL: 'redis://127.0.0.1:6379',
       QUEUE_PREFIX: prefix,
       DATA_DIR: dataDir,

@@ -57,9 +57,16 @@ export function shortTempDir(): string {
   return tempDir('es');
 }
 
-/** Config as a test wants it: ephemeral port on loopback, quiet logs, no process.env reads. */
+/**
+ * The at-rest key tests give every instance of one deployment (ESIGN_AT_REST_KEY is required
+ * with ESIGN_DATABASE_URL). Processes a test spawns need it in their environment too.
+ */
+export const TEST_AT_REST_KEY = Buffer.alloc(32, 0x2a).toString('base64');
+
+/** Config as a test wants it: ephemeral port on loopback, quiet logs, no process.env reads; with a database, the test at-rest key. */
 export function testConfig(env: Record<string, string | undefined>) {
-  return loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: unusedDataDir('es'), ...env });
+  const atRestKey = env.ESIGN_DATABASE_URL && !('ESIGN_AT_REST_KEY' in env) && !env.SIGNING_IDENTITY_KEY ? { ESIGN_AT_REST_KEY: TEST_AT_REST_KEY } : {};
+  return loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: unusedDataDir('es'), ...atRestKey, ...env });
 }
 
 
