@@ -136,6 +136,10 @@ describe('secrets at rest', () => {
   it('keeps a queued message encrypted (no body in clear) until it is sent, then keeps no body at all', async () => {
     const marker = `link-${'q'.repeat(10)}-https://firma.example.test/firma/firmar/${'Z'.repeat(43)}`;
     const emailId = await env.rt.mail.queue({ to: 'queued.secret@example.test', subject: 'Queued', text: `Your link: ${marker}`, html: `<p>${marker}</p>`, kind: 'signing_link' });
+    // The whole row as stored (bytea as hex): neither the link nor the text around it.
+    const [whole] = await query<{ j: string }>('select row_to_json(t)::text as j from email_outbox t where id = $1', [emailId]);
+    expect(whole!.j).not.toContain('ZZZZZZZZZZ');
+    expect(whole!.j).not.toContain('Your link');
     const [queued] = await query<{ status: string; sealed_body: Buffer | null; text_body: string | null; html_body: string | null }>(
       'select status, sealed_body, text_body, html_body from email_outbox where id = $1',
       [emailId],
@@ -143,7 +147,6 @@ describe('secrets at rest', () => {
     expect(queued!.status).toBe('queued');
     expect({ text: queued!.text_body, html: queued!.html_body }).toEqual({ text: null, html: null });
     expect(queued!.sealed_body).toBeInstanceOf(Buffer);
-    expect(queued!.sealed_body!.toString('latin1')).not.toContain('firma/firmar');
     expect(tableData(await pgDump(), 'email_outbox')).not.toContain('ZZZZZZZZZZ');
 
     await env.rt.jobs.queue.enqueue('email.send', { emailId });
@@ -154,6 +157,31 @@ describe('secrets at rest', () => {
       return rows[0]?.status === 'sent' ? rows : undefined;
     });
     expect({ sealed: sent!.sealed_body, text: sent!.text_body }).toEqual({ sealed: null, text: null });
+  });
+
+  it('does not send a queued message whose address was changed in the database, and wipes its body when it gives up', async () => {
+    const emailId = await env.rt.mail.queue({ to: 'rita.redirect@example.test', subject: 'Redirected', text: 'https://firma.example.test/firma/firmar/x' });
+    await query("update email_outbox set to_address = 'mallory@example.test' where id = $1", [emailId]);
+    const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    // The last attempt of the job (as the queue runs it after its retries).
+    await expect(env.rt.mail.deliver(emailId, { attempt: 8, logger })).rejects.toThrow(/does not open/);
+    const [row] = await query<{ status: string; sealed_body: Buffer | null; last_error: string }>('select status, sealed_body, last_error from email_outbox where id = $1', [emailId]);
+    expect({ status: row!.status, sealed: row!.sealed_body }).toEqual({ status: 'failed', sealed: null });
+    expect(row!.last_error).not.toContain('mallory');
+    expect(env.smtp.messages.some((m) => m.to.includes('mallory@example.test'))).toBe(false);
+  });
+
+  it('sends a message queued in clear by an earlier version as it is, then wipes it', async () => {
+    const [{ id }] = (await query<{ id: string }>(
+      "insert into email_outbox (to_address, subject, text_body, html_body, kind) values ('olga.old@example.test', 'Old', 'Old link https://firma.example.test/firma/firmar/old', null, 'signing_link') returning id",
+    )) as [{ id: string }];
+    await env.rt.jobs.queue.enqueue('email.send', { emailId: id });
+    expect(mailText(await env.smtp.waitFor((m) => m.to.includes('olga.old@example.test')))).toContain('/firma/firmar/old');
+    const [sent] = await eventually(async () => {
+      const rows = await query<{ status: string; text_body: string | null }>('select status, text_body from email_outbox where id = $1', [id]);
+      return rows[0]?.status === 'sent' ? rows : undefined;
+    });
+    expect(sent!.text_body).toBeNull();
   });
 
   it('stores codes as a keyed hash: a code stored before the upgrade (unkeyed SHA-256) reads as expired and costs no attempt', async () => {
