@@ -76,8 +76,10 @@ describe('secrets at rest', () => {
     // The code where it used to be (the outbox rows), and as it sits in an email's text and HTML anywhere.
     expect(found('code in email_outbox', tableData(dump, 'email_outbox'), s.code)).toEqual({ what: 'code in email_outbox', found: false });
     for (const context of [`\\n${s.code}\\n`, `>${s.code}<`]) expect(found(`code as ${context}`, dump, context)).toEqual({ what: `code as ${context}`, found: false });
-    // The unkeyed SHA-256 of the code, which 10⁶ tries reverse.
+    // The unkeyed SHA-256 of the code (as earlier versions stored it, and of the code alone), which 10⁶ tries reverse.
     expect(found('unkeyed code hash in pg_dump', dump, unkeyedCodeHash)).toEqual({ what: 'unkeyed code hash in pg_dump', found: false });
+    const bareCodeHash = createHash('sha256').update(s.code).digest('hex');
+    expect(found('SHA-256 of the code in pg_dump', dump, bareCodeHash)).toEqual({ what: 'SHA-256 of the code in pg_dump', found: false });
     for (const { key, value } of redis) {
       for (const [what, needle] of [
         ['token', s.token],
