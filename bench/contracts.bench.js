@@ -31,7 +31,7 @@ module.exports = async function contractsBench() {
     const { loadTemplates, BUILT_IN_TEMPLATES_DIR } = require('../services/esign/dist/contracts/template-catalogue');
     const { evaluateTemplate } = require('../services/esign/dist/contracts/evaluate-template');
     rt = await startEsign(
-      loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ESIGN_DATABASE_URL: db.url, DATA_DIR: join(work, 'data'), ESIGN_TOOLS_RATE_LIMIT: '1000000' }),
+      loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ESIGN_DATABASE_URL: db.url, ESIGN_AT_REST_KEY: Buffer.alloc(32, 0x2a).toString('base64'), DATA_DIR: join(work, 'data'), ESIGN_TOOLS_RATE_LIMIT: '1000000' }),
       'api',
     );
 

@@ -42,7 +42,7 @@ module.exports = async function esignPagesBench() {
   try {
     const { loadConfig } = require('../services/esign/dist/config');
     const { startEsign } = require('../services/esign/dist/runtime');
-    rt = await startEsign(loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ESIGN_DATABASE_URL: db.url, DATA_DIR: join(work, 'data') }), 'api');
+    rt = await startEsign(loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ESIGN_DATABASE_URL: db.url, ESIGN_AT_REST_KEY: Buffer.alloc(32, 0x2a).toString('base64'), DATA_DIR: join(work, 'data') }), 'api');
     const { key } = await rt.keys.create({ tenant: 'bench' });
     const pdf = await documentPdf();
     const file = join(work, 'doc.pdf');

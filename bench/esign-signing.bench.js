@@ -142,6 +142,7 @@ module.exports = async function esignSigningBench() {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'silent',
         ESIGN_DATABASE_URL: db.url,
+        ESIGN_AT_REST_KEY: Buffer.alloc(32, 0x2a).toString('base64'),
         REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
         QUEUE_PREFIX: `bench${randomBytes(3).toString('hex')}`,
         DATA_DIR: dataDir,

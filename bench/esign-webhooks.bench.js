@@ -76,6 +76,7 @@ module.exports = async function main() {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'silent',
         ESIGN_DATABASE_URL: db.url,
+        ESIGN_AT_REST_KEY: Buffer.alloc(32, 0x2a).toString('base64'),
         REDIS_URL: 'redis://127.0.0.1:6379',
         QUEUE_PREFIX: prefix,
         DATA_DIR: join(work, 'data'),

@@ -180,6 +180,7 @@ module.exports = async function pdfToolsBench() {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'silent',
         ESIGN_DATABASE_URL: db.url,
+        ESIGN_AT_REST_KEY: Buffer.alloc(32, 0x2a).toString('base64'),
         // As in production (more than one instance): the tools' rate limits, the key cache's channel and the queue in Redis.
         REDIS_URL,
         QUEUE_PREFIX: prefix,

@@ -42,7 +42,7 @@ describe('esign configuration', () => {
   });
 
   it('never creates a demo key against a real database', () => {
-    expect(loadConfig({ ESIGN_DATABASE_URL: 'postgres://db/esign' }).demoKey).toBe(false);
+    expect(loadConfig({ ESIGN_DATABASE_URL: 'postgres://db/esign', ESIGN_AT_REST_KEY: KEY }).demoKey).toBe(false);
   });
 
   it('treats empty values as unset and strips a trailing slash from the public URL', () => {
@@ -53,7 +53,7 @@ describe('esign configuration', () => {
 
   it('keeps files on the local disk by default, and with ESIGN_STORAGE=s3 needs the bucket and region (named in the error)', () => {
     expect(loadConfig({}).storage).toEqual({ kind: 'local' });
-    expect(loadConfig({ ESIGN_STORAGE: 'postgres', ESIGN_DATABASE_URL: 'postgres://db/esign', SIGNING_P12_PATH: '/run/seal.p12' }).storage).toEqual({ kind: 'postgres' });
+    expect(loadConfig({ ESIGN_STORAGE: 'postgres', ESIGN_DATABASE_URL: 'postgres://db/esign', SIGNING_P12_PATH: '/run/seal.p12', ESIGN_AT_REST_KEY: KEY }).storage).toEqual({ kind: 'postgres' });
     expect(() => loadConfig({ ESIGN_STORAGE: 'postgres' })).toThrow(/ESIGN_STORAGE: postgres needs ESIGN_DATABASE_URL/);
     expect(() => loadConfig({ ESIGN_STORAGE: 'disk' })).toThrow(/ESIGN_STORAGE: expected one of local, postgres, s3/);
     expect(() => loadConfig({ ESIGN_STORAGE: 's3' })).toThrow(ConfigError);
@@ -70,5 +70,18 @@ describe('esign configuration', () => {
     expect(() => loadConfig({ SIGNING_IDENTITY_KEY: 'c2hvcnQ=' })).toThrow(/SIGNING_IDENTITY_KEY: must be 32 bytes, base64-encoded/);
     // The embedded default still needs nothing.
     expect(loadConfig({}).signing.identityKey).toBeUndefined();
+  });
+
+  it('with a real database, needs ESIGN_AT_REST_KEY or SIGNING_IDENTITY_KEY (API and workers must open the same outbox and check the same codes)', () => {
+    const db = { ESIGN_DATABASE_URL: 'postgres://db/esign' };
+    expect(() => loadConfig(db)).toThrow(ConfigError);
+    expect(() => loadConfig(db)).toThrow(/ESIGN_AT_REST_KEY: required with ESIGN_DATABASE_URL/);
+    expect(loadConfig({ ...db, ESIGN_AT_REST_KEY: KEY }).atRest).toMatchObject({ key: Buffer.alloc(32, 7), source: 'ESIGN_AT_REST_KEY' });
+    const other = Buffer.alloc(32, 9).toString('base64');
+    expect(loadConfig({ ...db, SIGNING_IDENTITY_KEY: other }).atRest).toMatchObject({ key: Buffer.alloc(32, 9), source: 'SIGNING_IDENTITY_KEY' });
+    expect(loadConfig({ ...db, SIGNING_IDENTITY_KEY: other, ESIGN_AT_REST_KEY: KEY }).atRest.source).toBe('ESIGN_AT_REST_KEY');
+    expect(() => loadConfig({ ESIGN_AT_REST_KEY: 'c2hvcnQ=' })).toThrow(/ESIGN_AT_REST_KEY: must be 32 bytes, base64-encoded/);
+    // Embedded: a key generated on the first start, kept under DATA_DIR.
+    expect(loadConfig({ INIT_CWD: '/srv/app' }).atRest).toEqual({ key: undefined, source: 'file', keyFile: '/srv/app/data/esign/secrets/at-rest.key' });
   });
 });

@@ -40,6 +40,7 @@ const ZEsignEnvSchema = z.object({
   SIGNING_P12_PATH: z.string().optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),
   SIGNING_IDENTITY_KEY: aes256Key(),
+  ESIGN_AT_REST_KEY: aes256Key(),
   TSA_URL: env.url(['http', 'https']).optional(),
   WEBHOOK_ALLOW_PRIVATE: env.bool(false),
   WEBHOOK_ALLOW_HTTP: env.bool(false),
@@ -105,6 +106,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       `ESIGN_STORAGE: ${e.ESIGN_STORAGE} needs SIGNING_P12_PATH or SIGNING_IDENTITY_KEY, so that every instance seals with one identity (see the README, Sealing identity)`,
     ]);
   }
+  if (e.ESIGN_DATABASE_URL && !e.ESIGN_AT_REST_KEY && !e.SIGNING_IDENTITY_KEY) {
+    // With a real database the API and the workers are separate processes: a key generated
+    // under each DATA_DIR would differ, and a worker could not open the email an API queued.
+    throw new ConfigError([
+      'ESIGN_AT_REST_KEY: required with ESIGN_DATABASE_URL (or SIGNING_IDENTITY_KEY, from which it is then derived), so that every instance opens queued emails and checks signing codes with one key (see the README, Secrets at rest)',
+    ]);
+  }
   // npm -w runs scripts inside the workspace folder; INIT_CWD is where the user typed the command.
   const dataDir = resolve(e.INIT_CWD ?? process.cwd(), e.DATA_DIR ?? 'data');
   return {
@@ -129,6 +137,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       /** Without a P12: the self-signed identity is kept once in the database, encrypted under this key (unset: a file under DATA_DIR). */
       identityKey: e.SIGNING_IDENTITY_KEY,
       tsaUrl: e.TSA_URL,
+    },
+    /**
+     * The key outbox bodies are encrypted and signing codes are HMAC'd under (at-rest/keys.ts
+     * derives one subkey for each): ESIGN_AT_REST_KEY, else SIGNING_IDENTITY_KEY; neither (the
+     * embedded database only): a key generated on the first start and kept in `keyFile`.
+     */
+    atRest: {
+      key: e.ESIGN_AT_REST_KEY ?? e.SIGNING_IDENTITY_KEY,
+      source: e.ESIGN_AT_REST_KEY ? ('ESIGN_AT_REST_KEY' as const) : e.SIGNING_IDENTITY_KEY ? ('SIGNING_IDENTITY_KEY' as const) : ('file' as const),
+      keyFile: resolve(dataDir, 'esign', 'secrets', 'at-rest.key'),
     },
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     /** Signs the dashboard's session cookies; unset: a random secret per process (sessions end on restart). */

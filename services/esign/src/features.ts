@@ -7,7 +7,10 @@ import { createUnitOfWork } from './db/unit-of-work';
 import { createDocumentsRepository, type DocumentsRepository } from './documents/repository';
 import { createDocumentsService, type DocumentsService } from './documents/service';
 import type { EsignJobs } from './jobs/registry';
-import { createMailRepository } from './mail/repository';
+import { mailRepositoryWith } from './mail/repository';
+import { createBodySealer } from './mail/sealed-body';
+import type { AtRestKeys } from './at-rest/keys';
+import { createOtpCodes } from './signing-requests/otp-code';
 import type { SentEmail } from './mail/service';
 import { createSignaturesService, type SignaturesService } from './signatures/service';
 import { createSigneeService, type SigneeService } from './signee/service';
@@ -71,6 +74,8 @@ export function createSigningFeatures(deps: {
   /** The same database's pool, for ESIGN_STORAGE=postgres (blobs stream through it outside drizzle). */
   database: Pick<Database<Record<string, unknown>>, 'pool' | 'description'>;
   identity: SigningIdentity;
+  /** The keys of the secrets kept in the database: outbox bodies and signing codes (at-rest/keys.ts). */
+  atRest: AtRestKeys;
   /** Late-bound: the job handlers need these services, and these services enqueue jobs. */
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   logger: Logger;
@@ -119,7 +124,7 @@ export function createSigningFeatures(deps: {
     documents: createDocumentsRepository,
     requests: createSigningRequestsRepository,
     audit: createAuditRepository,
-    outbox: createMailRepository,
+    outbox: mailRepositoryWith(createBodySealer(deps.atRest.outbox)),
     webhookEvents: createWebhookEventsRepository,
     meter: createMeterRepository,
   };
@@ -166,6 +171,7 @@ export function createSigningFeatures(deps: {
       pool: deps.pool,
       signatureLevel: config.signing.tsaUrl ? 'B-T' : 'B-B',
       logger,
+      otp: createOtpCodes(deps.atRest.otp),
       meterDay: meterDayOf,
       clock,
     }),

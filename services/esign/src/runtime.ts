@@ -26,6 +26,8 @@ import { createKeysService, type KeysService } from './keys/service';
 import { createKeyCache, followKeyChanges, keyChangePublisher } from './keys/key-cache';
 import { createMailer } from './mail/mailer';
 import { createMailRepository } from './mail/repository';
+import { createBodySealer } from './mail/sealed-body';
+import { loadAtRestKeys, type AtRestKeys } from './at-rest/keys';
 import { createMailService, type MailService } from './mail/service';
 import { createToolsContext, type ToolsContext } from './tools/context';
 import { createSigningFeatures, type SigningFeatures } from './features';
@@ -101,8 +103,10 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir });
   // Loaded at start-up so a bad SIGNING_P12_PATH, password or SIGNING_IDENTITY_KEY stops the process at once.
   let identity: Awaited<ReturnType<typeof loadSealIdentity>>;
+  let atRest: AtRestKeys;
   try {
     identity = await loadSealIdentity(config, database.db, logger);
+    atRest = await loadAtRestKeys(config.atRest, logger);
   } catch (err) {
     await database.close();
     if (redis) redis.disconnect();
@@ -118,6 +122,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     db: database.db,
     database,
     identity,
+    atRest,
     jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
     logger,
     tenantName: (id) => keys.tenantName(id),
@@ -139,7 +144,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     }
   }
   const mail = createMailService({
-    repo: createMailRepository(database.db),
+    repo: createMailRepository(database.db, createBodySealer(atRest.outbox)),
     mailer,
     jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
     clock,

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
 import { storageKeys } from '../storage/file-store';
-import { samplePdf, shortTempDir, testConfig, uniquePrefix } from './support';
+import { emailedOtp, samplePdf, shortTempDir, testConfig, TEST_AT_REST_KEY, uniquePrefix } from './support';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 const RECOVERY_DEADLINE_MS = 60_000;
@@ -64,6 +64,7 @@ describe('crash recovery: kill -9 during confirm, seal and finalise', () => {
     db = await createTestDatabase('esign_crash');
     env = {
       ESIGN_DATABASE_URL: db.url,
+      ESIGN_AT_REST_KEY: TEST_AT_REST_KEY,
       REDIS_URL: 'redis://127.0.0.1:6379',
       QUEUE_PREFIX: prefix,
       DATA_DIR: dataDir,
@@ -99,8 +100,7 @@ describe('crash recovery: kill -9 during confirm, seal and finalise', () => {
     const token = new URL(created.body.signing_url).pathname.split('/').pop()!;
     await http().get(`/firma/firmar/${token}/documento`).expect(200);
     await http().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
-    const [otp] = await query<{ text_body: string }>("select text_body from email_outbox where request_id = $1 and kind = 'otp'", [requestId]);
-    const code = /^(\d{6})\r?$/m.exec(otp!.text_body)![1]!;
+    const code = await emailedOtp(join(dataDir, 'mail'), `s${n}@example.test`);
     const confirm = http().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true });
     if (step === 'seal') {
       // Right after the confirmation answered: sealed, the finalise job just enqueued.

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import request from 'supertest';
 import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
-import { eventually, mailText, samplePdf, shortTempDir, startSmtpSink, testConfig, uniquePrefix } from './support';
+import { eventually, mailText, queuedOtp, samplePdf, shortTempDir, startSmtpSink, testConfig, uniquePrefix } from './support';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -48,9 +48,8 @@ describe('recovery sweep when a worker starts', () => {
     const token = new URL(created.body.signing_url).pathname.split('/').pop()!;
     await http().get(`/firma/firmar/${token}/documento`).expect(200);
     await http().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
-    // No worker sends the code email, so the test reads the code from its outbox row.
-    const { rows } = await api.database.pool.query("select text_body from email_outbox where request_id = $1 and kind = 'otp'", [created.body.request_id]);
-    const code = /^(\d{6})\r?$/m.exec((rows[0] as { text_body: string }).text_body)![1]!;
+    // No worker sends the code email, so the test opens its outbox row with the deployment's key.
+    const code = await queuedOtp(api.database.pool, created.body.request_id);
     const signed = await http().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true }).expect(200);
     expect(signed.body.signature.status).toBe('sealed');
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { shortTempDir as tempDir, unusedDataDir } from '@firma-riesgo/service-kit/testing';
+import { eventually, shortTempDir as tempDir, unusedDataDir } from '@firma-riesgo/service-kit/testing';
 import { loadConfig } from '../config';
 
 export { eventually, uniquePrefix } from '@firma-riesgo/service-kit/testing';
@@ -57,9 +57,16 @@ export function shortTempDir(): string {
   return tempDir('es');
 }
 
-/** Config as a test wants it: ephemeral port on loopback, quiet logs, no process.env reads. */
+/**
+ * The at-rest key tests give every instance of one deployment (ESIGN_AT_REST_KEY is required
+ * with ESIGN_DATABASE_URL). Processes a test spawns need it in their environment too.
+ */
+export const TEST_AT_REST_KEY = Buffer.alloc(32, 0x2a).toString('base64');
+
+/** Config as a test wants it: ephemeral port on loopback, quiet logs, no process.env reads; with a database, the test at-rest key. */
 export function testConfig(env: Record<string, string | undefined>) {
-  return loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: unusedDataDir('es'), ...env });
+  const atRestKey = env.ESIGN_DATABASE_URL && !('ESIGN_AT_REST_KEY' in env) && !env.SIGNING_IDENTITY_KEY ? { ESIGN_AT_REST_KEY: TEST_AT_REST_KEY } : {};
+  return loadConfig({ ESIGN_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: unusedDataDir('es'), ...atRestKey, ...env });
 }
 
 
@@ -103,6 +110,40 @@ export function otpOf(mail: ReceivedMail): string {
   const match = /^(\d{6})\r?$/m.exec(mailText(mail));
   if (!match) throw new Error('no code in the email');
   return match[1]!;
+}
+
+/**
+ * The code of a request's latest code email still in the outbox (not sent yet: tests with no
+ * worker), opened with the deployment's at-rest key, as the mail job would open it.
+ */
+export async function queuedOtp(pool: { query: (sql: string, params: unknown[]) => Promise<{ rows: unknown[] }> }, requestId: string, atRestKey = TEST_AT_REST_KEY): Promise<string> {
+  const { deriveAtRestKeys } = await import('../at-rest/keys');
+  const { createBodySealer } = await import('../mail/sealed-body');
+  const { rows } = await pool.query("select id, to_address, sealed_body from email_outbox where request_id = $1 and kind = 'otp' order by created_at desc limit 1", [requestId]);
+  const row = rows[0] as { id: string; to_address: string; sealed_body: Buffer };
+  const body = createBodySealer(deriveAtRestKeys(Buffer.from(atRestKey, 'base64')).outbox).open({ id: row.id, to: row.to_address }, row.sealed_body);
+  const match = /^(\d{6})\r?$/m.exec(body.text);
+  if (!match) throw new Error('no code in the queued email');
+  return match[1]!;
+}
+
+/**
+ * The code emailed to `to`, from the .eml files an esign without SMTP_URL writes under
+ * `mailDir` (its DATA_DIR/mail), waiting for the file to appear.
+ */
+export async function emailedOtp(mailDir: string, to: string): Promise<string> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  return eventually(async () => {
+    const names = await readdir(mailDir).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.endsWith('.eml'))) {
+      const raw = await readFile(join(mailDir, name), 'utf8');
+      if (!new RegExp(`^To: .*${to.replace(/[.]/g, '\\.')}`, 'mi').test(raw)) continue;
+      const match = /^(\d{6})\r?$/m.exec(mailText({ from: '', to: [], raw }));
+      if (match) return match[1]!;
+    }
+    return undefined;
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
 import { unusedDataDir } from '@firma-riesgo/service-kit/testing';
-import { startSmtpSink, testConfig, uniquePrefix } from './support';
+import { startSmtpSink, testConfig, TEST_AT_REST_KEY, uniquePrefix } from './support';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const WORKER = join(__dirname, '..', '..', 'dist', 'worker.js');
@@ -19,7 +19,7 @@ describe('esign worker process', () => {
   beforeAll(async () => {
     db = await createTestDatabase('esign_worker');
     smtp = await startSmtpSink();
-    const env = { ESIGN_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url };
+    const env = { ESIGN_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, ESIGN_AT_REST_KEY: TEST_AT_REST_KEY };
     // The API process only produces jobs; the worker is a separate OS process.
     api = await startEsign(testConfig(env), 'api');
     worker = spawn(process.execPath, [WORKER], {

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import request from 'supertest';
 import { captureOutput, clearRedisPrefix, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { eventually, shortTempDir, testConfig, uniquePrefix } from '../__tests__/support';
+import { eventually, shortTempDir, testConfig, TEST_AT_REST_KEY, uniquePrefix } from '../__tests__/support';
 import { runCli } from '../cli';
 import { startEsign, type EsignRuntime } from '../runtime';
 
@@ -29,6 +29,7 @@ describe('API key revocations reach every instance’s cache', () => {
     db = await createTestDatabase('esign_key_cache');
     env = {
       ESIGN_DATABASE_URL: db.url,
+      ESIGN_AT_REST_KEY: TEST_AT_REST_KEY,
       REDIS_URL: 'redis://127.0.0.1:6379',
       QUEUE_PREFIX: prefix,
       ESIGN_RATE_LIMIT_PREFIX: `${prefix}:rl`,

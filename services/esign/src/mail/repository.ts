@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
+import type { BodySealer, EmailBody } from './sealed-body';
 import { emailOutbox } from './tables';
 
 export interface OutboxEmail {
@@ -12,16 +14,28 @@ export interface OutboxEmail {
   kind?: 'signing_link' | 'otp' | 'other';
 }
 
-export function createMailRepository(db: EsignDb) {
+type OutboxRow = typeof emailOutbox.$inferSelect;
+
+/** Wiped when a message is sent or given up: nothing left in the row recovers a link or a code. */
+const NO_BODY = { sealedBody: null, textBody: null, htmlBody: null };
+
+/** The outbox repository with its body sealer, as a unit of work's factory wants it (`(db) => repository`). */
+export function mailRepositoryWith(sealer: BodySealer): (db: EsignDb) => MailRepository {
+  return (db) => createMailRepository(db, sealer);
+}
+
+export function createMailRepository(db: EsignDb, sealer: BodySealer) {
   return {
+    /** Stores the message with its bodies encrypted (the id is made here: the ciphertext is bound to it). */
     async insert(email: OutboxEmail): Promise<string> {
+      const id = randomUUID();
       const [row] = await db
         .insert(emailOutbox)
         .values({
+          id,
           toAddress: email.to,
           subject: email.subject,
-          textBody: email.text,
-          htmlBody: email.html,
+          sealedBody: sealer.seal({ id, to: email.to }, { text: email.text, html: email.html }),
           documentId: email.documentId,
           requestId: email.requestId,
           kind: email.kind ?? 'other',
@@ -32,6 +46,19 @@ export function createMailRepository(db: EsignDb) {
     async find(id: string) {
       const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).limit(1);
       return row ?? null;
+    },
+    /** The bodies of a queued row. Throws when they cannot be opened (another key) or are gone (sent or given up). */
+    openBody(row: OutboxRow): EmailBody {
+      if (row.sealedBody) {
+        try {
+          return sealer.open({ id: row.id, to: row.toAddress }, row.sealedBody);
+        } catch (err) {
+          throw new Error(`the email's body does not open with this instance's at-rest key (is ESIGN_AT_REST_KEY the one that queued it?): ${(err as Error).message}`);
+        }
+      }
+      // A row queued by a version before issue 27 (plain bodies): sent as it is, then wiped.
+      if (row.textBody !== null) return { text: row.textBody, html: row.htmlBody };
+      throw new Error('the email has no body left (sent or given up)');
     },
     async queuedIdsCreatedBefore(before: Date): Promise<string[]> {
       const rows = await db
@@ -48,13 +75,13 @@ export function createMailRepository(db: EsignDb) {
     async markSent(id: string, at: Date): Promise<void> {
       await db
         .update(emailOutbox)
-        .set({ status: 'sent', sentAt: at, attempts: sql`${emailOutbox.attempts} + 1`, lastError: null })
+        .set({ status: 'sent', sentAt: at, attempts: sql`${emailOutbox.attempts} + 1`, lastError: null, ...NO_BODY })
         .where(eq(emailOutbox.id, id));
     },
     async markAttemptFailed(id: string, error: string, final: boolean): Promise<void> {
       await db
         .update(emailOutbox)
-        .set({ attempts: sql`${emailOutbox.attempts} + 1`, lastError: error.slice(0, 1000), ...(final ? { status: 'failed' as const } : {}) })
+        .set({ attempts: sql`${emailOutbox.attempts} + 1`, lastError: error.slice(0, 1000), ...(final ? { status: 'failed' as const, ...NO_BODY } : {}) })
         .where(eq(emailOutbox.id, id));
     },
   };

@@ -39,13 +39,18 @@ export function createMailService(deps: {
       return ids.length;
     },
 
-    /** The `email.send` handler: idempotent (a sent row is not sent again), failures recorded and retried. */
+    /**
+     * The `email.send` handler: idempotent (a sent row is not sent again), failures recorded
+     * and retried. Sending, or giving up, wipes the bodies (markSent, markAttemptFailed).
+     */
     async deliver(emailId: string, ctx: Pick<JobContext, 'attempt' | 'logger'>): Promise<{ status: 'sent' | 'skipped' }> {
       const row = await deps.repo.find(emailId);
-      if (!row || row.status === 'sent') return { status: 'skipped' };
+      // A sent row is not sent again; a row given up has no body left to send.
+      if (!row || row.status !== 'queued') return { status: 'skipped' };
       let sentAt: Date;
       try {
-        const result = await deps.mailer.send({ id: row.id, to: row.toAddress, subject: row.subject, text: row.textBody, html: row.htmlBody });
+        const body = deps.repo.openBody(row);
+        const result = await deps.mailer.send({ id: row.id, to: row.toAddress, subject: row.subject, text: body.text, html: body.html });
         sentAt = clock();
         await deps.repo.markSent(row.id, sentAt);
         ctx.logger.info({ emailId, messageId: result.messageId, file: result.file }, 'email sent');

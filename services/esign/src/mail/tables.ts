@@ -1,8 +1,15 @@
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
 
 /**
  * Outgoing email. Queue payloads carry only the row id, so addresses and bodies
- * live here, where erasure can reach them, and never in Redis.
+ * live here, where erasure can reach them, and never in Redis. The bodies (which carry
+ * signing links and codes) are kept only encrypted, in `sealed_body`, and only until the
+ * message is sent or given up (mail/sealed-body.ts).
  */
 export const emailOutbox = pgTable(
   'email_outbox',
@@ -10,7 +17,13 @@ export const emailOutbox = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     toAddress: text('to_address').notNull(),
     subject: text('subject').notNull(),
-    textBody: text('text_body').notNull(),
+    /**
+     * AES-256-GCM (at-rest/sealed-bytes.ts) of the text and HTML bodies, bound to the row's id
+     * and address; null once sent or failed for good.
+     */
+    sealedBody: bytea('sealed_body'),
+    /** Rows queued before issue 27 only: their plain bodies, sent as they are and then wiped. Always null now. */
+    textBody: text('text_body'),
     htmlBody: text('html_body'),
     /** The document and request a message is about, so erasure can delete it. */
     documentId: uuid('document_id'),

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -11,12 +11,12 @@ import {
   type SigningIdentity,
 } from '@firma-riesgo/pdf-core';
 import type { Logger } from '@firma-riesgo/service-kit';
+import { openBytes, sealBytes, SealedBytesError } from '../at-rest/sealed-bytes';
 import type { EsignConfig } from '../config';
 import type { EsignDb } from '../db';
 import { signingIdentity } from './tables';
 
 const ROW = 'seal';
-const FORMAT = 1;
 const AAD = Buffer.from('esign signing_identity seal v1');
 
 /** Hex SHA-256 of the DER certificate: what `/health` reports as `signing.certificate_sha256`. */
@@ -89,23 +89,15 @@ async function openStored(row: { p12Encrypted: Buffer; certificateSha256: string
   return identity;
 }
 
-/** FORMAT (1 byte) ‖ IV (12) ‖ GCM tag (16) ‖ AES-256-GCM ciphertext. */
 function encrypt(key: Buffer, plain: Buffer): Buffer {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(AAD);
-  const ct = Buffer.concat([cipher.update(plain), cipher.final()]);
-  return Buffer.concat([Buffer.from([FORMAT]), iv, cipher.getAuthTag(), ct]);
+  return sealBytes(key, plain, AAD);
 }
 
 function decrypt(key: Buffer, sealed: Buffer): Buffer {
-  if (sealed[0] !== FORMAT || sealed.length < 29) throw new SigningIdentityError('the stored sealing identity has an unknown format');
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(1, 13));
-    decipher.setAAD(AAD);
-    decipher.setAuthTag(sealed.subarray(13, 29));
-    return Buffer.concat([decipher.update(sealed.subarray(29)), decipher.final()]);
-  } catch {
+    return openBytes(key, sealed, AAD);
+  } catch (err) {
+    if (err instanceof SealedBytesError && err.reason === 'format') throw new SigningIdentityError('the stored sealing identity has an unknown format');
     throw new SigningIdentityError(
       'SIGNING_IDENTITY_KEY does not open the sealing identity stored in the database (it must stay the key it was stored with)',
     );

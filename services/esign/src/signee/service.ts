@@ -1,4 +1,3 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import {
   BadRequestError,
   ConflictError,
@@ -22,6 +21,7 @@ import type { WebhookDelivery } from '../webhooks/delivery';
 import { dispatchWebhookEventsNow, publishWebhookEvents } from '../webhooks/publish';
 import type { SignaturesService } from '../signatures/service';
 import { otpEmail } from '../signing-requests/emails';
+import { newOtpCode, type OtpCodes } from '../signing-requests/otp-code';
 import { maskEmail } from '../signing-requests/mask-email';
 import { expireDueRequests } from '../signing-requests/expire-due';
 import { hashLinkToken } from '../signing-requests/link-token';
@@ -69,6 +69,8 @@ export interface SigneeDeps {
   /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
   signatureLevel: 'B-B' | 'B-T';
   logger: Logger;
+  /** Signing codes are stored as an HMAC under the server's key (signing-requests/otp-code.ts). */
+  otp: OtpCodes;
   clock?: () => Date;
 }
 
@@ -88,10 +90,6 @@ export interface SigningContext {
 /** The document text shown under the page images: the pages the page shows, 200,000 characters at most. */
 export const TEXT_MAX_PAGES = 100;
 export const TEXT_MAX_CHARS = 200_000;
-
-function otpHash(requestId: string, code: string): Buffer {
-  return createHash('sha256').update(`${requestId}:${code}`).digest();
-}
 
 /** Why a link cannot be used right now (rules.ts `signingBlock`), as the error the API answers. */
 function assertActive(request: SigningRequestRow, now: Date): void {
@@ -262,7 +260,7 @@ export function createSigneeService(deps: SigneeDeps) {
       const { request: current, document } = await load(token);
       const now = clock();
       const sender = await deps.sender(current.tenantId);
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const code = newOtpCode();
       const emailId = await repos.transaction(async (tx) => {
         const request = (await tx.requests.lockByTokenHash(current.tokenHash))!;
         assertActive(request, now);
@@ -273,7 +271,7 @@ export function createSigneeService(deps: SigneeDeps) {
         if (!allowance.allowed) {
           throw new RateLimitedError(`At most ${OTP_SENDS_PER_HOUR} codes an hour; try again later`, allowance.retryAfterSeconds, 'OTP_RATE_LIMITED');
         }
-        await tx.requests.update(request.id, { otpHash: otpHash(request.id, code).toString('hex'), otpExpiresAt: new Date(now.getTime() + OTP_TTL_SECONDS * 1000) });
+        await tx.requests.update(request.id, { otpHash: deps.otp.hash(request.id, code), otpExpiresAt: new Date(now.getTime() + OTP_TTL_SECONDS * 1000) });
         const email = otpEmail({
           locale: request.locale,
           code,
@@ -323,7 +321,7 @@ export function createSigneeService(deps: SigneeDeps) {
           const code = otpState(request, now);
           if (code === 'none') throw new ConflictError('Ask for a code first', 'OTP_NOT_REQUESTED');
           if (code === 'expired') return { kind: 'expired' as const };
-          if (!timingSafeEqual(otpHash(request.id, input.code!), Buffer.from(request.otpHash!, 'hex'))) {
+          if (!deps.otp.matches(request.otpHash!, request.id, input.code!)) {
             const { failures, left, locks } = afterWrongCode(request);
             await tx.requests.update(request.id, { otpFailedAttempts: failures, ...(locks ? { lockedAt: now, otpHash: null, otpExpiresAt: null } : {}) });
             await event(tx, 'otp_failed', request, document, client, { at: now, details: { attempts_left: left, locked: locks } });

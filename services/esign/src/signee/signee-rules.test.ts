@@ -97,7 +97,8 @@ describe('the signee flow rules (no TSA: PAdES B-B)', () => {
     expect(dump).not.toContain(token);
     expect(dump).not.toContain(`"${code}"`);
     expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(rows[0].otp_hash).toMatch(/^[0-9a-f]{64}$/);
+    // The code's HMAC under the server key (issue 27), not an unkeyed hash.
+    expect(rows[0].otp_hash).toMatch(/^hmac1:[0-9a-f]{64}$/);
   });
 
   it('refuses a signature image that is not a PNG, too large or damaged, without using up the code', async () => {

@@ -57,8 +57,11 @@ describe('codes', () => {
   it('tells a missing, an expired and a valid code apart', () => {
     const now = at('2026-11-25T10:00:00Z');
     expect(otpState({ otpHash: null, otpExpiresAt: null }, now)).toBe('none');
-    expect(otpState({ otpHash: 'h', otpExpiresAt: at('2026-11-25T10:00:00Z') }, now)).toBe('expired');
-    expect(otpState({ otpHash: 'h', otpExpiresAt: at('2026-11-25T10:00:01Z') }, now)).toBe('valid');
+    const keyed = `hmac1:${'ab'.repeat(32)}`;
+    expect(otpState({ otpHash: keyed, otpExpiresAt: at('2026-11-25T10:00:00Z') }, now)).toBe('expired');
+    expect(otpState({ otpHash: keyed, otpExpiresAt: at('2026-11-25T10:00:01Z') }, now)).toBe('valid');
+    // Stored unkeyed by an earlier version: expired, whatever its time.
+    expect(otpState({ otpHash: 'ab'.repeat(32), otpExpiresAt: at('2026-11-25T10:00:01Z') }, now)).toBe('expired');
   });
 
   it('allows five codes an hour and says when the next one may be sent', () => {

@@ -3,6 +3,7 @@
  * time. Every feature that needs one calls it here; SQL that filters on the same rule
  * takes `now` from the same clock (see status-sql.ts).
  */
+import { isKeyedOtpHash } from './otp-code';
 
 export const MAX_OTP_FAILURES = 5;
 
@@ -43,10 +44,14 @@ export function afterWrongCode(row: Pick<RequestState, 'otpFailedAttempts'>): { 
   return { failures, left, locks: left === 0 };
 }
 
-/** The state of the request's one-time code at `now`. */
+/**
+ * The state of the request's one-time code at `now`. A code stored before codes were keyed
+ * (issue 27: an unkeyed hash, or the upgrade's marker for one) reads as expired: the signee
+ * asks for a new one, and no wrong attempt is counted.
+ */
 export function otpState(row: { otpHash: string | null; otpExpiresAt: Date | null }, now: Date): 'none' | 'expired' | 'valid' {
   if (!row.otpHash || !row.otpExpiresAt) return 'none';
-  return row.otpExpiresAt <= now ? 'expired' : 'valid';
+  return row.otpExpiresAt <= now || !isKeyedOtpHash(row.otpHash) ? 'expired' : 'valid';
 }
 
 export const OTP_TTL_SECONDS = 600;

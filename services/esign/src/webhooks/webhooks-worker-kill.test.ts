@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestDatabase, unusedDataDir, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { samplePdf, testConfig, uniquePrefix } from '../__tests__/support';
+import { samplePdf, testConfig, TEST_AT_REST_KEY, uniquePrefix } from '../__tests__/support';
 import { startEsign, type EsignRuntime } from '../runtime';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -21,7 +21,7 @@ describe('a webhook delivery interrupted by a killed worker', () => {
   let api: EsignRuntime;
   const workers: ChildProcess[] = [];
   const prefix = uniquePrefix();
-  const env = { REDIS_URL, QUEUE_PREFIX: prefix, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '60000', ESIGN_RECOVERY_INTERVAL_MS: '1000' };
+  const env = { REDIS_URL, QUEUE_PREFIX: prefix, ESIGN_AT_REST_KEY: TEST_AT_REST_KEY, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '60000', ESIGN_RECOVERY_INTERVAL_MS: '1000' };
   const arrivals: { id: string; type: string }[] = [];
   let holdFirst = true;
   let firstArrived!: () => void;
