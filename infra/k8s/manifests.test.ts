@@ -126,13 +126,27 @@ describe('what docs/deploy.md says of the manifests', () => {
     const env = Object.fromEntries(container.env.map((e: { name: string; value: string }) => [e.name, e.value]));
     expect(env.ESIGN_UPSTREAMS).toBe('esign-api.firma-riesgo.svc.cluster.local:8001');
     expect(env.WILDFIRE_UPSTREAMS).toBe('wildfire-api.firma-riesgo.svc.cluster.local:8002');
-    expect(env.NGINX_ENVSUBST_FILTER).toBe('^(ESIGN_UPSTREAM_SERVERS|WILDFIRE_UPSTREAM_SERVERS|GATEWAY_PORT)$');
+    expect(env.NGINX_ENVSUBST_FILTER).toBe('^(ESIGN_UPSTREAM_SERVERS|WILDFIRE_UPSTREAM_SERVERS|GATEWAY_PORT|GATEWAY_REAL_IP_FROM|GATEWAY_TRUSTED_HOPS)$');
     expect(container.volumeMounts.map((m: { mountPath: string }) => m.mountPath).sort()).toEqual([
       '/docker-entrypoint.d/18-upstream-servers.envsh',
+      '/docker-entrypoint.d/19-trusted-proxies.envsh',
       '/etc/nginx/templates/default.conf.template',
     ]);
     // Executable, or the image's entrypoint skips the script.
     expect(byName('Deployment', 'gateway').spec.template.spec.volumes[0].configMap.defaultMode).toBe(0o755);
+  });
+
+  test('the client survives the ingress: the gateway trusts the ingress range, the services trust the gateway', () => {
+    const container = byName('Deployment', 'gateway').spec.template.spec.containers[0];
+    const env = Object.fromEntries(container.env.map((e: { name: string; value: string }) => [e.name, e.value]));
+    // The same script the gateway runs accepts the range the manifest passes.
+    const script = spawnSync('/bin/sh', ['-c', '. "$1" && printf "%s" "$GATEWAY_REAL_IP_FROM"', 'sh', path.join(DIR, '..', 'gateway', 'trusted-proxies.envsh')], {
+      env: { PATH: process.env.PATH, GATEWAY_TRUSTED_PROXIES: env.GATEWAY_TRUSTED_PROXIES },
+      encoding: 'utf8',
+    });
+    expect(script.status).toBe(0);
+    expect(script.stdout).toBe(`set_real_ip_from ${env.GATEWAY_TRUSTED_PROXIES};`);
+    for (const svc of ['esign', 'wildfire']) expect(byName('ConfigMap', `${svc}-config`).data.TRUSTED_PROXIES).toEqual(expect.stringMatching(/^\S+\/\d+$/));
   });
 });
 
