@@ -434,7 +434,7 @@ async function startRecorder(name: string, options: { dropPrefix?: string } = {}
     req.on('data', (c: Buffer) => (bodyBytes += c.length));
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes });
-      if (req.url?.startsWith('/__drop') || (options.dropPrefix && req.url?.startsWith(options.dropPrefix))) {
+      if (req.url?.startsWith('/__drop') || req.url?.endsWith('/__drop') || (options.dropPrefix && req.url?.startsWith(options.dropPrefix))) {
         req.socket.destroy();
         return;
       }
@@ -572,11 +572,12 @@ describe('gateway template under nginx, against header-recording upstreams', () 
       [`/firma/firmar/${token}`, '/firma/firmar/***'],
       [`/firma/firmar/${token}/paginas/2?w=800`, '/firma/firmar/***/paginas/2'],
       [`/FIRMA/Firmar/${token}/otp`, '/FIRMA/Firmar/***/otp'],
-      [`/esign/firma/firmar/${token}/documento`, '/esign/firma/firmar/***/documento'],
+      // The path esign was sent (that location strips the prefix with a rewrite).
+      [`/esign/firma/firmar/${token}/documento`, '/firma/firmar/***/documento'],
       [`//firma//firmar/%54${token.slice(1)}/confirmar`, '/firma/firmar/***/confirmar'],
       ['/verificar/0b7e7c52-9d9a-4d35-8d6f-5b0d2a9f6c11', '/verificar/***'],
       ['/verificar?document_id=0b7e7c52-9d9a-4d35-8d6f-5b0d2a9f6c11', '/verificar'],
-      [`/api/v3/m1?municipio_id=28079&api_key=pk_live_${token}`, '/api/v3/m1'],
+      [`/api/v3/m1?municipio_id=28079&api_key=pk_live_QueryKeyInTheUrl0123456789`, '/api/v3/m1'],
     ];
     const lines: string[] = [];
     for (const [i, [sent, logged]] of cases.entries()) {
@@ -590,6 +591,7 @@ describe('gateway template under nginx, against header-recording upstreams', () 
     const log = lines.join('\n');
     expect(log).not.toContain(token.slice(4, 30));
     expect(log).not.toContain('0b7e7c52');
+    expect(log).not.toContain('QueryKeyInTheUrl');
     expect(log).not.toContain('TestAgent');
     expect(log).not.toContain('198.51.100.77');
     expect(log).not.toMatch(/user_agent|remote_addr/);
@@ -602,6 +604,30 @@ describe('gateway template under nginx, against header-recording upstreams', () 
       await request(gw(), '/esign/health', { from: INGRESS, headers: { 'x-request-id': `log-v6-${i}`, 'x-forwarded-for': xff! } });
       expect((await accessLogLine(gateway!, `log-v6-${i}`)).entry.client_net).toBe(net);
     }
+    // A signing request that fails at the gateway (esign drops it: 502), by path and by
+    // host: nginx's error log would quote its request line, token included.
+    for (const [i, [host, p]] of [
+      ['localhost', `/firma/firmar/${token}/__drop`],
+      ['esign.example.org', `/firma/Firmar/${token}/__drop`],
+      ['localhost', `/esign/firma/firmar/${token}/__drop`],
+    ].entries()) {
+      const failed = await request(gw(), p!, { host, headers: { 'x-request-id': `log-502-${i}` } });
+      expect(failed.status).toBe(502);
+      expect(failed.json()).toMatchObject({ code: 'BAD_GATEWAY' });
+      expect((await accessLogLine(gateway!, `log-502-${i}`)).entry).toMatchObject({ path: expect.stringMatching(/^\/firma\/firmar\/\*\*\*\/__drop$/i), status: 502 });
+    }
+    // Under the prefix the service gets the path without it, and the prefix announced
+    // (nginx may have tried a dropped GET twice: every attempt is checked).
+    const reached = (id: string) => esign!.seen.filter((r) => r.headers['x-request-id'] === id);
+    expect(reached('log-502-2').length).toBeGreaterThan(0);
+    for (const r of reached('log-502-2')) expect([r.url, r.headers['x-forwarded-prefix']]).toEqual([`/firma/firmar/${token}/__drop`, '/esign']);
+    for (const r of reached('log-502-0')) expect(r.headers['x-forwarded-prefix']).toBeUndefined();
+    expect(fs.readFileSync(gateway!.logFile, 'utf8')).not.toContain(token.slice(4, 30));
+    // Other failures are still in the error log.
+    await request(gw(), '/esign/__drop', { headers: { 'x-request-id': 'log-502-other' } });
+    await accessLogLine(gateway!, 'log-502-other');
+    expect(fs.readFileSync(gateway!.logFile, 'utf8')).toMatch(/upstream prematurely closed connection.*request: "GET \/esign\/__drop/);
+
     // A direct client: its network too, never its address.
     await request(gw(), '/esign/health', { headers: { 'x-request-id': 'log-direct' } });
     expect((await accessLogLine(gateway!, 'log-direct')).entry.client_net).toBe('127.0.0.0/24');
