@@ -47,6 +47,16 @@ describe('docker-compose.yml', () => {
     expect('ESIGN_UPSTREAMS').not.toMatch(filter);
   });
 
+  test('the services trust the gateway alone, and the gateway trusts only the hops the operator names', () => {
+    const gateway = services.gateway!;
+    expect(gateway.volumes).toContain('./infra/gateway/trusted-proxies.envsh:/docker-entrypoint.d/19-trusted-proxies.envsh:ro');
+    // Nothing is in front of the compose gateway unless the operator says so.
+    expect(gateway.environment!.GATEWAY_TRUSTED_PROXIES).toBe('${GATEWAY_TRUSTED_PROXIES:-}');
+    for (const n of names.filter((x) => /^(esign|wildfire)-/.test(x))) {
+      expect({ n, trusted: services[n]!.environment!.TRUSTED_PROXIES }).toEqual({ n, trusted: '${GATEWAY_IP:-172.29.80.10}/32' });
+    }
+  });
+
   test('blobs are in Postgres by default; no service mounts a data volume', () => {
     for (const n of names.filter((x) => /^(esign|wildfire)-/.test(x))) {
       const env = services[n]!.environment!;

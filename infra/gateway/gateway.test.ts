@@ -7,13 +7,17 @@
  *
  * 1. Against two header-recording upstreams written here: what the gateway adds
  *    (X-Forwarded-*, X-Request-Id), prefix stripping, redirect rewriting, and the JSON
- *    bodies of the errors nginx generates itself (502, 413).
+ *    bodies of the errors nginx generates itself (502, 413). GATEWAY_TRUSTED_PROXIES is
+ *    127.0.0.2/32: requests sent from 127.0.0.2 come "through the ingress" (their
+ *    X-Forwarded-For names the client), requests from 127.0.0.1 straight from a client.
+ *    The JSON access log: signing token masked, no query string, no user agent.
  * 1b. Two replicas of one service: round-robin, passive failover when one is down, and a
  *    POST a replica dropped is not replayed on the other (only idempotent requests are).
  * 2. Against the real services started from their compiled output
  *    (`node services/<svc>/dist/main.js`, embedded mode: no database, Redis or SMTP URL):
- *    host and path routing, prefix stripping to /health, /openapi.json, /metrics, and
- *    X-Request-Id echoed by the services through the gateway.
+ *    host and path routing, prefix stripping to /health, /openapi.json, /metrics,
+ *    X-Request-Id echoed by the services through the gateway, and two clients behind the
+ *    ingress counted in separate tool-call buckets by esign.
  *
  * Every process started here is stopped in afterAll, also when a test or beforeAll fails.
  */
@@ -27,6 +31,7 @@ import * as path from 'node:path';
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const TEMPLATE = path.join(__dirname, 'default.conf.template');
 const UPSTREAM_SCRIPT = path.join(__dirname, 'upstream-servers.envsh');
+const TRUSTED_PROXIES_SCRIPT = path.join(__dirname, 'trusted-proxies.envsh');
 const SERVICE_ENTRY = {
   esign: path.join(REPO_ROOT, 'services', 'esign', 'dist', 'main.js'),
   wildfire: path.join(REPO_ROOT, 'services', 'wildfire', 'dist', 'main.js'),
@@ -181,6 +186,8 @@ interface RequestOptions {
   method?: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** The loopback address the request comes from (127.0.0.1 unless given): the whole of 127/8 is local. */
+  from?: string;
 }
 
 /** METRICS_TOKEN of both services: /metrics answers only with it. */
@@ -196,6 +203,7 @@ function request(port: number, urlPath: string, options: RequestOptions = {}): P
         path: urlPath,
         method: options.method ?? 'GET',
         headers: { host: options.host ?? 'localhost', connection: 'close', ...options.headers },
+        localAddress: options.from ?? '127.0.0.1',
         agent: false,
       },
       (res) => {
@@ -263,7 +271,7 @@ function findNginx(): string {
   throw new Error('nginx not found (install Debian/Ubuntu package nginx-light or nginx, or set NGINX_BIN)');
 }
 
-const PLACEHOLDERS = ['ESIGN_UPSTREAM_SERVERS', 'WILDFIRE_UPSTREAM_SERVERS', 'GATEWAY_PORT'] as const;
+const PLACEHOLDERS = ['ESIGN_UPSTREAM_SERVERS', 'WILDFIRE_UPSTREAM_SERVERS', 'GATEWAY_PORT', 'GATEWAY_REAL_IP_FROM', 'GATEWAY_TRUSTED_HOPS'] as const;
 type TemplateVars = Record<(typeof PLACEHOLDERS)[number], string>;
 
 interface ScriptResult {
@@ -283,6 +291,24 @@ function sourceUpstreamScript(env: Record<string, string>): ScriptResult {
     { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, encoding: 'utf8', timeout: 10_000 },
   );
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+/** Sources trusted-proxies.envsh the same way; prints GATEWAY_REAL_IP_FROM and GATEWAY_TRUSTED_HOPS (NUL-separated). */
+function sourceTrustedProxiesScript(env: Record<string, string>): ScriptResult {
+  const res = spawnSync(
+    '/bin/sh',
+    ['-c', '. "$1" && printf "%s\\0%s" "$GATEWAY_REAL_IP_FROM" "$GATEWAY_TRUSTED_HOPS"', 'sh', TRUSTED_PROXIES_SCRIPT],
+    { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, encoding: 'utf8', timeout: 10_000 },
+  );
+  return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+/** What the image does with GATEWAY_TRUSTED_PROXIES before envsubst. */
+function trustedProxyLines(trustedProxies: string | undefined): { realIpFrom: string; trustedHops: string } {
+  const res = sourceTrustedProxiesScript(trustedProxies === undefined ? {} : { GATEWAY_TRUSTED_PROXIES: trustedProxies });
+  if (res.status !== 0) throw new Error(`trusted-proxies.envsh failed (status ${res.status}): ${res.stderr}`);
+  const [realIpFrom, trustedHops] = res.stdout.split('\0');
+  return { realIpFrom: realIpFrom!, trustedHops: trustedHops! };
 }
 
 /** What the image does with ESIGN_UPSTREAMS / WILDFIRE_UPSTREAMS before envsubst. */
@@ -327,10 +353,15 @@ http {
 interface Gateway {
   port: number;
   proc: Proc;
+  /** nginx's stdout and stderr: the JSON access log lines are here. */
+  logFile: string;
 }
 
-/** `upstreams`: ESIGN_UPSTREAMS / WILDFIRE_UPSTREAMS values (host:port lists). */
-async function startGateway(upstreams: { esign: string; wildfire: string }): Promise<Gateway> {
+/**
+ * `upstreams`: ESIGN_UPSTREAMS / WILDFIRE_UPSTREAMS values (host:port lists);
+ * `trustedProxies`: GATEWAY_TRUSTED_PROXIES (unset: the gateway is the edge).
+ */
+async function startGateway(upstreams: { esign: string; wildfire: string }, trustedProxies?: string): Promise<Gateway> {
   const nginx = findNginx();
   const port = await freePort();
   const prefix = makeTempDir('gateway-nginx-');
@@ -339,10 +370,13 @@ async function startGateway(upstreams: { esign: string; wildfire: string }): Pro
   for (const dir of ['conf', 'tmp', 'logs']) fs.mkdirSync(path.join(prefix, dir));
 
   const servers = upstreamServerLines(upstreams);
+  const hops = trustedProxyLines(trustedProxies);
   const rendered = renderTemplate(fs.readFileSync(TEMPLATE, 'utf8'), {
     ESIGN_UPSTREAM_SERVERS: servers.esign,
     WILDFIRE_UPSTREAM_SERVERS: servers.wildfire,
     GATEWAY_PORT: `127.0.0.1:${port}`,
+    GATEWAY_REAL_IP_FROM: hops.realIpFrom,
+    GATEWAY_TRUSTED_HOPS: hops.trustedHops,
   });
   expect(rendered).not.toMatch(/\$\{/);
   fs.writeFileSync(path.join(prefix, 'conf', 'default.conf'), rendered);
@@ -363,7 +397,17 @@ async function startGateway(upstreams: { esign: string; wildfire: string }): Pro
 
   const proc = startProcess(`nginx :${port}`, nginx, args, { logFile });
   await waitForOk(port, '/gateway/health', proc);
-  return { port, proc };
+  return { port, proc, logFile };
+}
+
+/** The JSON access-log line of the request with this X-Request-Id, once nginx has written it (bounded polling). */
+async function accessLogLine(gateway: Gateway, requestId: string): Promise<{ raw: string; entry: Record<string, unknown> }> {
+  for (let attempt = 0; attempt < MAX_POLLS; attempt++) {
+    const raw = fs.readFileSync(gateway.logFile, 'utf8').split('\n').find((l) => l.includes(`"request_id":"${requestId}"`));
+    if (raw) return { raw, entry: JSON.parse(raw) as Record<string, unknown> };
+    await delay(POLL_INTERVAL_MS);
+  }
+  throw new Error(`no access-log line for ${requestId} in ${gateway.logFile}:\n${tail(gateway.proc)}`);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -390,7 +434,7 @@ async function startRecorder(name: string, options: { dropPrefix?: string } = {}
     req.on('data', (c: Buffer) => (bodyBytes += c.length));
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes });
-      if (req.url?.startsWith('/__drop') || (options.dropPrefix && req.url?.startsWith(options.dropPrefix))) {
+      if (req.url?.startsWith('/__drop') || req.url?.endsWith('/__drop') || (options.dropPrefix && req.url?.startsWith(options.dropPrefix))) {
         req.socket.destroy();
         return;
       }
@@ -420,6 +464,10 @@ function closeServer(server: http.Server | undefined): Promise<void> {
 
 const NGINX_REQUEST_ID = /^[0-9a-f]{32}$/;
 
+/** GATEWAY_TRUSTED_PROXIES of the tests: the "ingress" is 127.0.0.2 (a request sent `from` it). */
+const INGRESS = '127.0.0.2';
+const INGRESS_RANGE = '127.0.0.2/32';
+
 // ---------------------------------------------------------------------------------------
 
 describe('gateway template under nginx, against header-recording upstreams', () => {
@@ -430,7 +478,9 @@ describe('gateway template under nginx, against header-recording upstreams', () 
     esign = await startRecorder('esign');
     // Nothing listens here: every wildfire route must answer the gateway's 502.
     const deadPort = await freePort();
-    gateway = await startGateway({ esign: `127.0.0.1:${esign.port}`, wildfire: `127.0.0.1:${deadPort}` });
+    // 127.0.0.2 plays the ingress in front of the gateway; requests from 127.0.0.1 come
+    // straight from a client.
+    gateway = await startGateway({ esign: `127.0.0.1:${esign.port}`, wildfire: `127.0.0.1:${deadPort}` }, INGRESS_RANGE);
   });
 
   afterAll(async () => {
@@ -442,7 +492,7 @@ describe('gateway template under nginx, against header-recording upstreams', () 
   const gw = () => gateway!.port;
   const lastSeen = () => esign!.seen[esign!.seen.length - 1]!;
 
-  test('the template has no environment-style placeholders besides the three it documents', () => {
+  test('the template has no environment-style placeholders besides the five it documents', () => {
     const names = new Set([...fs.readFileSync(TEMPLATE, 'utf8').matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]));
     expect([...names].sort()).toEqual([...PLACEHOLDERS].sort());
   });
@@ -476,6 +526,111 @@ describe('gateway template under nginx, against header-recording upstreams', () 
     expect(seen.headers['x-request-id']).toBe('client-id.42:abc');
     // Upstream fingerprinting header removed.
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  test('behind the trusted ingress, each client is the address the ingress put last in X-Forwarded-For', async () => {
+    for (const [sent, client] of [
+      ['198.51.100.7', '198.51.100.7'],
+      // What the client wrote itself comes first; the ingress appends the peer it saw.
+      ['203.0.113.66, 198.51.100.8', '198.51.100.8'],
+      // A chain of trusted hops is skipped (real_ip_recursive).
+      ['198.51.100.9, 127.0.0.2', '198.51.100.9'],
+    ] as const) {
+      const res = await request(gw(), '/firma/documentos/abc', { from: INGRESS, headers: { 'x-forwarded-for': sent } });
+      expect(res.status).toBe(200);
+      // One address, the client's: the services trust the gateway and take it as the client.
+      expect({ sent, xff: lastSeen().headers['x-forwarded-for'], realIp: lastSeen().headers['x-real-ip'] }).toEqual({ sent, xff: client, realIp: client });
+    }
+  });
+
+  test('the trusted ingress passes the original scheme and port on; anything else but http or https is ignored', async () => {
+    await request(gw(), '/firma/documentos/abc', { from: INGRESS, headers: { 'x-forwarded-for': '198.51.100.7', 'x-forwarded-proto': 'https', 'x-forwarded-port': '443' } });
+    expect(lastSeen().headers['x-forwarded-proto']).toBe('https');
+    expect(lastSeen().headers['x-forwarded-port']).toBe('443');
+
+    await request(gw(), '/firma/documentos/abc', { from: INGRESS, headers: { 'x-forwarded-for': '198.51.100.7', 'x-forwarded-proto': 'javascript', 'x-forwarded-port': '443; x' } });
+    expect(lastSeen().headers['x-forwarded-proto']).toBe('http');
+    expect(lastSeen().headers['x-forwarded-port']).toBe(String(gw()));
+  });
+
+  test('a peer that is not a trusted hop cannot choose its address, scheme or port', async () => {
+    const res = await request(gw(), '/firma/documentos/abc', {
+      from: '127.0.0.1',
+      headers: { 'x-forwarded-for': '198.51.100.7', 'x-real-ip': '198.51.100.7', 'x-forwarded-proto': 'https', 'x-forwarded-port': '443' },
+    });
+    expect(res.status).toBe(200);
+    expect(lastSeen().headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(lastSeen().headers['x-real-ip']).toBe('127.0.0.1');
+    expect(lastSeen().headers['x-forwarded-proto']).toBe('http');
+    expect(lastSeen().headers['x-forwarded-port']).toBe(String(gw()));
+  });
+
+  test('the access log masks the signing token and verification ids, drops query strings and the user agent, and keeps only the client network', async () => {
+    const token = 'Tok3n_Secret-abcdefghijklmnopqrstuvwxyz0123456';
+    const agent = 'Mozilla/5.0 (X11; Linux) TestAgent/27.1';
+    const cases: [string, string][] = [
+      [`/firma/firmar/${token}`, '/firma/firmar/***'],
+      [`/firma/firmar/${token}/paginas/2?w=800`, '/firma/firmar/***/paginas/2'],
+      [`/FIRMA/Firmar/${token}/otp`, '/FIRMA/Firmar/***/otp'],
+      // The path esign was sent (that location strips the prefix with a rewrite).
+      [`/esign/firma/firmar/${token}/documento`, '/firma/firmar/***/documento'],
+      [`//firma//firmar/%54${token.slice(1)}/confirmar`, '/firma/firmar/***/confirmar'],
+      ['/verificar/0b7e7c52-9d9a-4d35-8d6f-5b0d2a9f6c11', '/verificar/***'],
+      ['/verificar?document_id=0b7e7c52-9d9a-4d35-8d6f-5b0d2a9f6c11', '/verificar'],
+      [`/api/v3/m1?municipio_id=28079&api_key=pk_live_QueryKeyInTheUrl0123456789`, '/api/v3/m1'],
+    ];
+    const lines: string[] = [];
+    for (const [i, [sent, logged]] of cases.entries()) {
+      const id = `log-mask-${i}`;
+      await request(gw(), sent, { from: INGRESS, headers: { 'x-request-id': id, 'user-agent': agent, 'x-forwarded-for': '198.51.100.77' } });
+      const { raw, entry } = await accessLogLine(gateway!, id);
+      lines.push(raw);
+      expect({ sent, path: entry.path }).toEqual({ sent, path: logged });
+      expect(entry.client_net).toBe('198.51.100.0/24');
+    }
+    const log = lines.join('\n');
+    expect(log).not.toContain(token.slice(4, 30));
+    expect(log).not.toContain('0b7e7c52');
+    expect(log).not.toContain('QueryKeyInTheUrl');
+    expect(log).not.toContain('TestAgent');
+    expect(log).not.toContain('198.51.100.77');
+    expect(log).not.toMatch(/user_agent|remote_addr/);
+    // The service still gets the path it needs; only the log is masked.
+    expect(esign!.seen.some((r) => r.url === `/firma/firmar/${token}`)).toBe(true);
+    for (const [i, [xff, net]] of [
+      ['2001:db8:1:2::5', '2001:db8:1::/48'],
+      ['2001:db8::1', '2001:db8::/48'],
+    ].entries()) {
+      await request(gw(), '/esign/health', { from: INGRESS, headers: { 'x-request-id': `log-v6-${i}`, 'x-forwarded-for': xff! } });
+      expect((await accessLogLine(gateway!, `log-v6-${i}`)).entry.client_net).toBe(net);
+    }
+    // A signing request that fails at the gateway (esign drops it: 502), by path and by
+    // host: nginx's error log would quote its request line, token included.
+    for (const [i, [host, p]] of [
+      ['localhost', `/firma/firmar/${token}/__drop`],
+      ['esign.example.org', `/firma/Firmar/${token}/__drop`],
+      ['localhost', `/esign/firma/firmar/${token}/__drop`],
+    ].entries()) {
+      const failed = await request(gw(), p!, { host, headers: { 'x-request-id': `log-502-${i}` } });
+      expect(failed.status).toBe(502);
+      expect(failed.json()).toMatchObject({ code: 'BAD_GATEWAY' });
+      expect((await accessLogLine(gateway!, `log-502-${i}`)).entry).toMatchObject({ path: expect.stringMatching(/^\/firma\/firmar\/\*\*\*\/__drop$/i), status: 502 });
+    }
+    // Under the prefix the service gets the path without it, and the prefix announced
+    // (nginx may have tried a dropped GET twice: every attempt is checked).
+    const reached = (id: string) => esign!.seen.filter((r) => r.headers['x-request-id'] === id);
+    expect(reached('log-502-2').length).toBeGreaterThan(0);
+    for (const r of reached('log-502-2')) expect([r.url, r.headers['x-forwarded-prefix']]).toEqual([`/firma/firmar/${token}/__drop`, '/esign']);
+    for (const r of reached('log-502-0')) expect(r.headers['x-forwarded-prefix']).toBeUndefined();
+    expect(fs.readFileSync(gateway!.logFile, 'utf8')).not.toContain(token.slice(4, 30));
+    // Other failures are still in the error log.
+    await request(gw(), '/esign/__drop', { headers: { 'x-request-id': 'log-502-other' } });
+    await accessLogLine(gateway!, 'log-502-other');
+    expect(fs.readFileSync(gateway!.logFile, 'utf8')).toMatch(/upstream prematurely closed connection.*request: "GET \/esign\/__drop/);
+
+    // A direct client: its network too, never its address.
+    await request(gw(), '/esign/health', { headers: { 'x-request-id': 'log-direct' } });
+    expect((await accessLogLine(gateway!, 'log-direct')).entry.client_net).toBe('127.0.0.0/24');
   });
 
   test('a missing or malformed X-Request-Id is replaced by a generated one', async () => {
@@ -715,6 +870,37 @@ describe('gateway with two replicas of a service', () => {
   });
 });
 
+describe('trusted-proxies.envsh', () => {
+  test('turns GATEWAY_TRUSTED_PROXIES (spaces or commas, IPv4 and IPv6) into set_real_ip_from and geo lines', () => {
+    const res = sourceTrustedProxiesScript({ GATEWAY_TRUSTED_PROXIES: '10.42.0.0/16, 192.0.2.10 fd00:42::/64' });
+    expect(res.status).toBe(0);
+    const [realIp, geo] = res.stdout.split('\0').map((block) => block!.split('\n').map((l) => l.trim()));
+    expect(realIp).toEqual(['set_real_ip_from 10.42.0.0/16;', 'set_real_ip_from 192.0.2.10;', 'set_real_ip_from fd00:42::/64;']);
+    expect(geo).toEqual(['10.42.0.0/16 1;', '192.0.2.10 1;', 'fd00:42::/64 1;']);
+  });
+
+  test('unset or empty, it trusts nobody: the gateway is the edge', () => {
+    for (const env of [{}, { GATEWAY_TRUSTED_PROXIES: '' }] as Record<string, string>[]) {
+      const res = sourceTrustedProxiesScript(env);
+      expect(res.status).toBe(0);
+      expect(res.stdout).not.toMatch(/set_real_ip_from|\b1;/);
+    }
+  });
+
+  test.each([
+    ['0.0.0.0/0', /would trust every client/],
+    ['::/0', /would trust every client/],
+    ['10.0.0.0/8;include /etc/passwd', /'10.0.0.0\/8;include' is not an IP address or CIDR range/],
+    ['ingress-nginx.local', /is not an IP address/],
+    ['10.0.0.0/8 }', /'}' is not an IP address/],
+  ])('stops the container on GATEWAY_TRUSTED_PROXIES=%j', (value, message) => {
+    const res = sourceTrustedProxiesScript({ GATEWAY_TRUSTED_PROXIES: value });
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toMatch(message);
+    expect(res.stdout).toBe('');
+  });
+});
+
 describe('gateway in front of the real services (embedded mode)', () => {
   let gateway: Gateway | undefined;
   const services: Partial<Record<ServiceName, Proc>> = {};
@@ -742,7 +928,8 @@ describe('gateway in front of the real services (embedded mode)', () => {
 
     services.esign = startProcess('esign', process.execPath, [SERVICE_ENTRY.esign], {
       cwd: REPO_ROOT,
-      env: serviceEnv({ ...common, ESIGN_PORT: String(esignPort), DATA_DIR: dataDir }),
+      // A small tool-call budget per client, so a test can use one up.
+      env: serviceEnv({ ...common, ESIGN_PORT: String(esignPort), DATA_DIR: dataDir, ESIGN_TOOLS_RATE_LIMIT: String(TOOLS_LIMIT) }),
     });
     services.wildfire = startProcess('wildfire', process.execPath, [SERVICE_ENTRY.wildfire], {
       cwd: REPO_ROOT,
@@ -750,7 +937,7 @@ describe('gateway in front of the real services (embedded mode)', () => {
     });
     await Promise.all([waitForOk(esignPort, '/health', services.esign), waitForOk(wildfirePort, '/health', services.wildfire)]);
 
-    gateway = await startGateway({ esign: `127.0.0.1:${esignPort}`, wildfire: `127.0.0.1:${wildfirePort}` });
+    gateway = await startGateway({ esign: `127.0.0.1:${esignPort}`, wildfire: `127.0.0.1:${wildfirePort}` }, INGRESS_RANGE);
   }, STARTUP_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -762,6 +949,7 @@ describe('gateway in front of the real services (embedded mode)', () => {
   }, 40_000);
 
   const gw = () => gateway!.port;
+  const TOOLS_LIMIT = 3;
 
   async function health(urlPath: string, host: string, service: ServiceName) {
     const res = await request(gw(), urlPath, { host });
@@ -821,6 +1009,32 @@ describe('gateway in front of the real services (embedded mode)', () => {
       const generated = await request(gw(), p, { host });
       expect(generated.headers['x-request-id']).toMatch(NGINX_REQUEST_ID);
     }
+  });
+
+  test('two clients behind the ingress get separate tool buckets at esign, and a direct client cannot spend another\'s', async () => {
+    // An anonymous tool call is counted per client address before its form is read: an
+    // empty POST is refused (4xx) after it was counted, or answered 429 once over budget.
+    const call = (from: string, client: string) => request(gw(), '/firma/tools/info', { method: 'POST', from, headers: { 'x-forwarded-for': client } });
+
+    const first: { status: number; remaining: string | undefined }[] = [];
+    for (let i = 0; i <= TOOLS_LIMIT; i++) {
+      const res = await call(INGRESS, '198.51.100.10');
+      first.push({ status: res.status, remaining: res.headers['x-ratelimit-remaining'] as string | undefined });
+    }
+    expect(first.slice(0, TOOLS_LIMIT).map((r) => r.remaining)).toEqual(['2', '1', '0']);
+    for (const r of first.slice(0, TOOLS_LIMIT)) expect(r.status).not.toBe(429);
+    expect(first[TOOLS_LIMIT]!.status).toBe(429);
+
+    // Another client through the same ingress: its own, full bucket.
+    const other = await call(INGRESS, '198.51.100.20');
+    expect(other.status).not.toBe(429);
+    expect(other.status).toBeLessThan(500);
+    expect(other.headers['x-ratelimit-remaining']).toBe('2');
+
+    // A client reaching the gateway directly and naming 198.51.100.20 is counted as itself.
+    const spoof = await call('127.0.0.1', '198.51.100.20');
+    expect(spoof.headers['x-ratelimit-remaining']).toBe('2');
+    expect((await call(INGRESS, '198.51.100.20')).headers['x-ratelimit-remaining']).toBe('1');
   });
 
   test('/gateway/health is answered by nginx', async () => {

@@ -3,13 +3,17 @@
  * checked offline by validate-manifests.mjs against the API schemas and TypeScript
  * interfaces of the npm package `kubernetes-models` (run as a child process: the package
  * is ES modules only). The negative cases prove the check fails on a misspelt field, a
- * wrong type and an unknown kind. Then what docs/deploy.md promises of them.
+ * wrong type and an unknown kind. Then what docs/deploy.md promises of them, and that the
+ * example Secrets, copied as they are, stop both services at start-up.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { ConfigError, PLACEHOLDER_VALUE } from '@firma-riesgo/service-kit';
+import { loadConfig as loadEsignConfig } from '../../services/esign/src/config';
+import { loadConfig as loadWildfireConfig } from '../../services/wildfire/src/config';
 
 const DIR = __dirname;
 const VALIDATOR = path.join(DIR, 'validate-manifests.mjs');
@@ -122,12 +126,74 @@ describe('what docs/deploy.md says of the manifests', () => {
     const env = Object.fromEntries(container.env.map((e: { name: string; value: string }) => [e.name, e.value]));
     expect(env.ESIGN_UPSTREAMS).toBe('esign-api.firma-riesgo.svc.cluster.local:8001');
     expect(env.WILDFIRE_UPSTREAMS).toBe('wildfire-api.firma-riesgo.svc.cluster.local:8002');
-    expect(env.NGINX_ENVSUBST_FILTER).toBe('^(ESIGN_UPSTREAM_SERVERS|WILDFIRE_UPSTREAM_SERVERS|GATEWAY_PORT)$');
+    expect(env.NGINX_ENVSUBST_FILTER).toBe('^(ESIGN_UPSTREAM_SERVERS|WILDFIRE_UPSTREAM_SERVERS|GATEWAY_PORT|GATEWAY_REAL_IP_FROM|GATEWAY_TRUSTED_HOPS)$');
     expect(container.volumeMounts.map((m: { mountPath: string }) => m.mountPath).sort()).toEqual([
       '/docker-entrypoint.d/18-upstream-servers.envsh',
+      '/docker-entrypoint.d/19-trusted-proxies.envsh',
       '/etc/nginx/templates/default.conf.template',
     ]);
     // Executable, or the image's entrypoint skips the script.
     expect(byName('Deployment', 'gateway').spec.template.spec.volumes[0].configMap.defaultMode).toBe(0o755);
+  });
+
+  test('the client survives the ingress: the gateway trusts the ingress range, the services trust the gateway', () => {
+    const container = byName('Deployment', 'gateway').spec.template.spec.containers[0];
+    const env = Object.fromEntries(container.env.map((e: { name: string; value: string }) => [e.name, e.value]));
+    // The same script the gateway runs accepts the range the manifest passes.
+    const script = spawnSync('/bin/sh', ['-c', '. "$1" && printf "%s" "$GATEWAY_REAL_IP_FROM"', 'sh', path.join(DIR, '..', 'gateway', 'trusted-proxies.envsh')], {
+      env: { PATH: process.env.PATH, GATEWAY_TRUSTED_PROXIES: env.GATEWAY_TRUSTED_PROXIES },
+      encoding: 'utf8',
+    });
+    expect(script.status).toBe(0);
+    expect(script.stdout).toBe(`set_real_ip_from ${env.GATEWAY_TRUSTED_PROXIES};`);
+    for (const svc of ['esign', 'wildfire']) expect(byName('ConfigMap', `${svc}-config`).data.TRUSTED_PROXIES).toEqual(expect.stringMatching(/^\S+\/\d+$/));
+  });
+});
+
+describe('the example Secrets of config.yaml', () => {
+  const REPO_ROOT = path.resolve(DIR, '..', '..');
+  /** The environment a pod of `svc` gets: its ConfigMap, then its Secret (envFrom order). */
+  const podEnv = (svc: string): Record<string, string> => ({ ...byName('ConfigMap', `${svc}-config`).data, ...byName('Secret', `${svc}-secrets`).stringData });
+  /** Variables of the Secret whose example value is a placeholder: every secret one, not REDIS_URL. */
+  const placeholders = (svc: string) => Object.entries(byName('Secret', `${svc}-secrets`).stringData as Record<string, string>).filter(([, v]) => PLACEHOLDER_VALUE.test(v)).map(([k]) => k).sort();
+
+  test('every secret value in them is a visible placeholder', () => {
+    expect(placeholders('esign')).toEqual(['ESIGN_DATABASE_URL', 'ESIGN_SESSION_SECRET', 'METRICS_TOKEN', 'SIGNING_IDENTITY_KEY', 'SMTP_URL', 'WEBHOOK_SECRET_KEY']);
+    expect(placeholders('wildfire')).toEqual(['METRICS_TOKEN', 'WILDFIRE_DATABASE_URL']);
+  });
+
+  test.each([
+    ['esign', loadEsignConfig],
+    ['wildfire', loadWildfireConfig],
+  ] as const)('%s: the config parser refuses them, naming each variable', (svc, load) => {
+    let error: unknown;
+    try {
+      load(podEnv(svc));
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    for (const name of placeholders(svc)) expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^${name}: is an example placeholder`)));
+    // Only the placeholders: the rest of the example configuration is valid as written.
+    expect(problems).toHaveLength(placeholders(svc).length);
+    // The values themselves (passwords in URLs included) are not echoed.
+    expect(problems.join('\n')).not.toMatch(/postgres:\/\/|smtp:\/\//);
+  });
+
+  test.each(['esign', 'wildfire'])('%s: the API process started with them exits 2 before opening anything, naming the variables', (svc) => {
+    const entry = path.join(REPO_ROOT, 'services', svc, 'dist', 'api.js');
+    expect(fs.existsSync(entry)).toBe(true); // build first (tsc -b)
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, ...podEnv(svc), DATA_DIR: tmp };
+    const res = spawnSync(process.execPath, [entry], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });
+    expect(res.status).toBe(2);
+    for (const name of placeholders(svc)) expect(res.stderr).toContain(`${name}: is an example placeholder`);
+  });
+
+  test.each(['change-me', 'CHANGE_ME', 'changeme', 'REPLACE+with+openssl+rand+base64+32+output='])('a secret of the form %j is refused; a real one is not', (value) => {
+    const real = Buffer.alloc(32, 9).toString('base64');
+    expect(() => loadEsignConfig({ METRICS_TOKEN: `${value}-token-of-16+chars` })).toThrow(/METRICS_TOKEN: is an example placeholder/);
+    expect(() => loadEsignConfig({ WEBHOOK_SECRET_KEY: value.startsWith('REPLACE') ? value : `${value}`.padEnd(44, 'x') })).toThrow(/WEBHOOK_SECRET_KEY: is an example placeholder/);
+    expect(loadEsignConfig({ WEBHOOK_SECRET_KEY: real, METRICS_TOKEN: 'a'.repeat(24) }).webhooks.secretKey).toEqual(Buffer.from(real, 'base64'));
   });
 });

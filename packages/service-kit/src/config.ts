@@ -17,11 +17,31 @@ export function parseConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Proces
   for (const [key, value] of Object.entries(env)) {
     if (value !== undefined && value.trim() !== '') cleaned[key] = value;
   }
+  const problems = placeholderProblems(Object.keys(schema.shape), cleaned);
   const result = schema.safeParse(cleaned);
   if (!result.success) {
-    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
+    // A placeholder is reported once, as a placeholder, whatever else its value breaks.
+    const reported = new Set(problems.map((p) => p.slice(0, p.indexOf(':'))));
+    for (const issue of result.error.issues) {
+      if (!reported.has(String(issue.path[0]))) problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
   }
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
   return result.data;
+}
+
+/**
+ * Markers of the example values the repository ships (infra/k8s/config.yaml's Secrets:
+ * `change-me…`, `REPLACE+with+openssl+rand…`). They are well-formed, so without this check a
+ * copied example would start a service with a published password, key or token.
+ */
+export const PLACEHOLDER_VALUE = /change[-_ ]?me|replace[-_+ ]with/i;
+
+/** One problem per variable among `names` whose value is an example placeholder. */
+export function placeholderProblems(names: readonly string[], env: Record<string, string | undefined>): string[] {
+  return names
+    .filter((name) => env[name] !== undefined && PLACEHOLDER_VALUE.test(env[name]!))
+    .map((name) => `${name}: is an example placeholder (it contains "${PLACEHOLDER_VALUE.exec(env[name]!)![0]}"); set a real value from your secret store`);
 }
 
 /** Reusable zod types for environment variables (strings in, typed values out). */

@@ -93,7 +93,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
   http.app.use(brandingRouter(registry, { branding: signing.branding, authenticate: auth }));
   const authenticateSuperadmin = authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger }, { superadmin: true });
   http.app.use(adminRouter(registry, { admin: signing.admin, metering: signing.metering, authenticateSuperadmin }));
-  http.app.use(dashboardRouter(registry, { admin: signing.admin, keys: deps.keys, sessions: createSessions(deps.config.sessionSecret), authenticateSuperadmin }));
+  http.app.use(dashboardRouter(registry, { admin: signing.admin, keys: deps.keys, sessions: createSessions(deps.config.sessionSecret), publicUrl: deps.config.publicUrl, authenticateSuperadmin }));
   const toolsLimiter = perClientLimiter('tools');
   http.app.use(
     toolsRouter(registry, {

@@ -187,6 +187,10 @@ const CASES: Case[] = [
     expect: [200],
     check: (res) => expect(res.headers['content-type']).toBe('application/pdf'),
   },
+  // issue 27: the dashboard's session cookie, mangled (an API client: the missing-header 422)
+  { name: 'admin dashboard: a %E0 session cookie', send: (api) => api().get('/admin/').set('cookie', 'esign_admin=%E0'), expect: [422] },
+  { name: 'admin dashboard: a same-length multibyte session signature', send: (api) => api().get('/admin/').set('cookie', `esign_admin=k.9999999999999.${'%C3%A9'.repeat(43)}`), expect: [422] },
+  { name: 'admin logout: a %E0 cookie and a multibyte CSRF token', send: (api) => api().post('/admin/logout').set('cookie', 'esign_admin=%E0').type('form').send({ csrf: 'é'.repeat(43) }), expect: [403] },
 ];
 
 describe('the hostile-input corpus of esign', () => {

@@ -7,7 +7,7 @@ import { errorResponse, validationErrorResponse } from '../openapi';
 import type { KeysService } from '../keys/service';
 import { renderDashboard, renderLogin } from './dashboard-page';
 import type { AdminService } from './service';
-import { cookieValue, SESSION_COOKIE, SESSION_TTL_MS, type Sessions } from './session';
+import { cookieValue, secureCookie, SESSION_COOKIE, SESSION_TTL_MS, type Sessions } from './session';
 
 const HTML = { 'text/html': { schema: z.string() } };
 
@@ -25,11 +25,12 @@ const wantsHtml = (req: Request) => req.accepts(['application/json', 'text/html'
 /**
  * The dashboard `GET /admin/` (interface §4.5: a superadmin `authorization` header), and, as an
  * extension for browsers, a sign-in that exchanges a superadmin key for a 30-minute session
- * cookie (HttpOnly, SameSite=Strict, Secure behind https), with a CSRF token on its forms.
+ * cookie (HttpOnly, SameSite=Strict, and Secure when the request or ESIGN_PUBLIC_URL is https: TLS
+ * usually ends at the ingress), with a CSRF token on its forms.
  */
 export function dashboardRouter(
   registry: OpenAPIRegistry,
-  deps: { admin: AdminService; keys: Pick<KeysService, 'authenticate' | 'activeById'>; sessions: Sessions; authenticateSuperadmin: RequestHandler },
+  deps: { admin: AdminService; keys: Pick<KeysService, 'authenticate' | 'activeById'>; sessions: Sessions; publicUrl: string; authenticateSuperadmin: RequestHandler },
 ): Router {
   const router = express.Router();
   const forms = express.urlencoded({ extended: false, limit: '4kb' });
@@ -97,7 +98,7 @@ export function dashboardRouter(
         res.status(401).type('html').send(renderLogin(nonce, 'That is not an active superadmin key.'));
         return;
       }
-      res.cookie(SESSION_COOKIE, deps.sessions.issue(key.id), { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/admin', maxAge: SESSION_TTL_MS });
+      res.cookie(SESSION_COOKIE, deps.sessions.issue(key.id), { httpOnly: true, sameSite: 'strict', secure: secureCookie(deps.publicUrl, req.secure), path: '/admin', maxAge: SESSION_TTL_MS });
       res.redirect(303, '/admin/');
     },
   });
@@ -118,7 +119,7 @@ export function dashboardRouter(
         res.status(403).json({ detail: 'Missing or wrong CSRF token', code: 'CSRF_FAILED', request_id: req.requestId ?? '' });
         return;
       }
-      res.clearCookie(SESSION_COOKIE, { path: '/admin' });
+      res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'strict', secure: secureCookie(deps.publicUrl, req.secure), path: '/admin' });
       res.redirect(303, '/admin/login');
     },
   });

@@ -11,7 +11,12 @@ export const SESSION_TTL_MS = 30 * 60_000;
 
 export function createSessions(secret: Buffer = randomBytes(32), clock: () => Date = () => new Date()) {
   const mac = (value: string) => createHmac('sha256', secret).update(value).digest('base64url');
-  const equal = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  // Compared as bytes: two strings of one length differ in bytes when either holds multibyte
+  // characters, and timingSafeEqual throws on buffers of different lengths.
+  const equal = (a: string, b: string) => {
+    const [x, y] = [Buffer.from(a), Buffer.from(b)];
+    return x.length === y.length && timingSafeEqual(x, y);
+  };
   return {
     issue(keyId: string): string {
       const value = `${keyId}.${clock().getTime() + SESSION_TTL_MS}`;
@@ -34,11 +39,25 @@ export function createSessions(secret: Buffer = randomBytes(32), clock: () => Da
 
 export type Sessions = ReturnType<typeof createSessions>;
 
-/** The value of one cookie of a Cookie header. */
+/** The value of one cookie of a Cookie header; a malformed percent-encoding counts as no cookie. */
 export function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of header?.split(';') ?? []) {
     const [k, ...v] = part.trim().split('=');
-    if (k === name) return decodeURIComponent(v.join('='));
+    if (k !== name) continue;
+    try {
+      return decodeURIComponent(v.join('='));
+    } catch {
+      return undefined; // `%E0` and the like: a forged or mangled cookie, never a session
+    }
   }
   return undefined;
+}
+
+/**
+ * Whether the session cookie is `Secure`: when the request came over https (req.secure, which
+ * behind TRUSTED_PROXIES follows the gateway's X-Forwarded-Proto) or whenever the public URL is
+ * https, since TLS usually ends at an ingress in front of the service.
+ */
+export function secureCookie(publicUrl: string, requestSecure: boolean): boolean {
+  return requestSecure || publicUrl.startsWith('https:');
 }
