@@ -112,6 +112,15 @@ describe('the engine sandbox (bubblewrap)', () => {
     await runner.close();
   });
 
+  it('runs an engine installed outside the system dirs, seeing its dir read-only', async () => {
+    const { sandbox } = await resolveEngineSandbox('bwrap');
+    writeFileSync(join(work, 'my-engine'), '#!/bin/sh\necho "engine ran"; echo x > "$0.written" 2>/dev/null || echo "read-only"\n', { mode: 0o755 });
+    const runner = createEngineRunner({ sandbox, binaries: { qpdf: join(work, 'my-engine') } });
+    const result = await runner.run('qpdf', []);
+    expect(result.stdout.toString()).toBe('engine ran\nread-only\n');
+    await runner.close();
+  });
+
   it('reports a missing engine as missing, not as a sandbox failure', async () => {
     const { sandbox } = await resolveEngineSandbox('bwrap');
     const runner = createEngineRunner({ sandbox, binaries: { qpdf: 'no-such-engine-here' } });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, lstatSync, readlinkSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 
 /**
  * Where the engines run. They parse untrusted files (LibreOffice follows links inside
@@ -59,6 +59,9 @@ export function bwrapSandbox(options: BwrapOptions = {}): EngineSandbox {
     wrap(command, dir = command.cwd) {
       const program = resolveProgram(command.program, command.env.PATH, programs);
       const args = [...base];
+      // an engine installed outside the system dirs (/opt/...): its own dir, read-only
+      const programDir = dirname(program);
+      if (!underSystemDir(programDir)) args.push('--ro-bind', programDir, programDir);
       if (dir !== undefined) args.push('--bind', dir, dir);
       if (command.cwd !== undefined) args.push('--chdir', command.cwd);
       // the host's HOME and TMPDIR are not inside; an engine that writes there would fail
@@ -86,12 +89,16 @@ function baseArgs(hide: string[]): string[] {
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp', '--tmpfs', '/run');
   for (const path of hide) {
     const full = resolve(path);
-    if (!SYSTEM_DIRS.concat(OPTIONAL_DIRS).some((d) => full === d || full.startsWith(`${d}/`))) continue; // not mounted at all
+    if (!underSystemDir(full)) continue; // not mounted at all
     const info = statOrNull(full);
     if (info?.isDirectory()) args.push('--tmpfs', full);
     else if (info) args.push('--ro-bind', '/dev/null', full);
   }
   return args;
+}
+
+function underSystemDir(path: string): boolean {
+  return SYSTEM_DIRS.concat(OPTIONAL_DIRS).some((d) => path === d || path.startsWith(`${d}/`));
 }
 
 /** The engine's absolute path on the host's PATH, so a missing engine is reported as missing (ENOENT), not as a bwrap failure. */
@@ -159,7 +166,7 @@ export async function resolveEngineSandbox(mode: EngineSandboxMode, options: Bwr
 function probe(sandbox: EngineSandbox): Promise<string | null> {
   let command: SandboxCommand;
   try {
-    command = sandbox.wrap({ program: 'true', argv: [], env: { PATH: '/usr/bin:/bin' } });
+    command = sandbox.wrap({ program: 'true', argv: [], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
   } catch (err) {
     return Promise.resolve((err as Error).message);
   }
