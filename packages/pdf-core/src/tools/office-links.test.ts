@@ -80,6 +80,37 @@ describe('stripOfficeLinks, OOXML', () => {
     for (const kept of ['pic-result', 'link-result', 'simple-result', 'today', 'r:id="emf"']) expect(doc).toContain(kept);
   });
 
+  it('removes DDE and OLE links of external workbooks (.xlsx) and linked objects and pictures of slides (.pptx)', () => {
+    const SML = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+    const xlsx = stripOfficeLinks({
+      kind: 'ooxml',
+      data: docx({
+        'xl/externalLinks/externalLink1.xml': `<externalLink ${SML}><ddeLink ddeService="cmd" ddeTopic="/c calc"><ddeItems/></ddeLink></externalLink>`,
+        'xl/externalLinks/externalLink2.xml': `<externalLink ${SML} xmlns:r="${REL}"><oleLink r:id="ole" progId="Excel.Sheet.12"/></externalLink>`,
+        'xl/externalLinks/externalLink3.xml': `<externalLink ${SML} xmlns:r="${REL}"><externalBook r:id="book"><sheetNames><sheetName val="Hoja1"/></sheetNames></externalBook></externalLink>`,
+        'xl/externalLinks/_rels/externalLink3.xml.rels': rels(`<Relationship Id="book" Type="${REL}/externalLinkPath" Target="file:///C:/secret/book.xlsx" TargetMode="External"/>`),
+      }),
+    });
+    const x = parts(xlsx.data);
+    expect(x['xl/externalLinks/externalLink1.xml']).not.toContain('ddeLink');
+    expect(x['xl/externalLinks/externalLink2.xml']).not.toContain('oleLink');
+    expect(x['xl/externalLinks/externalLink3.xml']).toContain('sheetName');
+    expect(relIds(x['xl/externalLinks/_rels/externalLink3.xml.rels']!)).toEqual([]);
+
+    const pptx = stripOfficeLinks({
+      kind: 'ooxml',
+      data: docx({
+        'ppt/slides/slide1.xml': '<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"/>',
+        'ppt/slides/_rels/slide1.xml.rels': rels(
+          `<Relationship Id="ole" Type="${REL}/oleObject" Target="http://10.0.0.1/linked.xlsx" TargetMode="External"/>` +
+            `<Relationship Id="img" Type="${REL}/image" Target="https://10.0.0.1/pic.png" TargetMode="External"/>` +
+            `<Relationship Id="layout" Type="${REL}/slideLayout" Target="../slideLayouts/slideLayout1.xml"/>`,
+        ),
+      }),
+    });
+    expect(relIds(parts(pptx.data)['ppt/slides/_rels/slide1.xml.rels']!)).toEqual(['layout']);
+  });
+
   it('returns a package without links byte for byte', () => {
     const input = docx({ 'word/document.xml': `<w:document ${W}><w:body><w:p><w:r><w:t>nada</w:t></w:r></w:p></w:body></w:document>` });
     const out = stripOfficeLinks({ data: input, kind: 'ooxml' });
