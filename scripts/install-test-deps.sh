@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything the test suite needs that npm does not: the Debian PDF
-# engines, nginx (gateway test), Chromium (browser tests; never a downloaded
+# engines and bubblewrap (their sandbox), nginx (gateway test), Chromium (browser tests; never a downloaded
 # browser), Postgres and Redis servers when absent. Idempotent: packages already
 # present are not fetched again, so CI on a prepared machine spends no time here.
 set -euo pipefail
@@ -10,6 +10,7 @@ packages=(
   ocrmypdf tesseract-ocr-spa tesseract-ocr-eng
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   fonts-dejavu-core
+  bubblewrap
   chromium
   openssl
 )

@@ -1,7 +1,8 @@
-import { EngineFailedError } from './engine-errors';
+import { EngineFailedError, EngineMissingError } from './engine-errors';
 import { engineBinary, type EngineBinaries, type EngineName } from './engines';
 import { execute, type Execution } from './engine-execution';
 import { createEngineLauncher } from './engine-launcher';
+import { NO_SANDBOX, type EngineSandbox } from './engine-sandbox';
 import { FairQueue, halfOf } from './fair-queue';
 import { withTempDir } from './temp-dir';
 import { currentToolCaller, shuttingDown, ToolCallAbortedError } from './tool-caller';
@@ -20,11 +21,22 @@ export interface EngineRunnerOptions {
    * available. False: spawned by this process.
    */
   supervise?: boolean;
+  /**
+   * Where the engines run (engine-sandbox.ts): resolveEngineSandbox's choice. Default: no
+   * sandbox (the engines see what this process sees).
+   */
+  sandbox?: EngineSandbox;
 }
 
 export interface EngineRunOptions {
   timeoutMs?: number;
   cwd?: string;
+  /**
+   * The only host directory a sandboxed engine sees besides the read-only system dirs
+   * (read-write: its input and output files): the call's temp dir. Default: cwd. Without
+   * either the engine sees no files but stdin.
+   */
+  dir?: string;
   /** Added to the small base environment the engine gets (see BASE_ENV_KEYS). */
   env?: Record<string, string>;
   /** Written to the engine's stdin; without it stdin is /dev/null. */
@@ -54,6 +66,8 @@ export interface EngineRunner {
   withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T>;
   /** 'launcher' when engines die with the service and have a hard time limit of their own; 'none' otherwise. */
   readonly supervision: 'launcher' | 'none';
+  /** 'bwrap' when every engine runs in the sandbox (no network, only its temp dir). */
+  readonly sandbox: EngineSandbox['kind'];
   /** Shutdown: waiting runs reject with 503 SHUTTING_DOWN, running engines are killed with their groups. */
   close(): Promise<void>;
 }
@@ -99,6 +113,7 @@ export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRun
   const slots = new Map<EngineName, EngineSlots>();
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   const launcher = options.supervise === false ? null : createEngineLauncher();
+  const sandbox = options.sandbox ?? NO_SANDBOX;
   const running = new Set<Execution>();
   const rejecters = new Map<Waiting, (err: Error) => void>();
   let closed = false;
@@ -158,11 +173,17 @@ export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRun
   }
 
   function startRun(engine: EngineName, args: readonly string[], opts: EngineRunOptions & { timeoutMs: number }): Promise<EngineRunResult> {
+    let command;
+    try {
+      command = sandbox.wrap({ program: engineBinary(engine, options.binaries), argv: [...args], env: { ...baseEnv(), ...opts.env }, cwd: opts.cwd }, opts.dir ?? opts.cwd);
+    } catch (err) {
+      return Promise.reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? new EngineMissingError(engine, { cause: err }) : err);
+    }
     const execution = execute(
       engine,
-      engineBinary(engine, options.binaries),
-      [...args],
-      { ...opts, env: { ...baseEnv(), ...opts.env }, maxOutputBytes: opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES },
+      command.program,
+      command.argv,
+      { ...opts, cwd: command.cwd, env: command.env, maxOutputBytes: opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES },
       launcher,
     );
     running.add(execution);
@@ -178,6 +199,7 @@ export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRun
     },
     withTempDir: (fn) => withTempDir(fn, options.tmpRoot),
     supervision: launcher ? 'launcher' : 'none',
+    sandbox: sandbox.kind,
     async close() {
       closed = true;
       for (const s of slots.values()) {

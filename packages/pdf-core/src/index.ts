@@ -1,6 +1,7 @@
 export * from './engines';
 export * from './engine-errors';
 export * from './engine-runner';
+export * from './engine-sandbox';
 export * from './temp-dir';
 export * from './tool-caller';
 export * from './discovery';

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, parseConfig, s3Env, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
+import { ENGINE_SANDBOX_MODES } from '@firma-riesgo/pdf-core';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
 
 /** An AES-256 key given as 32 bytes in base64 (`openssl rand -base64 32`); optional. */
@@ -35,6 +36,7 @@ const ZEsignEnvSchema = z.object({
   ESIGN_PUBLIC_URL: env.url(['http', 'https']).optional(),
   ESIGN_MAX_UPLOAD_MB: env.int(25, 1),
   ESIGN_TMP_DIR: z.string().optional(),
+  ESIGN_ENGINE_SANDBOX: z.enum(ENGINE_SANDBOX_MODES).default('auto'),
   ESIGN_TEMPLATES_DIR: z.string().optional(),
   ESIGN_JSON_LIMIT: z.string().default('1mb'),
   SIGNING_P12_PATH: z.string().optional(),
@@ -130,6 +132,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     templatesDir: e.ESIGN_TEMPLATES_DIR === undefined ? undefined : resolve(e.INIT_CWD ?? process.cwd(), e.ESIGN_TEMPLATES_DIR),
     /** Where the PDF tools' per-call temp dirs go; the OS temp dir when unset. */
     tmpDir: e.ESIGN_TMP_DIR,
+    /**
+     * How the PDF engines are confined (bubblewrap: no network, only the call's temp dir):
+     * auto (where the platform allows, else one warning), bwrap (refuse to start without it), off.
+     */
+    engineSandbox: e.ESIGN_ENGINE_SANDBOX,
     jsonLimit: e.ESIGN_JSON_LIMIT,
     signing: {
       p12Path: e.SIGNING_P12_PATH,

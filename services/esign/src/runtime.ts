@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { resolveEngineSandbox } from '@firma-riesgo/pdf-core';
 import {
   closeServer,
   createLogger,
@@ -75,6 +76,16 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   // with its file and problem. Only the API serves them.
   const serves = role === 'api' || role === 'all';
   const templates = serves ? await loadTemplates([BUILT_IN_TEMPLATES_DIR, ...(config.templatesDir ? [config.templatesDir] : [])]) : new Map();
+  // Probed once, before anything opens: ESIGN_ENGINE_SANDBOX=bwrap stops the start where
+  // bubblewrap cannot run. DATA_DIR and the seal key stay hidden even if they lie under a
+  // system dir the engines see.
+  const engineSandbox = await resolveEngineSandbox(config.engineSandbox, { hide: [config.dataDir, ...(config.signing.p12Path ? [config.signing.p12Path] : [])] });
+  if (engineSandbox.unavailable && role !== 'cli') {
+    logger.warn(
+      { reason: engineSandbox.unavailable },
+      'PDF engines run WITHOUT a sandbox: bubblewrap cannot create namespaces here, so engines have network access and see what this process sees (the LibreOffice profile and link stripping still apply; see the README, Security)',
+    );
+  }
   const { version, database, redis } = await openServiceInfrastructure({
     service: 'esign',
     role,
@@ -115,7 +126,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
   }
   // Workers start on first use, so a role that never decodes an image or runs a tool
   // never starts one.
-  const tools = createToolsContext({ tmpDir: config.tmpDir, logger, sweep: role !== 'cli' });
+  const tools = createToolsContext({ tmpDir: config.tmpDir, logger, sweep: role !== 'cli', sandbox: engineSandbox.sandbox });
   const signing = createSigningFeatures({
     config,
     pool: tools.pool,

@@ -1,5 +1,5 @@
 import { writeFile, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { EngineFailedError } from '../engine-errors';
 import { notPdf, PdfInputError } from './errors';
 import { TOOL_TIMEOUTS, type ToolEngines } from './engines';
@@ -159,7 +159,7 @@ const INFO_FIELDS: Record<string, string> = {
 
 /** poppler's pdfinfo decodes the Info strings (PDFDocEncoding, UTF-16) and dates for us. */
 async function pdfinfoDetails(engines: ToolEngines, path: string) {
-  const result = await engines.runner.run('pdfinfo', ['-isodates', '-enc', 'UTF-8', path], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+  const result = await engines.runner.run('pdfinfo', ['-isodates', '-enc', 'UTF-8', path], { timeoutMs: TOOL_TIMEOUTS.qpdf, dir: dirname(path) });
   if (result.exitCode !== 0) throw new EngineFailedError('pdfinfo', result.exitCode, result.stderr);
   const lines = new Map<string, string>();
   for (const line of result.stdout.toString('utf8').split('\n')) {
@@ -180,7 +180,7 @@ async function pdfinfoDetails(engines: ToolEngines, path: string) {
 
 /** The document's XMP packet (pdfinfo -meta), or null when it has none. */
 export async function xmpPacket(engines: Pick<ToolEngines, 'runner'>, path: string): Promise<string | null> {
-  const result = await engines.runner.run('pdfinfo', ['-meta', path], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+  const result = await engines.runner.run('pdfinfo', ['-meta', path], { timeoutMs: TOOL_TIMEOUTS.qpdf, dir: dirname(path) });
   if (result.exitCode !== 0) return null;
   const text = result.stdout.toString('utf8');
   return /<x:xmpmeta|<rdf:RDF/.test(text) ? text : null;

@@ -11,6 +11,7 @@ import { renderLayout } from '../layout/render-layout';
 import { verifyPdfSignatures } from '../signing/verify';
 import { checkPdf, extractText, imagesToPdf, probeEncryption, renderPages } from './mupdf-ops';
 import { redactPdf } from './mupdf-redact';
+import { stripOfficeLinks } from './office-links';
 import { numberPages, setMetadata, watermarkPdf } from './pdf-lib-ops';
 import type { WorkerOps, WorkerRequest, WorkerResponse } from './worker-protocol';
 
@@ -53,6 +54,7 @@ const handlers: Handlers = {
   'extract-text': async (args) => extractText(await mupdf(), args),
   'typed-name': async (args) => renderTypedName(await mupdf(), args),
   'logo-png': async (args) => logoPng(await mupdf(), args),
+  'strip-office-links': (args) => stripOfficeLinks(args),
 };
 
 /** ArrayBuffers of the result, moved to the pool instead of copied. */

@@ -1,6 +1,7 @@
 import type { ValidationIssue } from '@firma-riesgo/errors';
 import type { PdfAcceptance } from '../inspect/pdf-acceptance';
 import type { LayoutDocument } from '../layout/layout-document';
+import type { StripLinksArgs, StripLinksResult } from './office-links';
 import type { PdfVerification, VerifyPdfOptions } from '../signing/verify';
 
 /** Messages between the pool (worker-pool.ts) and a worker (pdf-worker.ts). */
@@ -158,4 +159,5 @@ export interface WorkerOps {
   'extract-text': { args: ExtractTextArgs; result: ExtractedText };
   'typed-name': { args: TypedNameArgs; result: Uint8Array };
   'logo-png': { args: LogoArgs; result: Uint8Array };
+  'strip-office-links': { args: StripLinksArgs; result: StripLinksResult };
 }

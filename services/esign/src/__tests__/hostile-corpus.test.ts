@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import request from 'supertest';
 import { createLogger } from '@firma-riesgo/service-kit';
 import { captureLogLines, startHealthProbe } from '@firma-riesgo/service-kit/testing';
@@ -8,6 +9,7 @@ import { cutIdatPng, makePng, truncatedPng } from '../../../../packages/pdf-core
 import { encryptPdf, textPdf } from '../tools/__tests__/support';
 import { BUILT_IN_TEMPLATES_DIR } from '../contracts/template-catalogue';
 import { cyclicPageTree, flateBomb, truncated, zeroPages } from './hostile/pdf-fixtures';
+import { linkedDocx, linkedOdt, linkedRtf, recordingListener } from '../tools/__tests__/linked-office-files';
 import { linkOf, mailText, otpOf, startTestEsign, type TestEsign } from './support';
 
 /**
@@ -63,7 +65,43 @@ const BROKEN_MULTIPART: [string, string, string][] = [
   ['garbage', 'multipart/form-data; boundary=x', '\u0000\u0001garbage\r\n\r\n--'],
 ];
 
+/**
+ * Issue 27, defect 1: an office document whose links point at a loopback listener and at
+ * a local file, sent to office-to-pdf with no key. The listener must hear nothing (the
+ * local file's bytes are checked with pdftotext in tools/__tests__/office-links.test.ts).
+ */
+const linkedOffice = async (api: Api, build: (t: { url: string; fileUrl: string }) => Buffer, name: string) => {
+  const listener = await recordingListener();
+  try {
+    const res = await tool(api, 'office-to-pdf', {}, { data: build({ url: listener.url, fileUrl: 'file:///etc/passwd' }), name });
+    expect(listener.requests).toEqual([]);
+    return res;
+  } finally {
+    await listener.close();
+  }
+};
+/** A .docx whose document part claims more than office-to-pdf unpacks (a zip bomb announces its size). */
+const oversizedDocx = () => {
+  const zip = linkedDocx({ url: 'http://127.0.0.1:9', fileUrl: 'file:///etc/passwd' });
+  const central = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+  zip.writeUInt32LE(0xfffffff0, central + 24);
+  return zip;
+};
+
 const CASES: Case[] = [
+  // office-to-pdf with linked content (issue 27)
+  { name: 'tool office-to-pdf: .docx with external pictures, fields, OLE link, template', send: (api) => linkedOffice(api, linkedDocx, 'linked.docx'), expect: [200, 422] },
+  { name: 'tool office-to-pdf: .odt with external pictures, object, section, frame', send: (api) => linkedOffice(api, linkedOdt, 'linked.odt'), expect: [200, 422] },
+  { name: 'tool office-to-pdf: .rtf with an INCLUDEPICTURE field', send: (api) => linkedOffice(api, linkedRtf, 'linked.rtf'), expect: [200, 422] },
+  { name: 'tool office-to-pdf: .docx that unpacks past the limit', send: (api) => tool(api, 'office-to-pdf', {}, { data: oversizedDocx(), name: 'bomb.docx' }), expect: [422] },
+  {
+    name: 'tool office-to-pdf: .docx whose document part is not XML',
+    send: (api) => {
+      const zip = linkedDocx({ url: 'http://127.0.0.1:9', fileUrl: 'file:///etc/passwd' });
+      return tool(api, 'office-to-pdf', {}, { data: Buffer.from(zipSync({ ...unzipSync(zip), 'word/document.xml': strToU8('<w:document><w:body') })), name: 'broken.docx' });
+    },
+    expect: [422],
+  },
   // uploads
   { name: 'upload: not a PDF', send: (api, ctx) => upload(api, ctx, Buffer.from('hello, not a pdf')), expect: [422] },
   { name: 'upload: truncated PDF', send: async (api, ctx) => upload(api, ctx, truncated(ctx.pdf)), expect: [422] },

@@ -1,4 +1,4 @@
-import { createEngineRunner, createWorkerPool, startTempSweeper, type ToolEngines } from '@firma-riesgo/pdf-core';
+import { createEngineRunner, createWorkerPool, startTempSweeper, type EngineSandbox, type ToolEngines } from '@firma-riesgo/pdf-core';
 import type { Logger } from '@firma-riesgo/service-kit';
 
 export interface ToolsContext extends ToolEngines {
@@ -10,8 +10,8 @@ export interface ToolsContext extends ToolEngines {
  * timeouts, temp dirs under `tmpDir`) and the worker threads for in-process work.
  * Workers start on first use, so a process that never runs a tool never loads mupdf.
  */
-export function createToolsContext(options: { tmpDir?: string; workers?: number; logger?: Logger; sweep?: boolean } = {}): ToolsContext {
-  const runner = createEngineRunner({ tmpRoot: options.tmpDir });
+export function createToolsContext(options: { tmpDir?: string; workers?: number; logger?: Logger; sweep?: boolean; sandbox?: EngineSandbox } = {}): ToolsContext {
+  const runner = createEngineRunner({ tmpRoot: options.tmpDir, sandbox: options.sandbox });
   const pool = createWorkerPool({ size: options.workers });
   if (runner.supervision === 'none') options.logger?.warn('no engine launcher on this platform: PDF engines may outlive a crash of this process');
   // Temp dirs a crashed call left behind (users' documents) are removed at start-up and every 5 minutes.

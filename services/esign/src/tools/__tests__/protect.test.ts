@@ -29,17 +29,21 @@ describe('POST /firma/tools/protect', () => {
   });
 
   it('keeps passwords off every command line: they travel in a qpdf job file', async () => {
-    // A qpdf first on PATH that records its exact argv, then runs the real one.
+    // A qpdf first on PATH that records its exact argv, then runs the real one. Its log is
+    // written outside the engine sandbox's view (which has tests of its own), so this
+    // service runs the engines unsandboxed.
+    const plain = await startToolsService('protect_argv', { ESIGN_ENGINE_SANDBOX: 'off' });
     const shimDir = mkdtempSync(join(tmpdir(), 'qpdf-shim-'));
     const log = join(shimDir, 'argv.log');
     writeFileSync(join(shimDir, 'qpdf'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec /usr/bin/qpdf "$@"\n`, { mode: 0o755 });
     const originalPath = process.env.PATH;
     process.env.PATH = `${shimDir}:${originalPath}`;
     try {
-      const res = await svc.post('protect').field('password', 'ZZ-top-secret-ZZ').attach('file', await textPdf(3), 'a.pdf');
+      const res = await plain.post('protect').field('password', 'ZZ-top-secret-ZZ').attach('file', await textPdf(3), 'a.pdf');
       expect(res.status).toBe(200);
     } finally {
       process.env.PATH = originalPath;
+      await plain.close();
     }
     const seen = readFileSync(log, 'utf8');
     rmSync(shimDir, { recursive: true, force: true });
