@@ -101,7 +101,7 @@ function encrypt(key: Buffer, plain: Buffer): Buffer {
 function decrypt(key: Buffer, sealed: Buffer): Buffer {
   if (sealed[0] !== FORMAT || sealed.length < 29) throw new SigningIdentityError('the stored sealing identity has an unknown format');
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(1, 13));
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(1, 13), { authTagLength: 16 });
     decipher.setAAD(AAD);
     decipher.setAuthTag(sealed.subarray(13, 29));
     return Buffer.concat([decipher.update(sealed.subarray(29)), decipher.final()]);
