@@ -55,6 +55,7 @@ const ZEsignEnvSchema = z.object({
       }
     }),
   WEBHOOK_TIMEOUT_MS: env.int(10_000, 100),
+  WEBHOOK_DNS_TIMEOUT_MS: env.int(2_000, 100),
   WEBHOOK_SECRET_KEY: aes256Key(),
   ESIGN_WEBHOOK_CONCURRENCY: env.int(10, 1),
   ESIGN_SESSION_SECRET: z
@@ -78,6 +79,10 @@ const ZEsignEnvSchema = z.object({
   ESIGN_DEMO_KEY: env.bool(true),
   ESIGN_WORKER_CONCURRENCY: env.int(4, 1),
   ESIGN_TOOLS_RATE_LIMIT: env.int(60, 1),
+  ESIGN_UPLOAD_RATE_LIMIT: env.int(60, 1),
+  ESIGN_REQUEST_RATE_LIMIT: env.int(30, 1),
+  ESIGN_REQUEST_DAILY_LIMIT: env.int(1_000, 1),
+  ESIGN_WEBHOOK_RATE_LIMIT: env.int(30, 1),
   ESIGN_KEY_CACHE_MS: env.int(5_000, 0),
   ESIGN_KEY_CACHE_SIZE: env.int(10_000, 1),
   ESIGN_RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]+$/, 'letters, digits, _, : and - only').default('esign-rl'),
@@ -137,7 +142,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     meteringTimeZone: e.METERING_TIMEZONE,
     webhooks: {
       /** Outbound guard: private targets only when allowed; plain http only outside production or when allowed. */
-      policy: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowHttp: e.WEBHOOK_ALLOW_HTTP || e.NODE_ENV !== 'production' },
+      // Names resolve on c-ares (not libuv's thread pool) within WEBHOOK_DNS_TIMEOUT_MS.
+      policy: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowHttp: e.WEBHOOK_ALLOW_HTTP || e.NODE_ENV !== 'production', dnsTimeoutMs: e.WEBHOOK_DNS_TIMEOUT_MS },
       retrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       secretKey: e.WEBHOOK_SECRET_KEY,
@@ -149,6 +155,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     workerConcurrency: e.ESIGN_WORKER_CONCURRENCY,
     /** PDF tool calls per client (key, or IP without one) per minute. */
     toolsRateLimit: e.ESIGN_TOOLS_RATE_LIMIT,
+    /** Per-tenant budgets of the keyed routes that cost the most or reach outside (every key of a tenant shares them). */
+    tenantLimits: {
+      /** POST /firma/documentos per tenant per minute. */
+      uploadsPerMinute: e.ESIGN_UPLOAD_RATE_LIMIT,
+      /** POST /firma/solicitudes (each emails an address the tenant chooses) per tenant per minute, and per day. */
+      requestsPerMinute: e.ESIGN_REQUEST_RATE_LIMIT,
+      requestsPerDay: e.ESIGN_REQUEST_DAILY_LIMIT,
+      /** Webhook create, change and test (each resolves a name, a test also POSTs) per tenant per minute. */
+      webhookCallsPerMinute: e.ESIGN_WEBHOOK_RATE_LIMIT,
+    },
     rateLimitPrefix: e.ESIGN_RATE_LIMIT_PREFIX,
     /** API-key lookups cached per API instance with Redis (0 ms: off); changes are announced on `${rateLimitPrefix}:key-changes`. */
     keyCache: { ttlMs: e.ESIGN_KEY_CACHE_MS, maxEntries: e.ESIGN_KEY_CACHE_SIZE },
