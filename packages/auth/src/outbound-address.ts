@@ -149,7 +149,7 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy, reso
   }
   if (addresses.length === 0) throw new OutboundAddressError(`the host "${host}" does not resolve`, 'resolve');
   if (!policy.allowPrivate && addresses.some((a) => !isPublicAddress(a.address))) {
-    throw new OutboundAddressError(`the host "${host}" is not a public address, which is not allowed`, 'private');
+    throw new OutboundAddressError('the host is not a public address, or resolves to one that is not', 'private');
   }
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };

@@ -83,6 +83,21 @@ describe('per-tenant limits', () => {
       await receiver.close();
     }
   });
+
+  it('documents the 429s, with Retry-After, in the OpenAPI document', async () => {
+    const doc = (await api().get('/openapi.json').expect(200)).body;
+    for (const [path, method] of [
+      ['/firma/documentos', 'post'],
+      ['/firma/solicitudes', 'post'],
+      ['/firma/webhooks', 'post'],
+      ['/firma/webhooks/{webhook_id}', 'patch'],
+      ['/firma/webhooks/{webhook_id}/test', 'post'],
+    ] as const) {
+      const refused = doc.paths[path][method].responses['429'];
+      expect(refused).toBeDefined();
+      expect(refused.headers['Retry-After']).toBeDefined();
+    }
+  });
 });
 
 describe('the daily cap on signing requests', () => {
