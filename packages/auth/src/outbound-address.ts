@@ -25,6 +25,8 @@ export interface OutboundPolicy {
   allowHttp: boolean;
   /** Longest a name may take to resolve (WEBHOOK_DNS_TIMEOUT_MS); default 2000 ms. */
   dnsTimeoutMs?: number;
+  /** Name servers to ask (`host` or `host:port`, WEBHOOK_DNS_SERVERS); default the system's. */
+  dnsServers?: string[];
 }
 
 type Address = IpAddress;
@@ -142,7 +144,7 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy, reso
   if (parseIpStrict(host)) addresses = [{ address: host, family: host.includes(':') ? 6 : 4 }];
   else {
     try {
-      addresses = resolve ? await resolve(host) : await resolveWithDeadline(host, { timeoutMs: policy.dnsTimeoutMs });
+      addresses = resolve ? await resolve(host) : await resolveWithDeadline(host, { timeoutMs: policy.dnsTimeoutMs, servers: policy.dnsServers });
     } catch (err) {
       throw new OutboundAddressError(`the host "${host}" does not resolve (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'resolve');
     }

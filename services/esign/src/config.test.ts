@@ -40,7 +40,9 @@ describe('esign configuration', () => {
     const set = loadConfig({ ESIGN_UPLOAD_RATE_LIMIT: '5', ESIGN_REQUEST_RATE_LIMIT: '6', ESIGN_REQUEST_DAILY_LIMIT: '7', ESIGN_WEBHOOK_RATE_LIMIT: '8', WEBHOOK_DNS_TIMEOUT_MS: '500' });
     expect(set.tenantLimits).toEqual({ uploadsPerMinute: 5, requestsPerMinute: 6, requestsPerDay: 7, webhookCallsPerMinute: 8 });
     expect(set.webhooks.policy.dnsTimeoutMs).toBe(500);
-    for (const bad of [{ ESIGN_UPLOAD_RATE_LIMIT: '0' }, { ESIGN_REQUEST_DAILY_LIMIT: 'lots' }, { WEBHOOK_DNS_TIMEOUT_MS: '10' }]) {
+    expect(defaults.webhooks.policy.dnsServers).toBeUndefined();
+    expect(loadConfig({ WEBHOOK_DNS_SERVERS: '10.0.0.53, 10.0.0.54:5353,[fd00::53]:53,::1' }).webhooks.policy.dnsServers).toEqual(['10.0.0.53', '10.0.0.54:5353', '[fd00::53]:53', '::1']);
+    for (const bad of [{ ESIGN_UPLOAD_RATE_LIMIT: '0' }, { ESIGN_REQUEST_DAILY_LIMIT: 'lots' }, { WEBHOOK_DNS_TIMEOUT_MS: '10' }, { WEBHOOK_DNS_SERVERS: 'dns.example' }, { WEBHOOK_DNS_SERVERS: '10.0.0.1:99999' }]) {
       expect(() => loadConfig(bad)).toThrow(new RegExp(Object.keys(bad)[0]!));
     }
   });

@@ -1,7 +1,17 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, parseConfig, s3Env, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
+
+/** A name server as `dns.Resolver.setServers` takes it: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
+function isValidDnsServer(server: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server);
+  const plain = /^([\d.]+)(?::(\d{1,5}))?$/.exec(server);
+  const [address, port] = bracketed ? [bracketed[1]!, bracketed[2]] : plain ? [plain[1]!, plain[2]] : [server, undefined];
+  if (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65_535)) return false;
+  return isIP(address) !== 0;
+}
 
 /** An AES-256 key given as 32 bytes in base64 (`openssl rand -base64 32`); optional. */
 function aes256Key() {
@@ -56,6 +66,7 @@ const ZEsignEnvSchema = z.object({
     }),
   WEBHOOK_TIMEOUT_MS: env.int(10_000, 100),
   WEBHOOK_DNS_TIMEOUT_MS: env.int(2_000, 100),
+  WEBHOOK_DNS_SERVERS: env.list().refine((servers) => servers.every((s) => isValidDnsServer(s)), 'must be comma-separated IP addresses, each optionally with :port (IPv6 as [addr]:port)'),
   WEBHOOK_SECRET_KEY: aes256Key(),
   ESIGN_WEBHOOK_CONCURRENCY: env.int(10, 1),
   ESIGN_SESSION_SECRET: z
@@ -143,7 +154,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     webhooks: {
       /** Outbound guard: private targets only when allowed; plain http only outside production or when allowed. */
       // Names resolve on c-ares (not libuv's thread pool) within WEBHOOK_DNS_TIMEOUT_MS.
-      policy: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowHttp: e.WEBHOOK_ALLOW_HTTP || e.NODE_ENV !== 'production', dnsTimeoutMs: e.WEBHOOK_DNS_TIMEOUT_MS },
+      policy: {
+        allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+        allowHttp: e.WEBHOOK_ALLOW_HTTP || e.NODE_ENV !== 'production',
+        dnsTimeoutMs: e.WEBHOOK_DNS_TIMEOUT_MS,
+        dnsServers: e.WEBHOOK_DNS_SERVERS.length > 0 ? e.WEBHOOK_DNS_SERVERS : undefined,
+      },
       retrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       secretKey: e.WEBHOOK_SECRET_KEY,
