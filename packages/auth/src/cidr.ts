@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { parseIpStrict } from './ip-address';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
@@ -26,22 +27,8 @@ export class InvalidCidrError extends Error {
 
 const DECIMAL = /^(0|[1-9]\d*)$/;
 
-/**
- * Parses one address strictly. ipaddr.js also accepts inet_aton forms (`10`,
- * `0x0a.1`, and `010.0.0.1`, which it reads as octal 8.0.0.1); in an allowlist
- * those would silently open a different range than the one written, so only
- * dotted-decimal IPv4 is accepted, inside IPv6 as well. Zone ids are refused:
- * they name an interface of one host and mean nothing in shared configuration.
- */
-function parseAddress(text: string): Address | null {
-  if (text.includes('%')) return null;
-  if (!text.includes(':')) {
-    return ipaddr.IPv4.isValidFourPartDecimal(text) ? ipaddr.IPv4.parse(text) : null;
-  }
-  const tail = text.slice(text.lastIndexOf(':') + 1);
-  if (tail.includes('.') && !ipaddr.IPv4.isValidFourPartDecimal(tail)) return null;
-  return ipaddr.IPv6.isValid(text) ? ipaddr.IPv6.parse(text) : null;
-}
+/** Strict parsing (dotted-decimal IPv4 only, no zone ids): see parseIpStrict. */
+const parseAddress = parseIpStrict;
 
 /** IPv4-mapped IPv6 becomes plain IPv4, so both spellings of a client compare alike. */
 function unmap(address: Address): Address {

@@ -5,7 +5,7 @@ import { createEngineRunner } from './engine-runner';
 import { FairQueue } from './fair-queue';
 import { withToolCaller, ToolCallAbortedError } from './tool-caller';
 import { ToolsBusyError } from './tools/errors';
-import { createWorkerPool, type RunOptions } from './tools/worker-pool';
+import { ClientMissingError, createWorkerPool, type RunOptions } from './tools/worker-pool';
 
 describe('FairQueue', () => {
   it('serves clients in turns, skips a client at its cap, and never caps internal work', () => {
@@ -115,6 +115,22 @@ parentPort.on('message', ({ id, op, args }) => {
       await holding;
     } finally {
       open();
+      await pool.close();
+    }
+  });
+
+  it('refuses, in a pool that requires clients, a job that says neither whose it is nor that it is internal', async () => {
+    const pool = createWorkerPool({ size: 1, script, requireClient: true });
+    const run = pool.run as unknown as Run;
+    try {
+      const refused = await run('echo', {}).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ClientMissingError);
+      expect(refused).toMatchObject({ status: 500, code: 'TOOL_CLIENT_MISSING' });
+      expect(pool.stats()).toMatchObject({ started: 0, queued: 0 });
+      expect(await run('echo', {}, { client: 'ip:2001:db8::/64' })).toBe('echo');
+      expect(await withToolCaller({ client: 'key-A' }, () => run('echo', {}))).toBe('echo');
+      expect(await run('echo', {}, { internal: true })).toBe('echo');
+    } finally {
       await pool.close();
     }
   });

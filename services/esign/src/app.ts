@@ -23,6 +23,7 @@ import { brandingRouter } from './branding/router';
 import { adminRouter } from './admin/router';
 import { dashboardRouter } from './admin/dashboard-routes';
 import { createSessions } from './admin/session';
+import { tenantRateLimit } from './keys/tenant-rate-limit';
 
 export interface EsignAppDeps {
   config: EsignConfig;
@@ -67,11 +68,26 @@ export function createEsignApp(deps: EsignAppDeps): Express {
   /** ESIGN_TOOLS_RATE_LIMIT calls a minute per client, on a counter of its own for each public endpoint family. */
   const perClientLimiter = (name: string) =>
     createRateLimiter({ points: deps.config.toolsRateLimit, durationSeconds: 60, keyPrefix: `${deps.config.rateLimitPrefix}:${name}`, redis: deps.redis });
+  /** Per-tenant budgets (ESIGN_*_RATE_LIMIT), each on a counter of its own. */
+  const perTenant = (name: string, points: number, what: string, durationSeconds = 60) =>
+    tenantRateLimit(createRateLimiter({ points, durationSeconds, keyPrefix: `${deps.config.rateLimitPrefix}:tenant-${name}`, redis: deps.redis }), what);
+  const limits = deps.config.tenantLimits;
   const { signing } = deps;
   http.app.use(
-    documentsRouter(registry, { documents: signing.documents, authenticate: auth, maxUploadBytes: deps.config.maxUploadBytes }),
+    documentsRouter(registry, {
+      documents: signing.documents,
+      authenticate: auth,
+      maxUploadBytes: deps.config.maxUploadBytes,
+      uploadLimit: perTenant('uploads', limits.uploadsPerMinute, 'uploads'),
+    }),
   );
-  http.app.use(signingRequestsRouter(registry, { requests: signing.requests, authenticate: auth }));
+  http.app.use(
+    signingRequestsRouter(registry, {
+      requests: signing.requests,
+      authenticate: auth,
+      createLimits: [perTenant('requests', limits.requestsPerMinute, 'signing requests'), perTenant('requests-day', limits.requestsPerDay, 'signing requests', 86_400)],
+    }),
+  );
   http.app.use(signeeRouter(registry, { signee: signing.signee }));
   http.app.use(
     verificationRouter(registry, {
@@ -89,7 +105,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
       limiter: perClientLimiter('contracts'),
     }),
   );
-  http.app.use(webhooksRouter(registry, { webhooks: signing.webhooks, authenticate: auth }));
+  http.app.use(webhooksRouter(registry, { webhooks: signing.webhooks, authenticate: auth, outboundLimit: perTenant('webhooks', limits.webhookCallsPerMinute, 'webhook creations, changes and tests') }));
   http.app.use(brandingRouter(registry, { branding: signing.branding, authenticate: auth }));
   const authenticateSuperadmin = authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger }, { superadmin: true });
   http.app.use(adminRouter(registry, { admin: signing.admin, metering: signing.metering, authenticateSuperadmin }));

@@ -33,6 +33,20 @@ describe('esign configuration', () => {
     expect(message).toContain('WEBHOOK_ALLOW_PRIVATE');
   });
 
+  it('bounds every caller: per-tenant budgets and the DNS deadline, with defaults, positive integers only', () => {
+    const defaults = loadConfig({});
+    expect(defaults.tenantLimits).toEqual({ uploadsPerMinute: 60, requestsPerMinute: 30, requestsPerDay: 1_000, webhookCallsPerMinute: 30 });
+    expect(defaults.webhooks.policy.dnsTimeoutMs).toBe(2_000);
+    const set = loadConfig({ ESIGN_UPLOAD_RATE_LIMIT: '5', ESIGN_REQUEST_RATE_LIMIT: '6', ESIGN_REQUEST_DAILY_LIMIT: '7', ESIGN_WEBHOOK_RATE_LIMIT: '8', WEBHOOK_DNS_TIMEOUT_MS: '500' });
+    expect(set.tenantLimits).toEqual({ uploadsPerMinute: 5, requestsPerMinute: 6, requestsPerDay: 7, webhookCallsPerMinute: 8 });
+    expect(set.webhooks.policy.dnsTimeoutMs).toBe(500);
+    expect(defaults.webhooks.policy.dnsServers).toBeUndefined();
+    expect(loadConfig({ WEBHOOK_DNS_SERVERS: '10.0.0.53, 10.0.0.54:5353,[fd00::53]:53,::1' }).webhooks.policy.dnsServers).toEqual(['10.0.0.53', '10.0.0.54:5353', '[fd00::53]:53', '::1']);
+    for (const bad of [{ ESIGN_UPLOAD_RATE_LIMIT: '0' }, { ESIGN_REQUEST_DAILY_LIMIT: 'lots' }, { WEBHOOK_DNS_TIMEOUT_MS: '10' }, { WEBHOOK_DNS_SERVERS: 'dns.example' }, { WEBHOOK_DNS_SERVERS: '10.0.0.1:99999' }]) {
+      expect(() => loadConfig(bad)).toThrow(new RegExp(Object.keys(bad)[0]!));
+    }
+  });
+
   it('caches API-key lookups for 5 s, 10,000 keys at most, unless told otherwise (0 ms turns the cache off)', () => {
     expect(loadConfig({}).keyCache).toEqual({ ttlMs: 5_000, maxEntries: 10_000 });
     expect(loadConfig({ ESIGN_KEY_CACHE_MS: '0', ESIGN_KEY_CACHE_SIZE: '50' }).keyCache).toEqual({ ttlMs: 0, maxEntries: 50 });

@@ -1,8 +1,18 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, parseConfig, s3Env, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
 import { ENGINE_SANDBOX_MODES } from '@firma-riesgo/pdf-core';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
+
+/** A name server as `dns.Resolver.setServers` takes it: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
+function isValidDnsServer(server: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server);
+  const plain = /^([\d.]+)(?::(\d{1,5}))?$/.exec(server);
+  const [address, port] = bracketed ? [bracketed[1]!, bracketed[2]] : plain ? [plain[1]!, plain[2]] : [server, undefined];
+  if (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65_535)) return false;
+  return isIP(address) !== 0;
+}
 
 /** An AES-256 key given as 32 bytes in base64 (`openssl rand -base64 32`); optional. */
 function aes256Key() {
@@ -58,6 +68,8 @@ const ZEsignEnvSchema = z.object({
       }
     }),
   WEBHOOK_TIMEOUT_MS: env.int(10_000, 100),
+  WEBHOOK_DNS_TIMEOUT_MS: env.int(2_000, 100),
+  WEBHOOK_DNS_SERVERS: env.list().refine((servers) => servers.every((s) => isValidDnsServer(s)), 'must be comma-separated IP addresses, each optionally with :port (IPv6 as [addr]:port)'),
   WEBHOOK_SECRET_KEY: aes256Key(),
   ESIGN_WEBHOOK_CONCURRENCY: env.int(10, 1),
   ESIGN_SESSION_SECRET: z
@@ -81,6 +93,10 @@ const ZEsignEnvSchema = z.object({
   ESIGN_DEMO_KEY: env.bool(true),
   ESIGN_WORKER_CONCURRENCY: env.int(4, 1),
   ESIGN_TOOLS_RATE_LIMIT: env.int(60, 1),
+  ESIGN_UPLOAD_RATE_LIMIT: env.int(60, 1),
+  ESIGN_REQUEST_RATE_LIMIT: env.int(30, 1),
+  ESIGN_REQUEST_DAILY_LIMIT: env.int(1_000, 1),
+  ESIGN_WEBHOOK_RATE_LIMIT: env.int(30, 1),
   ESIGN_KEY_CACHE_MS: env.int(5_000, 0),
   ESIGN_KEY_CACHE_SIZE: env.int(10_000, 1),
   ESIGN_RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]+$/, 'letters, digits, _, : and - only').default('esign-rl'),
@@ -162,7 +178,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     meteringTimeZone: e.METERING_TIMEZONE,
     webhooks: {
       /** Outbound guard: private targets only when allowed; plain http only outside production or when allowed. */
-      policy: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowHttp: e.WEBHOOK_ALLOW_HTTP || e.NODE_ENV !== 'production' },
+      // Names resolve on c-ares (not libuv's thread pool) within WEBHOOK_DNS_TIMEOUT_MS.
+      policy: {
+        allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+        allowHttp: e.WEBHOOK_ALLOW_HTTP || e.NODE_ENV !== 'production',
+        dnsTimeoutMs: e.WEBHOOK_DNS_TIMEOUT_MS,
+        dnsServers: e.WEBHOOK_DNS_SERVERS.length > 0 ? e.WEBHOOK_DNS_SERVERS : undefined,
+      },
       retrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       secretKey: e.WEBHOOK_SECRET_KEY,
@@ -174,6 +196,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     workerConcurrency: e.ESIGN_WORKER_CONCURRENCY,
     /** PDF tool calls per client (key, or IP without one) per minute. */
     toolsRateLimit: e.ESIGN_TOOLS_RATE_LIMIT,
+    /** Per-tenant budgets of the keyed routes that cost the most or reach outside (every key of a tenant shares them). */
+    tenantLimits: {
+      /** POST /firma/documentos per tenant per minute. */
+      uploadsPerMinute: e.ESIGN_UPLOAD_RATE_LIMIT,
+      /** POST /firma/solicitudes (each emails an address the tenant chooses) per tenant per minute, and per day. */
+      requestsPerMinute: e.ESIGN_REQUEST_RATE_LIMIT,
+      requestsPerDay: e.ESIGN_REQUEST_DAILY_LIMIT,
+      /** Webhook create, change and test (each resolves a name, a test also POSTs) per tenant per minute. */
+      webhookCallsPerMinute: e.ESIGN_WEBHOOK_RATE_LIMIT,
+    },
     rateLimitPrefix: e.ESIGN_RATE_LIMIT_PREFIX,
     /** API-key lookups cached per API instance with Redis (0 ms: off); changes are announced on `${rateLimitPrefix}:key-changes`. */
     keyCache: { ttlMs: e.ESIGN_KEY_CACHE_MS, maxEntries: e.ESIGN_KEY_CACHE_SIZE },

@@ -37,6 +37,18 @@ export function errorResponse(description: string, extra: { headers?: Record<str
   return { description, ...extra, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
 }
 
+/** A 429 response of a per-tenant or per-client budget: the error body, Retry-After and the X-RateLimit-* headers. */
+export function rateLimitedResponse(description: string) {
+  return errorResponse(`${description}; answers RATE_LIMIT_EXCEEDED, wait \`Retry-After\` seconds`, {
+    headers: {
+      'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+      'X-RateLimit-Limit': { description: 'Calls allowed in the window', schema: { type: 'integer' } },
+      'X-RateLimit-Remaining': { description: 'Calls left in the window', schema: { type: 'integer' } },
+      'X-RateLimit-Reset': { description: 'When the window ends (epoch seconds)', schema: { type: 'integer' } },
+    },
+  });
+}
+
 /** A 422 response: the validation-error body (`{"detail":[{"loc","msg","type"}]}`). */
 export function validationErrorResponse(description: string) {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationErrorBody' } } } };

@@ -32,6 +32,7 @@ import { loadAtRestKeys, type AtRestKeys } from './at-rest/keys';
 import { createMailService, type MailService } from './mail/service';
 import { createToolsContext, type ToolsContext } from './tools/context';
 import { createSigningFeatures, type SigningFeatures } from './features';
+import { RAW_SECRETS_WARNING } from './webhooks/secrets';
 import { loadSealIdentity } from './signatures/seal-identity';
 import { startRecoverySweep } from './recovery-sweep';
 import { BUILT_IN_TEMPLATES_DIR, loadTemplates } from './contracts/template-catalogue';
@@ -124,6 +125,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     cliPublisher?.disconnect();
     throw err;
   }
+  if (!config.webhooks.secretKey && role !== 'cli') logger.warn(RAW_SECRETS_WARNING);
   // Workers start on first use, so a role that never decodes an image or runs a tool
   // never starts one.
   const tools = createToolsContext({ tmpDir: config.tmpDir, logger, sweep: role !== 'cli', sandbox: engineSandbox.sandbox });

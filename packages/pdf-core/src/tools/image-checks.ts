@@ -16,7 +16,15 @@ export const MAX_TOTAL_IMAGE_PIXELS = 250_000_000;
  * file, anything that is not PNG or JPEG, is damaged or truncated, or is over the pixel
  * caps. Reads bytes only, decodes nothing: run it before any decoder sees the images.
  */
-export function checkImages(images: readonly { data: Uint8Array; name: string }[], field = 'files'): ImageHeader[] {
+export function checkImages(
+  images: readonly { data: Uint8Array; name: string }[],
+  field = 'files',
+  /** Tighter caps for a caller that needs less (a logo); default the images-to-pdf caps. */
+  caps: { maxPixels?: number; maxTotalPixels?: number } = {},
+): ImageHeader[] {
+  const maxPixels = caps.maxPixels ?? MAX_IMAGE_PIXELS;
+  const maxTotalPixels = caps.maxTotalPixels ?? MAX_TOTAL_IMAGE_PIXELS;
+  const megapixels = (n: number) => `${Math.round(n / 100_000) / 10}`;
   let total = 0;
   return images.map(({ data, name }, i) => {
     const label = `File ${i + 1} ("${name.slice(0, 80)}")`;
@@ -29,16 +37,12 @@ export function checkImages(images: readonly { data: Uint8Array; name: string }[
       throw new PdfInputError(field, msg, err.type);
     }
     const pixels = header.width * header.height;
-    if (pixels > MAX_IMAGE_PIXELS) {
-      throw new PdfInputError(
-        field,
-        `${label} is ${header.width}×${header.height} pixels; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels an image`,
-        'image_too_large',
-      );
+    if (pixels > maxPixels) {
+      throw new PdfInputError(field, `${label} is ${header.width}×${header.height} pixels; at most ${megapixels(maxPixels)} megapixels an image`, 'image_too_large');
     }
     total += pixels;
-    if (total > MAX_TOTAL_IMAGE_PIXELS) {
-      throw new PdfInputError(field, `The images add up to more than ${MAX_TOTAL_IMAGE_PIXELS / 1_000_000} megapixels`, 'images_too_large');
+    if (total > maxTotalPixels) {
+      throw new PdfInputError(field, `The images add up to more than ${megapixels(maxTotalPixels)} megapixels`, 'images_too_large');
     }
     return header;
   });

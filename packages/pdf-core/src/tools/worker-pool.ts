@@ -26,6 +26,12 @@ export interface WorkerPoolOptions {
   defaultTimeoutMs?: number;
   /** Heap limit of each worker; a job that needs more fails alone instead of the process. */
   maxHeapMb?: number;
+  /**
+   * Every job must say whose it is (RunOptions.client or the caller's), or declare itself
+   * `internal`: a job with neither is refused (500 TOOL_CLIENT_MISSING) instead of running
+   * outside every client's fair share. Services turn it on; a bare pool (tests, scripts) need not.
+   */
+  requireClient?: boolean;
   script?: string;
 }
 
@@ -33,6 +39,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Whose job this is (API key id or IP); default: the caller set by withToolCaller. None: internal work, not capped. */
   client?: string;
+  /** The service's own work (a start-up check), for nobody: not capped. Needed for a client-less job when the pool requires clients. */
+  internal?: boolean;
   /** Aborting drops a waiting job or terminates the worker running it; default: the caller's signal. */
   signal?: AbortSignal;
 }
@@ -178,7 +186,9 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
   return {
     run(op, args, runOptions = {}) {
       const caller = currentToolCaller();
-      const client = runOptions.client ?? caller.client ?? FairQueue.ANONYMOUS;
+      const named = runOptions.client ?? caller.client;
+      if (named === undefined && options.requireClient && !runOptions.internal) return Promise.reject(new ClientMissingError(op));
+      const client = named ?? FairQueue.ANONYMOUS;
       const signal = runOptions.signal ?? caller.signal;
       if (closed) return Promise.reject(shuttingDown());
       if (signal?.aborted) return Promise.reject(new ToolCallAbortedError());
@@ -225,6 +235,13 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
       );
     },
   };
+}
+
+/** A job reached a pool that requires clients without one: a bug in the caller, not the client's fault. */
+export class ClientMissingError extends AppError {
+  constructor(op: string) {
+    super(500, 'TOOL_CLIENT_MISSING', `A worker job (${op}) was started without a client; every job must carry whose it is`);
+  }
 }
 
 function reviveError(error: Extract<WorkerResponse, { type: 'failed' }>['error']): Error {

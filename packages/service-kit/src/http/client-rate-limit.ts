@@ -9,7 +9,12 @@ import { RateLimitedError, UnavailableError } from '@firma-riesgo/errors';
  * X-RateLimit-Limit, -Remaining and -Reset; over the limit 429 RATE_LIMIT_EXCEEDED with
  * Retry-After; the store unreachable 503, never an uncounted call.
  */
-export function clientRateLimit(limiter: RateLimiter, options: { clientOf: (req: Request, res: Response) => string; what: string }): RequestHandler {
+export function clientRateLimit(
+  limiter: RateLimiter,
+  options: { clientOf: (req: Request, res: Response) => string; what: string; /** Who the budget belongs to, as the message says it; default `client`. */ per?: string },
+): RequestHandler {
+  const window = limiter.windowSeconds === 60 ? 'a minute' : limiter.windowSeconds === 86_400 ? 'a day' : `per ${limiter.windowSeconds} s`;
+  const per = options.per ?? 'client';
   return async (req, res, next) => {
     let decision;
     try {
@@ -22,7 +27,7 @@ export function clientRateLimit(limiter: RateLimiter, options: { clientOf: (req:
     res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
     res.setHeader('X-RateLimit-Reset', String(decision.resetAt));
     if (!decision.allowed) {
-      throw new RateLimitedError(`At most ${decision.limit} ${options.what} a minute per client; retry in ${decision.retryAfterSeconds} s`, decision.retryAfterSeconds);
+      throw new RateLimitedError(`At most ${decision.limit} ${options.what} ${window} per ${per}; retry in ${decision.retryAfterSeconds} s`, decision.retryAfterSeconds);
     }
     next();
   };

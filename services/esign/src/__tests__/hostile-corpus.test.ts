@@ -231,6 +231,37 @@ const CASES: Case[] = [
   { name: 'admin logout: a %E0 cookie and a multibyte CSRF token', send: (api) => api().post('/admin/logout').set('cookie', 'esign_admin=%E0').type('form').send({ csrf: 'é'.repeat(43) }), expect: [403] },
 ];
 
+// Issue 27, limits for every caller (esbounds): a logo that declares 400 megapixels, and webhook
+// targets ipaddr.js 1.x called unicast or that carry a private IPv4; refused without naming the address.
+CASES.push(
+  {
+    name: 'branding: decompression-bomb PNG logo (20000×20000 declared)',
+    send: async (api, ctx) => {
+      const { bombPng } = await import('../../../../packages/pdf-core/src/images/__tests__/png-fixtures');
+      return api().put('/firma/marca').set('authorization', ctx.key).attach('logo', bombPng(20_000), { filename: 'bomb.png', contentType: 'image/png' });
+    },
+    expect: [422],
+    check: (res) => expect(res.body.detail[0]).toMatchObject({ loc: ['form', 'logo'], type: 'image_too_large' }),
+  },
+  ...[
+    ['benchmarking 198.18/15', '198.18.0.1', '198.18'],
+    ['IPv6 site-local', '[fec0::1]', 'fec0'],
+    ['IPv4-compatible loopback', '[::127.0.0.1]', '127.0.0.1'],
+    ['IPv4-mapped loopback', '[::ffff:7f00:1]', '127.0.0.1'],
+    ['NAT64 of loopback', '[64:ff9b::7f00:1]', '127.0.0.1'],
+    ['6to4 of RFC 1918', '[2002:c0a8:101::1]', '192.168'],
+    ['local-use NAT64', '[64:ff9b:1::a00:1]', '10.0.0.1'],
+  ].map(([what, host, leak]): Case => ({
+    name: `webhook: target ${what}`,
+    send: (api, ctx) => api().post('/firma/webhooks').set('authorization', ctx.key).send({ url: `https://${host}/hook` }),
+    expect: [422],
+    check: (res) => {
+      expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'url'], type: 'url_private' });
+      expect(JSON.stringify(res.body)).not.toContain(leak!);
+    },
+  })),
+);
+
 describe('the hostile-input corpus of esign', () => {
   let env: TestEsign;
   const tmp = mkdtempSync(join(tmpdir(), 'corpus-'));

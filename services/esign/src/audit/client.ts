@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { clientAddressKey } from '@firma-riesgo/auth';
 
 /** Who performed a step, as the audit trail records it. */
 export interface ClientInfo {
@@ -8,10 +9,11 @@ export interface ClientInfo {
 
 /**
  * The key a client without an API key is capped and counted by (rate limits, the worker
- * pool's fair share): its address.
+ * pool's fair share): its IPv4 address, or its IPv6 /64 (a host holds a whole /64 and could
+ * otherwise take a fresh budget with every address of it).
  */
 export function ipClient(client: { ip?: string | null }): string {
-  return `ip:${client.ip ?? 'unknown'}`;
+  return `ip:${client.ip ? clientAddressKey(client.ip) : 'unknown'}`;
 }
 
 /** The client address (X-Forwarded-For only from TRUSTED_PROXIES, see createHttpApp) and user agent. */

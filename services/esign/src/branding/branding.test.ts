@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Browser } from 'playwright-core';
-import { makePng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
+import { bombPng, makePng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
 import { axeViolations, launchChromium } from '../__tests__/browser';
 import { linkOf, mailText, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
 import { contrastRatio } from './contrast';
@@ -135,5 +135,16 @@ describe('tenant branding (PUT/GET /firma/marca)', () => {
     const { mail, path } = await signingLink(key, 'neutral@example.test');
     expect(mailText(mail)).toContain('gone-brand le pide que firme');
     expect((await api().get(path)).text).not.toContain('class="brand-logo"');
+  });
+
+  it('refuses a decompression-bomb PNG logo (20000×20000 declared, 48 KB) from its header with 422, before any decoder runs', async () => {
+    const key = await env.keyFor('bomb-brand');
+    const bomb = bombPng(20_000);
+    expect(bomb.length).toBeLessThan(256 * 1024);
+    const res = await api().put('/firma/marca').set('authorization', key).attach('logo', bomb, { filename: 'bomb.png', contentType: 'image/png' });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ loc: ['form', 'logo'], type: 'image_too_large' });
+    expect(res.body.detail[0].msg).toContain('20000×20000');
+    expect((await api().get('/firma/marca').set('authorization', key)).body.logo_url).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import { principalOf } from '../keys/authenticate';
 import { errorResponse, validationErrorResponse } from '../openapi';
 import { multipartUpload, uploadedFiles } from '../uploads/upload';
 import { ZBrandingFormSchema, ZBrandingSchema, ZLogoParamsSchema } from './schemas';
-import { LOGO_MAX_BYTES, type BrandingService } from './service';
+import { LOGO_MAX_BYTES, LOGO_MAX_PIXELS, type BrandingService } from './service';
 
 const TAGS = ['branding'];
 const SECURITY = [{ ApiKey: [] }];
@@ -31,7 +31,7 @@ export function brandingRouter(registry: OpenAPIRegistry, deps: { branding: Bran
     method: 'put',
     path: '/firma/marca',
     summary: "Set the tenant's branding",
-    description: `Extension. Multipart form: \`display_name\`, \`accent_color\` (#rrggbb) and a \`logo\` file (PNG or SVG, at most ${LOGO_MAX_BYTES / 1024} KiB). Replaces the branding as a whole: a field left out is cleared, the logo included. The logo is drawn again as a PNG of at most 600×200 pixels on a worker thread (an SVG is rasterised, so none of its scripts or links survive) and served at a new public \`logo_url\`. The accent is darkened, if needed, until white text on it meets WCAG AA (4.5:1); \`accent_color_used\` is what signees see.`,
+    description: `Extension. Multipart form: \`display_name\`, \`accent_color\` (#rrggbb) and a \`logo\` file (PNG or SVG, at most ${LOGO_MAX_BYTES / 1024} KiB; a PNG at most ${LOGO_MAX_PIXELS / 1_000_000} megapixels, read from its header before anything decodes it). Replaces the branding as a whole: a field left out is cleared, the logo included. The logo is drawn again as a PNG of at most 600×200 pixels on a worker thread (an SVG is rasterised, so none of its scripts or links survive) and served at a new public \`logo_url\`. The accent is darkened, if needed, until white text on it meets WCAG AA (4.5:1); \`accent_color_used\` is what signees see.`,
     tags: TAGS,
     security: SECURITY,
     body: ZBrandingFormSchema,
@@ -42,7 +42,7 @@ export function brandingRouter(registry: OpenAPIRegistry, deps: { branding: Bran
       400: errorResponse('A broken multipart body (INVALID_MULTIPART)'),
       401: errorResponse('Unknown or revoked key'),
       413: errorResponse(`A logo over ${LOGO_MAX_BYTES / 1024} KiB`),
-      422: validationErrorResponse('A name over 100 characters, a colour not written #rrggbb, or a logo that is not a readable PNG or SVG'),
+      422: validationErrorResponse('A name over 100 characters, a colour not written #rrggbb, a logo that is not a readable PNG or SVG, or a PNG over the pixel cap (`image_too_large`)'),
     },
     handler: async ({ body }, req, res) =>
       branding.put(principalOf(res.locals), { displayName: body.display_name, accentColor: body.accent_color, logo: uploadedFiles(req, 'logo')[0] }),

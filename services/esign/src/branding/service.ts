@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@firma-riesgo/errors';
-import { isPng, type PdfWorkerPool } from '@firma-riesgo/pdf-core';
+import { checkImages, isPng, type PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { EsignPrincipal } from '../keys/authenticate';
 import { accessibleAccent } from './contrast';
 import type { BrandingRepository, BrandingRow } from './repository';
@@ -8,6 +8,12 @@ import type { TBranding } from './schemas';
 
 export const LOGO_MAX_BYTES = 256 * 1024;
 export const LOGO_BOX = { width: 600, height: 200 } as const;
+/**
+ * Largest PNG logo decoded: 16 megapixels (4000×4000), read from its header before any
+ * decoder sees it. 256 KiB of PNG can declare 20000×20000 (a 1-bit image of zeros deflates
+ * a thousandfold), which would decode to 1.6 GB of RGBA.
+ */
+export const LOGO_MAX_PIXELS = 16_000_000;
 
 /** What the signing page and the emails show of the sender; absent fields are the neutral look. */
 export interface Sender {
@@ -60,9 +66,12 @@ export function createBrandingService(deps: BrandingDeps) {
       let png: Buffer | null = null;
       if (input.logo) {
         if (input.logo.buffer.length > LOGO_MAX_BYTES) throw ValidationError.single('form', 'logo', `The logo is larger than ${LOGO_MAX_BYTES / 1024} KiB`, 'logo_too_large');
+        const kind = kindOf(input.logo);
+        // Header, chunks and CRCs checked and the pixels counted before the worker decodes anything.
+        if (kind === 'png') checkImages([{ data: input.logo.buffer, name: input.logo.originalname }], 'logo', { maxPixels: LOGO_MAX_PIXELS });
         const out = await deps.pool.run(
           'logo-png',
-          { data: input.logo.buffer, kind: kindOf(input.logo), field: 'logo', maxWidth: LOGO_BOX.width, maxHeight: LOGO_BOX.height },
+          { data: input.logo.buffer, kind, field: 'logo', maxWidth: LOGO_BOX.width, maxHeight: LOGO_BOX.height },
           { timeoutMs: 4_000, client: `key:${principal.keyId}` },
         );
         png = Buffer.from(out.buffer, out.byteOffset, out.byteLength);

@@ -129,7 +129,7 @@ export function createContractsService(deps: ContractsDeps) {
         try {
           const checked = template.validator.validate(template.example);
           if (!checked.ok) throw new Error(`the example does not match the variables: ${checked.issues[0]?.msg}`);
-          await deps.pool.run('render-layout', await layout(template, checked.value, deps.clock()), { timeoutMs: RENDER_TIMEOUT_MS });
+          await deps.pool.run('render-layout', await layout(template, checked.value, deps.clock()), { timeoutMs: RENDER_TIMEOUT_MS, internal: true });
         } catch (err) {
           throw new TemplateLoadError(`${template.dir}/${BODY_FILE}`, `the example does not render: ${(err as Error).message}`);
         }

@@ -9,13 +9,16 @@ describe('inspectPdf', () => {
 
   it('refuses without a worker what cheap scans already tell: empty, not a PDF', async () => {
     const unused = pool(() => Promise.reject(new Error('the worker must not be asked')));
-    await expect(inspectPdf(unused, Buffer.alloc(0))).rejects.toMatchObject({ reason: 'empty' });
-    await expect(inspectPdf(unused, Buffer.from('hello'))).rejects.toMatchObject({ reason: 'not_pdf' });
+    await expect(inspectPdf(unused, Buffer.alloc(0), 'key:k1')).rejects.toMatchObject({ reason: 'empty' });
+    await expect(inspectPdf(unused, Buffer.from('hello'), 'key:k1')).rejects.toMatchObject({ reason: 'not_pdf' });
   });
 
-  it("takes the worker's verdict", async () => {
-    await expect(inspectPdf(pool(async () => ({ ok: true, pages: 3 })), minimalPdf())).resolves.toEqual({ pages: 3 });
-    await expect(inspectPdf(pool(async () => ({ ok: false, reason: 'corrupt', message: 'The PDF has no pages' })), minimalPdf())).rejects.toMatchObject({
+  it("takes the worker's verdict, asked for the uploader's key (its fair share of the workers)", async () => {
+    const asked: unknown[] = [];
+    const recording = ({ run: async (_op: string, _args: unknown, options: unknown) => (asked.push(options), { ok: true, pages: 3 }) }) as never;
+    await expect(inspectPdf(recording, minimalPdf(), 'key:k1')).resolves.toEqual({ pages: 3 });
+    expect(asked).toEqual([expect.objectContaining({ client: 'key:k1' })]);
+    await expect(inspectPdf(pool(async () => ({ ok: false, reason: 'corrupt', message: 'The PDF has no pages' })), minimalPdf(), 'key:k1')).rejects.toMatchObject({
       reason: 'corrupt',
       message: 'The PDF has no pages',
     });
@@ -23,7 +26,7 @@ describe('inspectPdf', () => {
 
   it('refuses a file whose parse ran past its budget or killed its worker, as a damaged PDF (422), not a 5xx', async () => {
     for (const failure of [new WorkerTimeoutError('accept-pdf', 20_000), new AppError(500, 'TOOL_WORKER_FAILED', 'The PDF worker stopped during the job')]) {
-      const err = await inspectPdf(pool(() => Promise.reject(failure)), minimalPdf()).catch((e: unknown) => e);
+      const err = await inspectPdf(pool(() => Promise.reject(failure)), minimalPdf(), 'key:k1').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UnacceptablePdfError);
       expect(err).toMatchObject({ reason: 'corrupt', message: 'The PDF could not be read within the time and memory it may use' });
     }

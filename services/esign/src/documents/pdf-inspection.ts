@@ -20,7 +20,7 @@ export const PDF_INSPECTION_BUDGET_MS = 20_000;
  * tail are checked here (cheap scans); the full parse runs on a worker thread, so a
  * hostile file costs a terminated worker, never the request thread.
  */
-export async function inspectPdf(pool: Pick<PdfWorkerPool, 'run'>, bytes: Buffer): Promise<{ pages: number; pageSizes: PageSize[] }> {
+export async function inspectPdf(pool: Pick<PdfWorkerPool, 'run'>, bytes: Buffer, client: string): Promise<{ pages: number; pageSizes: PageSize[] }> {
   if (bytes.length === 0) throw new UnacceptablePdfError('empty', 'The file is empty');
   if (!bytes.subarray(0, 1024).includes('%PDF-')) throw new UnacceptablePdfError('not_pdf', 'The file is not a PDF (no %PDF- header)');
   try {
@@ -31,7 +31,8 @@ export async function inspectPdf(pool: Pick<PdfWorkerPool, 'run'>, bytes: Buffer
   }
   let result;
   try {
-    result = await pool.run('accept-pdf', { pdf: bytes }, { timeoutMs: PDF_INSPECTION_BUDGET_MS });
+    // `client`: the uploader's key, so one key's uploads take at most its share of the workers.
+    result = await pool.run('accept-pdf', { pdf: bytes }, { timeoutMs: PDF_INSPECTION_BUDGET_MS, client });
   } catch (err) {
     if (err instanceof WorkerTimeoutError || (err instanceof AppError && err.code === 'TOOL_WORKER_FAILED')) {
       throw new UnacceptablePdfError('corrupt', 'The PDF could not be read within the time and memory it may use');

@@ -1,7 +1,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { z } from 'zod';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
-import { errorResponse, validationErrorResponse } from '../openapi';
+import { errorResponse, rateLimitedResponse, validationErrorResponse } from '../openapi';
 import { principalOf } from '../keys/authenticate';
 import { multipartUpload, uploadedFiles } from '../uploads/upload';
 import { renderMyDocuments } from './my-documents-page';
@@ -16,6 +16,8 @@ export interface DocumentsRouterDeps {
   documents: DocumentsService;
   authenticate: RequestHandler;
   maxUploadBytes: number;
+  /** ESIGN_UPLOAD_RATE_LIMIT uploads per tenant per minute; checked before the body is read. */
+  uploadLimit: RequestHandler;
 }
 
 function attachment(res: express.Response, bytes: Buffer, filename: string): void {
@@ -37,13 +39,14 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     security: SECURITY,
     body: ZUploadFormSchema,
     bodyContentType: 'multipart/form-data',
-    before: [deps.authenticate, multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes })],
+    before: [deps.authenticate, deps.uploadLimit, multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes })],
     responses: {
       200: { description: 'The document record (interface §4.1: 200)', content: { 'application/json': { schema: ZDocumentSchema } } },
       400: errorResponse('A broken multipart body (INVALID_MULTIPART), or a body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING)'),
       413: errorResponse('Larger than ESIGN_MAX_UPLOAD_MB'),
       415: errorResponse('An unknown Content-Encoding or charset (UNSUPPORTED_ENCODING)'),
       422: validationErrorResponse('Missing file, not a PDF, damaged or encrypted'),
+      429: rateLimitedResponse('More than ESIGN_UPLOAD_RATE_LIMIT uploads this minute from this tenant (all its keys together)'),
     },
     handler: async ({ body }, req, res) => {
       const principal = principalOf(res.locals);

@@ -130,7 +130,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
       let pages: number;
       let pageSizes: [number, number][];
       try {
-        ({ pages, pageSizes } = await inspectPdf(deps.pool, file.buffer));
+        ({ pages, pageSizes } = await inspectPdf(deps.pool, file.buffer, `key:${principal.keyId}`));
       } catch (err) {
         if (err instanceof UnacceptablePdfError) throw ValidationError.single('form', 'file', err.message, `pdf_${err.reason}`);
         throw err;

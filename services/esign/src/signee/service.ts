@@ -176,14 +176,14 @@ export function createSigneeService(deps: SigneeDeps) {
    * The document's text, read once on a worker thread and kept with its files (a cache,
    * erased with them). A PDF whose text cannot be read still shows its pages.
    */
-  async function documentText(document: DocumentRow): Promise<ExtractedText | null> {
+  async function documentText(document: DocumentRow, client: ClientInfo): Promise<ExtractedText | null> {
     const key = storageKeys.pageText(document.id);
     const cached = await files.read(key);
     if (cached) return JSON.parse(cached.toString('utf8')) as ExtractedText;
     const original = await files.read(storageKeys.original(document.id));
     if (!original) return null;
     try {
-      const text = await deps.pool.run('extract-text', { pdf: original, maxPages: TEXT_MAX_PAGES, maxChars: TEXT_MAX_CHARS }, { timeoutMs: 20_000 });
+      const text = await deps.pool.run('extract-text', { pdf: original, maxPages: TEXT_MAX_PAGES, maxChars: TEXT_MAX_CHARS }, { timeoutMs: 20_000, client: ipClient(client) });
       await files.write(key, Buffer.from(JSON.stringify(text)));
       return text;
     } catch (err) {
@@ -213,7 +213,7 @@ export function createSigneeService(deps: SigneeDeps) {
         brand: { logoPath: sender.logoPath, accentColor: sender.accentColor },
         status,
         otpOutstanding: otpState(request, now) === 'valid',
-        text: status === 'pending' && !request.lockedAt && !document.erasedAt ? await documentText(document) : null,
+        text: status === 'pending' && !request.lockedAt && !document.erasedAt ? await documentText(document, client) : null,
       };
     },
 

@@ -1,6 +1,6 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
-import { errorResponse } from '../openapi';
+import { errorResponse, rateLimitedResponse } from '../openapi';
 import { clientOf } from '../audit/client';
 import { ZDocumentParamsSchema } from '../documents/schemas';
 import { principalOf } from '../keys/authenticate';
@@ -10,7 +10,14 @@ import type { SigningRequestsService } from './service';
 const TAGS = ['signing requests'];
 const SECURITY = [{ ApiKey: [] }];
 
-export function signingRequestsRouter(registry: OpenAPIRegistry, deps: { requests: SigningRequestsService; authenticate: RequestHandler }): Router {
+export interface SigningRequestsRouterDeps {
+  requests: SigningRequestsService;
+  authenticate: RequestHandler;
+  /** Creating a request emails an address the tenant chooses: ESIGN_REQUEST_RATE_LIMIT a minute and ESIGN_REQUEST_DAILY_LIMIT a day per tenant. */
+  createLimits: RequestHandler[];
+}
+
+export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRequestsRouterDeps): Router {
   const router = express.Router();
   const { requests } = deps;
 
@@ -23,12 +30,13 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: { request
     tags: TAGS,
     security: SECURITY,
     body: ZCreateSigningRequestSchema,
-    before: [deps.authenticate],
+    before: [deps.authenticate, ...deps.createLimits],
     responses: {
       200: { description: 'Created; the email is on its way (interface §4.1: 200)', content: { 'application/json': { schema: ZCreatedSigningRequestSchema } } },
       404: errorResponse('Document not found'),
       409: errorResponse('Document finalised'),
       410: errorResponse('Document erased'),
+      429: rateLimitedResponse('More than ESIGN_REQUEST_RATE_LIMIT requests this minute, or ESIGN_REQUEST_DAILY_LIMIT today, from this tenant (all its keys together)'),
     },
     handler: async ({ body }, req, res) => requests.create(principalOf(res.locals), body, clientOf(req)),
   });

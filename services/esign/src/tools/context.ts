@@ -12,7 +12,8 @@ export interface ToolsContext extends ToolEngines {
  */
 export function createToolsContext(options: { tmpDir?: string; workers?: number; logger?: Logger; sweep?: boolean; sandbox?: EngineSandbox } = {}): ToolsContext {
   const runner = createEngineRunner({ tmpRoot: options.tmpDir, sandbox: options.sandbox });
-  const pool = createWorkerPool({ size: options.workers });
+  // Every job carries its client (a key, a tenant, an IP or /64), so none escapes the fair share.
+  const pool = createWorkerPool({ size: options.workers, requireClient: true });
   if (runner.supervision === 'none') options.logger?.warn('no engine launcher on this platform: PDF engines may outlive a crash of this process');
   // Temp dirs a crashed call left behind (users' documents) are removed at start-up and every 5 minutes.
   // Only processes that run engines sweep (not a CLI command, which starts none).

@@ -1,7 +1,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { z } from 'zod';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
-import { errorResponse, validationErrorResponse } from '../openapi';
+import { errorResponse, rateLimitedResponse, validationErrorResponse } from '../openapi';
 import { principalOf } from '../keys/authenticate';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
 import {
@@ -43,7 +43,16 @@ function registerEventPayloads(registry: OpenAPIRegistry): void {
 }
 
 /** The tenant's webhook endpoints (interface §4.4, plus the additive routes of issue 11). */
-export function webhooksRouter(registry: OpenAPIRegistry, deps: { webhooks: WebhooksService; authenticate: RequestHandler }): Router {
+export interface WebhooksRouterDeps {
+  webhooks: WebhooksService;
+  authenticate: RequestHandler;
+  /** Create, change and test resolve a name (a test also POSTs): ESIGN_WEBHOOK_RATE_LIMIT a minute per tenant. */
+  outboundLimit: RequestHandler;
+}
+
+const RATE_LIMITED = rateLimitedResponse('More than ESIGN_WEBHOOK_RATE_LIMIT webhook creations, changes and tests this minute from this tenant');
+
+export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDeps): Router {
   const router = express.Router();
   const { webhooks } = deps;
   registerEventPayloads(registry);
@@ -58,8 +67,12 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: { webhooks: Webh
     security: SECURITY,
     body: ZCreateWebhookSchema,
     status: 201,
-    before: [deps.authenticate],
-    responses: { 201: { description: 'Created (interface §4.4: 201)', content: json(ZCreatedWebhookSchema) }, 422: validationErrorResponse('Unknown event, or a URL that is not allowed') },
+    before: [deps.authenticate, deps.outboundLimit],
+    responses: {
+      201: { description: 'Created (interface §4.4: 201)', content: json(ZCreatedWebhookSchema) },
+      422: validationErrorResponse('Unknown event, or a URL that is not allowed (the message does not say what the name resolves to)'),
+      429: RATE_LIMITED,
+    },
     handler: async ({ body }, _req, res) => webhooks.create(principalOf(res.locals), body),
   });
 
@@ -96,8 +109,8 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: { webhooks: Webh
     security: SECURITY,
     params: ZWebhookParamsSchema,
     body: ZUpdateWebhookSchema,
-    before: [deps.authenticate],
-    responses: { 200: { description: 'The webhook', content: json(ZWebhookSchema) }, 404: NOT_FOUND, 422: validationErrorResponse('Unknown event, or a URL that is not allowed') },
+    before: [deps.authenticate, deps.outboundLimit],
+    responses: { 200: { description: 'The webhook', content: json(ZWebhookSchema) }, 404: NOT_FOUND, 422: validationErrorResponse('Unknown event, or a URL that is not allowed'), 429: RATE_LIMITED },
     handler: async ({ params, body }, _req, res) => webhooks.update(principalOf(res.locals), params.webhook_id, body),
   });
 
@@ -126,8 +139,8 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: { webhooks: Webh
     tags: TAGS,
     security: SECURITY,
     params: ZWebhookParamsSchema,
-    before: [deps.authenticate],
-    responses: { 200: { description: 'The outcome', content: json(ZWebhookTestSchema) }, 404: NOT_FOUND },
+    before: [deps.authenticate, deps.outboundLimit],
+    responses: { 200: { description: 'The outcome', content: json(ZWebhookTestSchema) }, 404: NOT_FOUND, 429: RATE_LIMITED },
     handler: async ({ params }, _req, res) => webhooks.test(principalOf(res.locals), params.webhook_id),
   });
 

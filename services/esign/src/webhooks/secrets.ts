@@ -9,6 +9,12 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:
 
 export const SECRET_PREFIX = 'whsec_';
 
+const GCM_TAG_BYTES = 16;
+
+/** The start-up warning when WEBHOOK_SECRET_KEY is unset (logged once by the runtime). */
+export const RAW_SECRETS_WARNING =
+  'WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted in the database (set a 32-byte base64 key; see the README, Security)';
+
 export function newWebhookSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
 }
@@ -33,7 +39,9 @@ export function createSecretBox(key: Buffer | undefined): SecretBox {
       const [, version, iv, tag, ct] = stored.split(':');
       if (version !== 'v1' || !iv || !tag || !ct) throw new Error('unknown webhook secret format');
       if (!key) throw new Error('this webhook secret is encrypted and WEBHOOK_SECRET_KEY is not set');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+      // authTagLength: without it GCM accepts a tag cut to as little as 4 bytes, which an
+      // attacker who can write the row could forge by trying about 2^32 values.
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'), { authTagLength: GCM_TAG_BYTES });
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
       return Buffer.concat([decipher.update(Buffer.from(ct, 'base64')), decipher.final()]).toString('utf8');
     },

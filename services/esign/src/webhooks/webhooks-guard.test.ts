@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { createLogger } from '@firma-riesgo/service-kit';
+import { captureLogLines, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { testConfig } from '../__tests__/support';
 import { startEsign, type EsignRuntime } from '../runtime';
 
@@ -8,10 +9,12 @@ describe('webhook URLs a tenant may not register', () => {
   let db: TestDatabase;
   let rt: EsignRuntime;
   let key: string;
+  const logs = captureLogLines();
 
   beforeAll(async () => {
     db = await createTestDatabase('esign_webhooks_guard');
-    rt = await startEsign(testConfig({ ESIGN_DATABASE_URL: db.url, NODE_ENV: 'production' }), 'api');
+    const logger = createLogger({ service: 'esign', level: 'info', destination: logs.destination });
+    rt = await startEsign(testConfig({ ESIGN_DATABASE_URL: db.url, NODE_ENV: 'production' }), 'api', { logger });
     key = (await rt.keys.create({ tenant: 'acme' })).key;
   });
 
@@ -34,5 +37,18 @@ describe('webhook URLs a tenant may not register', () => {
     const res = await request(rt.server!).post('/firma/webhooks').set('authorization', key).send({ url });
     expect(res.status).toBe(422);
     expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'url'], type });
+  });
+
+  it('does not say which address a refused name resolves to, nor its range (no oracle of internal DNS)', async () => {
+    const res = await request(rt.server!).post('/firma/webhooks').set('authorization', key).send({ url: 'https://localhost/hook' });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'url'], type: 'url_private' });
+    expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|::1|loopback/);
+  });
+
+  it('warns once at start-up that webhook secrets are stored unencrypted without WEBHOOK_SECRET_KEY', () => {
+    const warnings = logs.lines.filter((line) => line.includes('WEBHOOK_SECRET_KEY is not set'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40 });
   });
 });

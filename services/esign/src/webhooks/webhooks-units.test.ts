@@ -49,4 +49,14 @@ describe('webhook secrets', () => {
     expect(() => createSecretBox(Buffer.alloc(32, 8)).open(stored)).toThrow();
     expect(createSecretBox(undefined).seal(secret)).toBe(`raw:${secret}`);
   });
+
+  it('refuses a stored secret whose GCM tag was cut short (a 4-byte tag would be forgeable)', () => {
+    const key = Buffer.alloc(32, 7);
+    const box = createSecretBox(key);
+    const secret = newWebhookSecret();
+    const [enc, v1, iv, tag, ct] = box.seal(secret).split(':') as [string, string, string, string, string];
+    const cut = `${enc}:${v1}:${iv}:${Buffer.from(tag, 'base64').subarray(0, 4).toString('base64')}:${ct}`;
+    expect(() => box.open(cut)).toThrow();
+    expect(box.open(`${enc}:${v1}:${iv}:${tag}:${ct}`)).toBe(secret);
+  });
 });

@@ -45,3 +45,17 @@ export function truncatedPng(): Buffer {
 export function cutIdatPng(): Buffer {
   return makePng(200, 80, rgbaStripes(200, 80).subarray(0, 10));
 }
+
+/**
+ * A decompression bomb: a valid 1-bit greyscale PNG declaring `side`×`side` pixels of zeros,
+ * about 50 KB for 20000×20000, which a decoder would expand to 1.6 GB of RGBA.
+ */
+export function bombPng(side = 20_000): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(side, 0);
+  ihdr.writeUInt32BE(side, 4);
+  ihdr[8] = 1; // bit depth
+  ihdr[9] = 0; // greyscale
+  const rows = Buffer.alloc((Math.ceil(side / 8) + 1) * side, 0);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(rows, { level: 9 })), pngChunk('IEND', Buffer.alloc(0))]);
+}

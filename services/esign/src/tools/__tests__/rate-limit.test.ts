@@ -78,4 +78,16 @@ describe('the per-client rate limit of the PDF tools', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.body.code).toBe('INVALID_API_KEY');
   });
+
+  it('counts an IPv6 client by its /64: rotating through the addresses of one /64 shares one budget, another /64 has its own', async () => {
+    const [a, b] = runtimes as [EsignRuntime, EsignRuntime];
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+    expect((await info(a, from('2001:db8:77:1::1'))).status).toBe(200);
+    expect((await info(b, from('2001:db8:77:1::2'))).status).toBe(200);
+    expect((await info(a, from('2001:db8:77:1:ffff:eeee:dddd:3'))).status).toBe(200);
+    const rotated = await info(b, from('2001:db8:77:1:1234::4'));
+    expect(rotated.status).toBe(429);
+    expect(rotated.body).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
+    expect((await info(a, from('2001:db8:77:2::1'))).status).toBe(200);
+  });
 });
