@@ -3,6 +3,7 @@ export * from './engine-errors';
 export * from './engine-runner';
 export * from './temp-dir';
 export * from './tool-caller';
+export * from './output-budget';
 export * from './discovery';
 export * from './signing';
 export * from './tools';

@@ -15,6 +15,7 @@ describe('esign configuration', () => {
       mailDir: '/srv/app/data/mail',
       publicUrl: 'http://localhost:8001',
       maxUploadBytes: 25 * 1024 * 1024,
+      toolOutputBytes: 100 * 1024 * 1024,
       demoKey: true,
     });
   });

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
+import { leftovers, pageImage, pdfinfo, run, startToolsService, textPdf, withFile, type ToolsService } from './support';
+
+/**
+ * Every tool that can write more than it reads stops at its output budget:
+ * ESIGN_TOOL_OUTPUT_FACTOR x ESIGN_MAX_UPLOAD_MB, here 0.25 x 1 MB = 256 KB. Past it the
+ * answer is 413 TOOL_OUTPUT_TOO_LARGE with esign's error body, and the call's temp dir is gone.
+ */
+const BUDGET = 256 * 1024;
+
+/** Pages that all draw one shared, incompressible form XObject of `bytes`: every split part carries a copy. */
+export async function sharedResourcePdf(pages: number, bytes: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const form = doc.context.register(doc.context.stream(randomBytes(bytes), { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 1, 1] }));
+  for (let i = 1; i <= pages; i++) {
+    const page = doc.addPage([595, 842]);
+    page.drawText(`Page ${i}`, { x: 60, y: 760, size: 12, font });
+    page.node.setXObject(PDFName.of('Shared'), form);
+  }
+  return Buffer.from(await doc.save());
+}
+
+/** Many blank pages packed in object streams: a few bytes of input per page. */
+const packedPages = async (pages: number) => {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) doc.addPage([595, 842]);
+  return withFile(Buffer.from(await doc.save()), async (p) => {
+      await run('qpdf', ['--object-streams=generate', '--compression-level=9', p, `${p}.packed.pdf`]);
+      const { readFileSync } = await import('node:fs');
+      return readFileSync(`${p}.packed.pdf`);
+  });
+};
+
+describe('output budgets of the PDF tools', () => {
+  let svc: ToolsService;
+  beforeAll(async () => {
+    svc = await startToolsService('budget', { ESIGN_MAX_UPLOAD_MB: '1', ESIGN_TOOL_OUTPUT_FACTOR: '0.25' });
+  });
+  afterAll(async () => svc?.close());
+
+  const refused = (res: { status: number; body: unknown }) => {
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ code: 'TOOL_OUTPUT_TOO_LARGE', detail: expect.stringContaining('0.25 MB'), request_id: expect.any(String) });
+    expect(leftovers(svc)).toEqual([]);
+  };
+
+  it('split: one page copied into part after part is refused at the budget; a split within it still works', async () => {
+    const pdf = await sharedResourcePdf(1, 40 * 1024);
+    refused(await svc.post('split').field('ranges', Array(60).fill('1-1').join(',')).attach('file', pdf, 'a.pdf'));
+    const ok = await svc.post('split').field('ranges', '1-1,1-1').attach('file', pdf, 'a.pdf');
+    expect(ok.status).toBe(200);
+    expect(ok.body.parts).toBe(2);
+    expect((await pdfinfo(Buffer.from(ok.body.files[1].data_base64, 'base64'))).Pages).toBe('1');
+  });
+
+  it('split every N pages: a resource shared by every page, copied into each part, is refused at the budget', async () => {
+    refused(await svc.post('split').field('every', '1').attach('file', await sharedResourcePdf(12, 40 * 1024), 'a.pdf'));
+    const ok = await svc.post('split').field('every', '1').attach('file', await sharedResourcePdf(3, 40 * 1024), 'a.pdf');
+    expect(ok.status).toBe(200);
+    expect(ok.body.parts).toBe(3);
+  });
+
+  it('extract-pages: all pages asked for again and again is refused at the budget', async () => {
+    const pdf = await packedPages(2000);
+    expect(pdf.length).toBeLessThan(BUDGET / 8);
+    refused(await svc.post('extract-pages').field('pages', Array(6).fill('1-2000').join(',')).attach('file', pdf, 'a.pdf'));
+    const ok = await svc.post('extract-pages').field('pages', '1-3,1').attach('file', pdf, 'a.pdf');
+    expect(ok.status).toBe(200);
+    expect(ok.headers['x-page-count']).toBe('4');
+  });
+
+  it('pdf-to-images: one page rendered again and again is refused at the budget', async () => {
+    const pdf = await textPdf(1, { line: () => Array.from({ length: 30 }, (_, i) => `Line ${i} ${'lorem ipsum dolor '.repeat(4)}`) });
+    refused(await svc.post('pdf-to-images').field('dpi', '150').field('pages', Array(40).fill('1').join(',')).attach('file', pdf, 'a.pdf'));
+    const ok = await svc.post('pdf-to-images').field('dpi', '72').attach('file', pdf, 'a.pdf');
+    expect(ok.status).toBe(200);
+    expect(ok.body.pages).toBe(1);
+  });
+
+  it('page-numbers and watermark: a stamp on each of many tiny pages is refused at the budget', async () => {
+    const pdf = await packedPages(2000);
+    expect(pdf.length).toBeLessThan(BUDGET / 2);
+    refused(await svc.post('page-numbers').attach('file', pdf, 'a.pdf'));
+    refused(await svc.post('watermark').field('text', 'CONFIDENCIAL').attach('file', pdf, 'a.pdf'));
+    const small = await textPdf(2);
+    expect((await svc.post('page-numbers').attach('file', small, 'a.pdf')).status).toBe(200);
+    expect((await svc.post('watermark').field('text', 'CONFIDENCIAL').attach('file', small, 'a.pdf')).status).toBe(200);
+  });
+
+  it('images-to-pdf: images whose PDF passes the budget are refused; a small one still works', async () => {
+    // distinct JPEGs, each embedded as it is: their bytes are the least the PDF holds
+    const jpeg = async () => pageImage(await textPdf(1, { line: () => Array.from({ length: 40 }, (_, i) => `${i} ${randomBytes(24).toString('hex')}`) }), 'jpeg', 100);
+    const images: Buffer[] = [];
+    while (images.reduce((sum, j) => sum + j.length, 0) <= BUDGET) images.push(await jpeg());
+    let req = svc.post('images-to-pdf');
+    images.forEach((image, i) => (req = req.attach('files', image, `p${i}.jpg`)));
+    refused(await req);
+    const ok = await svc.post('images-to-pdf').attach('files', images[0]!, 'p.jpg');
+    expect(ok.status).toBe(200);
+  });
+});
