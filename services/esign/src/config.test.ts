@@ -34,6 +34,13 @@ describe('esign configuration', () => {
     expect(message).toContain('WEBHOOK_ALLOW_PRIVATE');
   });
 
+  it('gives each PDF tool call an output budget of ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (4 by default), refusing a factor of 0', () => {
+    expect(loadConfig({ ESIGN_MAX_UPLOAD_MB: '10', ESIGN_TOOL_OUTPUT_FACTOR: '2.5' }).toolOutputBytes).toBe(25 * 1024 * 1024);
+    expect(loadConfig({ ESIGN_MAX_UPLOAD_MB: '10' }).toolOutputBytes).toBe(40 * 1024 * 1024);
+    expect(() => loadConfig({ ESIGN_TOOL_OUTPUT_FACTOR: '0' })).toThrow(/ESIGN_TOOL_OUTPUT_FACTOR/);
+    expect(() => loadConfig({ ESIGN_TOOL_OUTPUT_FACTOR: 'lots' })).toThrow(/ESIGN_TOOL_OUTPUT_FACTOR/);
+  });
+
   it('caches API-key lookups for 5 s, 10,000 keys at most, unless told otherwise (0 ms turns the cache off)', () => {
     expect(loadConfig({}).keyCache).toEqual({ ttlMs: 5_000, maxEntries: 10_000 });
     expect(loadConfig({ ESIGN_KEY_CACHE_MS: '0', ESIGN_KEY_CACHE_SIZE: '50' }).keyCache).toEqual({ ttlMs: 0, maxEntries: 50 });

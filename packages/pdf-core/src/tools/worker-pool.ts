@@ -130,7 +130,12 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
       return;
     }
     if (msg.type === 'done') finish(slot, msg.result);
-    else if (msg.error.kind === 'output-budget') finish(slot, undefined, job.budget?.exceed() ?? new OutputBudgetExceededError(job.maxResultBytes ?? 0));
+    else if (msg.error.kind === 'output-budget') {
+      // detached first: exceeding the budget aborts the call's signal, which must not terminate this (healthy) worker
+      release(slot);
+      job.reject(job.budget?.exceed() ?? new OutputBudgetExceededError(job.maxResultBytes ?? 0));
+      dispatch();
+    }
     else finish(slot, undefined, reviveError(msg.error));
   }
 

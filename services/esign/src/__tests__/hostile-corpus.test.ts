@@ -6,6 +6,7 @@ import { createLogger } from '@firma-riesgo/service-kit';
 import { captureLogLines, startHealthProbe } from '@firma-riesgo/service-kit/testing';
 import { cutIdatPng, makePng, truncatedPng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
 import { encryptPdf, textPdf } from '../tools/__tests__/support';
+import { noisePagePdf, sharedResourcePdf } from '../tools/__tests__/amplifying-inputs';
 import { BUILT_IN_TEMPLATES_DIR } from '../contracts/template-catalogue';
 import { cyclicPageTree, flateBomb, truncated, zeroPages } from './hostile/pdf-fixtures';
 import { linkOf, mailText, otpOf, startTestEsign, type TestEsign } from './support';
@@ -186,6 +187,19 @@ const CASES: Case[] = [
     },
     expect: [200],
     check: (res) => expect(res.headers['content-type']).toBe('application/pdf'),
+  },
+  // issue 27: output amplification; the budget here is 4 x 2 MB (ESIGN_TOOL_OUTPUT_FACTOR x ESIGN_MAX_UPLOAD_MB)
+  {
+    name: 'tool split: a 1 MB page copied into 60 parts (80 MB before the output budget)',
+    send: async (api) => tool(api, 'split', { ranges: Array(60).fill('1-1').join(',') }, { data: await sharedResourcePdf(1, 1024 * 1024), name: 'a.pdf' }),
+    expect: [413],
+    check: (res) => expect(res.body.code).toBe('TOOL_OUTPUT_TOO_LARGE'),
+  },
+  {
+    name: 'tool pdf-to-images: a page of noise rendered again and again',
+    send: async (api) => tool(api, 'pdf-to-images', { dpi: '150', pages: Array(20).fill('1').join(',') }, { data: await noisePagePdf(800), name: 'a.pdf' }),
+    expect: [413],
+    check: (res) => expect(res.body.code).toBe('TOOL_OUTPUT_TOO_LARGE'),
   },
 ];
 

@@ -109,10 +109,10 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
     // Every engine run and worker job of the call is done for this client: its share of the
     // pool and of each engine is capped, and its work stops if it disconnects.
     // Its output is bounded: every file it makes counts against one budget, and its temp
-    // dir may hold the budget plus twice the upload (output-budget.ts); past either, 413.
+    // dir may hold WORK_FACTOR budgets plus two copies of the upload (output-budget.ts); past either, 413.
     handler: async ({ body }, req, res) => {
       const uploaded = files.reduce((sum, f) => sum + uploadedFiles(req, f.name).reduce((s, file) => s + file.size, 0), 0);
-      const budget = new OutputBudget(ctx.outputBudgetBytes, ctx.outputBudgetBytes + 2 * uploaded);
+      const budget = new OutputBudget(ctx.outputBudgetBytes, WORK_FACTOR * ctx.outputBudgetBytes + 2 * uploaded);
       let result: unknown;
       try {
         result = await withToolCaller({ client: toolClient(req, res), signal: abortSignalOnClose(res), budget }, () => spec.handler(body, req, res));
@@ -129,6 +129,13 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
     },
   });
 }
+
+/**
+ * A call's temp dir may hold this many output budgets while engines work (plus the upload's
+ * copies): their working files are not output. ocrmypdf keeps about 12 times a 300 dpi
+ * colour scan while it works; LibreOffice's profile is about 0.5 MB.
+ */
+export const WORK_FACTOR = 4;
 
 const COUNTED = Symbol('tool call counted');
 const RESULT_FILE = Symbol('tool result file');

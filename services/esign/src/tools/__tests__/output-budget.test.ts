@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
-import { leftovers, pageImage, pdfinfo, run, startToolsService, textPdf, withFile, type ToolsService } from './support';
+import { packedPages, sharedResourcePdf } from './amplifying-inputs';
+import { officeDocument } from './office-files';
+import { leftovers, pageImage, pdfinfo, startToolsService, textPdf, type ToolsService } from './support';
 
 /**
  * Every tool that can write more than it reads stops at its output budget:
@@ -8,30 +9,6 @@ import { leftovers, pageImage, pdfinfo, run, startToolsService, textPdf, withFil
  * answer is 413 TOOL_OUTPUT_TOO_LARGE with esign's error body, and the call's temp dir is gone.
  */
 const BUDGET = 256 * 1024;
-
-/** Pages that all draw one shared, incompressible form XObject of `bytes`: every split part carries a copy. */
-export async function sharedResourcePdf(pages: number, bytes: number): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const form = doc.context.register(doc.context.stream(randomBytes(bytes), { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 1, 1] }));
-  for (let i = 1; i <= pages; i++) {
-    const page = doc.addPage([595, 842]);
-    page.drawText(`Page ${i}`, { x: 60, y: 760, size: 12, font });
-    page.node.setXObject(PDFName.of('Shared'), form);
-  }
-  return Buffer.from(await doc.save());
-}
-
-/** Many blank pages packed in object streams: a few bytes of input per page. */
-const packedPages = async (pages: number) => {
-  const doc = await PDFDocument.create();
-  for (let i = 0; i < pages; i++) doc.addPage([595, 842]);
-  return withFile(Buffer.from(await doc.save()), async (p) => {
-      await run('qpdf', ['--object-streams=generate', '--compression-level=9', p, `${p}.packed.pdf`]);
-      const { readFileSync } = await import('node:fs');
-      return readFileSync(`${p}.packed.pdf`);
-  });
-};
 
 describe('output budgets of the PDF tools', () => {
   let svc: ToolsService;
@@ -99,5 +76,36 @@ describe('output budgets of the PDF tools', () => {
     refused(await req);
     const ok = await svc.post('images-to-pdf').attach('files', images[0]!, 'p.jpg');
     expect(ok.status).toBe(200);
+  });
+
+  it('office-to-pdf: a few KB of zipped, repeated text that lays out as hundreds of pages is refused at the budget', async () => {
+    const paragraph = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(30);
+    const docx = await officeDocument(Array(1000).fill(paragraph));
+    expect(docx.length).toBeLessThan(BUDGET / 16);
+    refused(await svc.post('office-to-pdf').attach('file', docx, 'libro.docx'));
+    const ok = await svc.post('office-to-pdf').attach('file', await officeDocument([paragraph]), 'carta.docx');
+    expect(ok.status).toBe(200);
+    expect((await pdfinfo(ok.body)).Pages).toBe('1');
+  });
+});
+
+describe('output budgets of the PDF tools: an engine that rasterises', () => {
+  let svc: ToolsService;
+  beforeAll(async () => {
+    // 0.02 x 1 MB: about 21 KB of output, 84 KB of working files
+    svc = await startToolsService('budget_small', { ESIGN_MAX_UPLOAD_MB: '1', ESIGN_TOOL_OUTPUT_FACTOR: '0.02' });
+  });
+  afterAll(async () => svc?.close());
+
+  const refused = (res: { status: number; body: unknown }) => {
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ code: 'TOOL_OUTPUT_TOO_LARGE', request_id: expect.any(String) });
+    expect(leftovers(svc)).toEqual([]);
+  };
+
+  // a normal OCR needs more working room than this budget gives (ocr.test.ts runs it at the default)
+  it('ocr: forcing OCR on text pages (each becomes a 300 dpi image) is stopped at the budget', async () => {
+    const pdf = await textPdf(3, { line: (p) => Array.from({ length: 40 }, (_, i) => `Page ${p} line ${i} ${'palabras de prueba '.repeat(4)}`) });
+    refused(await svc.post('ocr').field('lang', 'spa').field('mode', 'force').attach('file', pdf, 'a.pdf'));
   });
 });
