@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import request from 'supertest';
 import { packedPages, sharedResourcePdf } from './amplifying-inputs';
 import { officeDocument } from './office-files';
 import { leftovers, pageImage, pdfinfo, startToolsService, textPdf, type ToolsService } from './support';
@@ -76,6 +77,16 @@ describe('output budgets of the PDF tools', () => {
     refused(await req);
     const ok = await svc.post('images-to-pdf').attach('files', images[0]!, 'p.jpg');
     expect(ok.status).toBe(200);
+  });
+
+  it('documents the budget and its 413 in every tool of the OpenAPI document', async () => {
+    const { body: doc } = await request(svc.rt.server!).get('/openapi.json');
+    const tools = Object.entries(doc.paths as Record<string, { post: { description: string; responses: Record<string, { description: string }> } }>).filter(([path]) => path.startsWith('/firma/tools/'));
+    expect(tools).toHaveLength(17);
+    for (const [, { post }] of tools) {
+      expect(post.responses['413']!.description).toContain('TOOL_OUTPUT_TOO_LARGE');
+      expect(post.description).toContain('Largest result: 0.25 MB');
+    }
   });
 
   it('office-to-pdf: a few KB of zipped, repeated text that lays out as hundreds of pages is refused at the budget', async () => {
