@@ -67,6 +67,18 @@ describe('output budgets of the PDF tools', () => {
     expect((await svc.post('watermark').field('text', 'CONFIDENCIAL').attach('file', small, 'a.pdf')).status).toBe(200);
   });
 
+  it('redact and to-pdfa: thousands of tiny packed pages written back out one object at a time are refused at the budget', async () => {
+    const pdf = await packedPages(2000);
+    expect(pdf.length).toBeLessThan(BUDGET / 8);
+    refused(await svc.post('redact').field('patterns', 'secreto').attach('file', pdf, 'a.pdf'));
+    refused(await svc.post('to-pdfa').attach('file', pdf, 'a.pdf'));
+    const small = await textPdf(2, { line: (p) => `Page ${p}: el secreto` });
+    const redacted = await svc.post('redact').field('patterns', 'secreto').attach('file', small, 'a.pdf');
+    expect(redacted.status).toBe(200);
+    expect(redacted.headers['x-redaction-count']).toBe('2');
+    expect((await svc.post('to-pdfa').attach('file', small, 'a.pdf')).status).toBe(200);
+  });
+
   it('images-to-pdf: images whose PDF passes the budget are refused; a small one still works', async () => {
     // distinct JPEGs, each embedded as it is: their bytes are the least the PDF holds
     const jpeg = async () => pageImage(await textPdf(1, { line: () => Array.from({ length: 40 }, (_, i) => `${i} ${randomBytes(24).toString('hex')}`) }), 'jpeg', 100);
