@@ -70,6 +70,8 @@ describe('a tool call past its output budget', () => {
     const render = withToolCaller({ client: 'c', budget }, () => pool.run('pdf-to-images', { pdf, dpi: 72, pages: [1, 1, 1, 1, 1, 1, 1, 1], maxPixels: 1e8, maxTotalPixels: 1e9 }));
     await expect(render).rejects.toBeInstanceOf(OutputBudgetExceededError);
     expect(budget.exceeded).toBeDefined();
+    // the worker refused the result itself: it was not terminated
+    expect(pool.stats()).toMatchObject({ started: 1, busy: 0 });
     const unbounded = await pool.run('pdf-to-images', { pdf, dpi: 72, pages: [1, 1], maxPixels: 1e8, maxTotalPixels: 1e9 });
     expect(unbounded).toHaveLength(2);
   });
