@@ -135,8 +135,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
       release(slot);
       job.reject(job.budget?.exceed() ?? new OutputBudgetExceededError(job.maxResultBytes ?? 0));
       dispatch();
-    }
-    else finish(slot, undefined, reviveError(msg.error));
+    } else finish(slot, undefined, reviveError(msg.error));
   }
 
   /** Detaches the slot's job, if any, counting it as no longer running for its client. */
