@@ -4,6 +4,7 @@ export * from './engine-runner';
 export * from './engine-sandbox';
 export * from './temp-dir';
 export * from './tool-caller';
+export * from './output-budget';
 export * from './discovery';
 export * from './signing';
 export * from './tools';

@@ -2,6 +2,8 @@ import { lstat, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOOL_TIMEOUTS } from './tools/engines';
+import type { OutputBudget } from './output-budget';
+import { currentToolCaller } from './tool-caller';
 
 export const TEMP_DIR_PREFIX = 'pdf-core-';
 
@@ -15,6 +17,8 @@ export const TEMP_DIR_PREFIX = 'pdf-core-';
 export const TEMP_DIR_MAX_AGE_MS = Math.max(...Object.values(TOOL_TIMEOUTS)) + 5 * 60_000;
 export const TEMP_DIR_HEARTBEAT_MS = 60_000;
 export const TEMP_SWEEP_INTERVAL_MS = 5 * 60_000;
+/** How often the temp dir of a call with an output budget is measured while it lives. */
+export const TEMP_DIR_WATCH_MS = 20;
 
 /** The dirs of this process's calls still running: never swept, touched by the heartbeat. */
 const live = new Set<string>();
@@ -35,6 +39,8 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>, root: stri
   const dir = await mkdtemp(join(root, TEMP_DIR_PREFIX));
   live.add(dir);
   heartbeat ??= setInterval(touchLive, TEMP_DIR_HEARTBEAT_MS).unref();
+  const budget = currentToolCaller().budget;
+  const watch = budget ? watchTempDir(dir, budget) : undefined;
   let result: T;
   try {
     result = await fn(dir);
@@ -43,6 +49,7 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>, root: stri
     await removeDir(dir).catch(() => undefined);
     throw err;
   } finally {
+    watch?.stop();
     live.delete(dir);
     if (live.size === 0 && heartbeat) {
       clearInterval(heartbeat);
@@ -51,6 +58,52 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>, root: stri
   }
   await removeDir(dir);
   return result;
+}
+
+/**
+ * Measures `dir` every TEMP_DIR_WATCH_MS while the call's engines write into it; past the
+ * budget's workBytes the budget is exceeded, which aborts the call's signal: the engines
+ * writing are killed (their group), queued runs dropped. A fast engine can write between
+ * two looks, so the dir can pass the limit by what it writes in TEMP_DIR_WATCH_MS.
+ */
+function watchTempDir(dir: string, budget: OutputBudget): { stop(): void } {
+  let measuring = false;
+  const timer = setInterval(() => {
+    if (measuring || budget.exceeded) return;
+    measuring = true;
+    void bytesUnder(dir)
+      .then((bytes) => {
+        if (bytes > budget.workBytes) budget.exceed();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        measuring = false;
+      });
+  }, TEMP_DIR_WATCH_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/** The bytes of the files under `dir` (symlinks not followed); entries that vanish meanwhile count 0. */
+export async function bytesUnder(dir: string): Promise<number> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  const sizes = await Promise.all(
+    entries.map(async (entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return bytesUnder(path);
+      try {
+        return (await lstat(path)).size;
+      } catch {
+        return 0;
+      }
+    }),
+  );
+  return sizes.reduce((a, b) => a + b, 0);
 }
 
 function removeDir(dir: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError } from '@firma-riesgo/errors';
+import type { OutputBudget } from './output-budget';
 
 /**
  * Who a piece of engine or worker work is done for. The tools call the runner and the
@@ -11,12 +12,22 @@ export interface ToolCaller {
   client?: string;
   /** Aborted when the client has gone: queued work is dropped, running engines are killed with their group. */
   signal?: AbortSignal;
+  /** What the call may write (output-budget.ts); exceeding it aborts the call's work like `signal`. */
+  budget?: OutputBudget;
 }
 
 const storage = new AsyncLocalStorage<ToolCaller>();
 
 export function withToolCaller<T>(caller: ToolCaller, fn: () => Promise<T>): Promise<T> {
-  return storage.run(caller, fn);
+  const { budget, signal } = caller;
+  // engines and worker jobs listen to one signal: the client leaving, or the budget running out
+  const stops = budget ? { ...caller, signal: signal ? AbortSignal.any([signal, budget.signal]) : budget.signal } : caller;
+  return storage.run(stops, fn);
+}
+
+/** Counts a file the current call produced against its output budget, if it has one (413 past it). */
+export function chargeOutput(bytes: number): void {
+  currentToolCaller().budget?.charge(bytes);
 }
 
 export function currentToolCaller(): ToolCaller {

@@ -116,6 +116,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
       auth: { keys: deps.keys, jobs: deps.jobs, logger: deps.logger },
       engines: deps.tools,
       maxUploadBytes: deps.config.maxUploadBytes,
+      outputBudgetBytes: deps.config.toolOutputBytes,
       limiter: toolsLimiter,
       countCall: signing.countToolCall,
     }),

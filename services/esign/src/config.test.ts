@@ -15,6 +15,7 @@ describe('esign configuration', () => {
       mailDir: '/srv/app/data/mail',
       publicUrl: 'http://localhost:8001',
       maxUploadBytes: 25 * 1024 * 1024,
+      toolOutputBytes: 100 * 1024 * 1024,
       demoKey: true,
     });
   });
@@ -45,6 +46,13 @@ describe('esign configuration', () => {
     for (const bad of [{ ESIGN_UPLOAD_RATE_LIMIT: '0' }, { ESIGN_REQUEST_DAILY_LIMIT: 'lots' }, { WEBHOOK_DNS_TIMEOUT_MS: '10' }, { WEBHOOK_DNS_SERVERS: 'dns.example' }, { WEBHOOK_DNS_SERVERS: '10.0.0.1:99999' }]) {
       expect(() => loadConfig(bad)).toThrow(new RegExp(Object.keys(bad)[0]!));
     }
+  });
+
+  it('gives each PDF tool call an output budget of ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (4 by default), refusing a factor of 0', () => {
+    expect(loadConfig({ ESIGN_MAX_UPLOAD_MB: '10', ESIGN_TOOL_OUTPUT_FACTOR: '2.5' }).toolOutputBytes).toBe(25 * 1024 * 1024);
+    expect(loadConfig({ ESIGN_MAX_UPLOAD_MB: '10' }).toolOutputBytes).toBe(40 * 1024 * 1024);
+    expect(() => loadConfig({ ESIGN_TOOL_OUTPUT_FACTOR: '0' })).toThrow(/ESIGN_TOOL_OUTPUT_FACTOR/);
+    expect(() => loadConfig({ ESIGN_TOOL_OUTPUT_FACTOR: 'lots' })).toThrow(/ESIGN_TOOL_OUTPUT_FACTOR/);
   });
 
   it('caches API-key lookups for 5 s, 10,000 keys at most, unless told otherwise (0 ms turns the cache off)', () => {

@@ -45,6 +45,7 @@ const ZEsignEnvSchema = z.object({
   SMTP_FROM: z.string().default('Firma <no-reply@localhost>'),
   ESIGN_PUBLIC_URL: env.url(['http', 'https']).optional(),
   ESIGN_MAX_UPLOAD_MB: env.int(25, 1),
+  ESIGN_TOOL_OUTPUT_FACTOR: z.coerce.number().min(0.01).max(1000).default(4),
   ESIGN_TMP_DIR: z.string().optional(),
   ESIGN_ENGINE_SANDBOX: z.enum(ENGINE_SANDBOX_MODES).default('auto'),
   ESIGN_TEMPLATES_DIR: z.string().optional(),
@@ -144,6 +145,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     mailDir: resolve(dataDir, 'mail'),
     publicUrl: (e.ESIGN_PUBLIC_URL ?? `http://localhost:${e.ESIGN_PORT}`).replace(/\/+$/, ''),
     maxUploadBytes: e.ESIGN_MAX_UPLOAD_MB * 1024 * 1024,
+    /** A PDF tool call's output budget: the files it answers with, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit, in all. */
+    toolOutputBytes: Math.floor(e.ESIGN_TOOL_OUTPUT_FACTOR * e.ESIGN_MAX_UPLOAD_MB * 1024 * 1024),
     /** A folder of operator contract templates, loaded after (and replacing) the built-in ones of the same id. */
     templatesDir: e.ESIGN_TEMPLATES_DIR === undefined ? undefined : resolve(e.INIT_CWD ?? process.cwd(), e.ESIGN_TEMPLATES_DIR),
     /** Where the PDF tools' per-call temp dirs go; the OS temp dir when unset. */

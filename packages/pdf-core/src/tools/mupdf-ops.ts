@@ -49,7 +49,11 @@ export function checkPdf(mupdf: MupdfModule, args: { pdf: Uint8Array; password?:
   }
 }
 
-export function renderPages(mupdf: MupdfModule, args: RenderArgs): RenderedPage[] {
+/** Thrown inside a worker when a job's result passes the call's output budget (worker-protocol.ts `output-budget`). */
+export class ResultTooLargeError extends Error {}
+
+/** The selected pages as PNGs; the PNG bytes are counted as each page is encoded, and passing maxResultBytes stops. */
+export function renderPages(mupdf: MupdfModule, args: RenderArgs, maxResultBytes = Infinity): RenderedPage[] {
   const doc = openPdf(mupdf, args.pdf);
   const count = doc.countPages();
   const pages = args.pages ?? Array.from({ length: count }, (_, i) => i + 1);
@@ -70,14 +74,21 @@ export function renderPages(mupdf: MupdfModule, args: RenderArgs): RenderedPage[
     throw new PdfInputError('dpi', `The pages would be ${total} pixels at ${args.dpi} dpi (limit ${args.maxTotalPixels}); use a lower dpi or fewer pages`, 'image_too_large');
   }
   const out: RenderedPage[] = [];
-  for (const n of pages) {
-    const page = doc.loadPage(n - 1);
-    const pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false, true);
-    out.push({ page: n, width: pixmap.getWidth(), height: pixmap.getHeight(), png: new Uint8Array(pixmap.asPNG()) });
-    pixmap.destroy();
-    page.destroy();
+  let bytes = 0;
+  try {
+    for (const n of pages) {
+      const page = doc.loadPage(n - 1);
+      const pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false, true);
+      const rendered = { page: n, width: pixmap.getWidth(), height: pixmap.getHeight(), png: new Uint8Array(pixmap.asPNG()) };
+      pixmap.destroy();
+      page.destroy();
+      bytes += rendered.png.byteLength;
+      if (bytes > maxResultBytes) throw new ResultTooLargeError();
+      out.push(rendered);
+    }
+  } finally {
+    doc.destroy();
   }
-  doc.destroy();
   return out;
 }
 

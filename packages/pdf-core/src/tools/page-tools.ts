@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { notPdf, PdfInputError } from './errors';
 import { TOOL_TIMEOUTS, type ToolEngines } from './engines';
@@ -6,6 +6,7 @@ import { hasPdfHeader, probePdf } from './input';
 import { preparePdfQuick, workWhileLooking } from './quick-check';
 import { formatPageList, parsePageList, parsePageRanges } from './page-ranges';
 import { runQpdf } from './qpdf';
+import { chargeOutput } from '../tool-caller';
 
 export interface SplitPart {
   pages: number[];
@@ -15,42 +16,76 @@ export interface SplitPart {
 /** At most this many parts in one answer (they travel as base64 in one JSON body). */
 export const MAX_SPLIT_PARTS = 500;
 
+/** qpdf runs one split works on at once (the runner's fair share caps a client further). */
+const SPLIT_RUNS_AT_ONCE = 2;
+
 /**
  * Splits a PDF into parts: one per comma-separated item of `ranges` (`1-3,4-6,7-`), or
  * runs of `every` pages (default 1: one part per page). Each part keeps the document's
  * metadata and the pages' annotations.
+ *
+ * Every part is charged to the call's output budget as it is read (chargeOutput), and its
+ * file removed: a request that multiplies its input (`1-1,1-1,...`, or shared resources
+ * copied into every part) stops with 413 at the budget, not after writing everything.
  */
 export async function splitPdf(engines: ToolEngines, input: Uint8Array, options: { ranges?: string; every?: number }): Promise<SplitPart[]> {
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
     const { path, pages } = await preparePdfQuick(engines, dir, input);
+    const readPart = async (file: string, group: number[]): Promise<SplitPart> => {
+      const data = new Uint8Array(await readFile(file));
+      await rm(file, { force: true });
+      chargeOutput(data.byteLength);
+      return { pages: group, data };
+    };
     if (options.ranges !== undefined) {
       const groups = parsePageRanges(options.ranges, pages, 'ranges');
       if (groups.length > MAX_SPLIT_PARTS) throw new PdfInputError('ranges', `At most ${MAX_SPLIT_PARTS} parts`, 'too_many_parts');
-      return Promise.all(
-        groups.map(async (group, i) => {
-          const out = join(dir, `part-${i + 1}.pdf`);
-          await runQpdf(runner, dir, [path, '--pages', '.', formatPageList(group), '--', out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
-          return { pages: group, data: new Uint8Array(await readFile(out)) };
-        }),
-      );
+      return mapInTurns(groups, SPLIT_RUNS_AT_ONCE, async (group, i) => {
+        const out = join(dir, `part-${i + 1}.pdf`);
+        await runQpdf(runner, dir, [path, '--pages', '.', formatPageList(group), '--', out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+        return readPart(out, group);
+      });
     }
     const every = options.every ?? 1;
     if (Math.ceil(pages / every) > MAX_SPLIT_PARTS) {
       throw new PdfInputError('every', `That makes more than ${MAX_SPLIT_PARTS} parts; use a larger "every"`, 'too_many_parts');
     }
-    // one qpdf run writes every part: part-01-10.pdf, part-11-20.pdf, ...
+    // one qpdf run writes every part: part-01-10.pdf, part-11-20.pdf, ... (the temp dir is watched meanwhile)
     await runQpdf(runner, dir, [`--split-pages=${every}`, path, join(dir, 'split-%d.pdf')], { timeoutMs: TOOL_TIMEOUTS.qpdf });
     const names = (await readdir(dir)).filter((n) => n.startsWith('split-')).sort();
-    return Promise.all(
-      names.map(async (name) => {
-        const m = /^split-(\d+)(?:-(\d+))?\.pdf$/.exec(name);
-        const from = Number(m?.[1]);
-        const to = m?.[2] ? Number(m[2]) : from;
-        return { pages: Array.from({ length: to - from + 1 }, (_, i) => from + i), data: new Uint8Array(await readFile(join(dir, name))) };
-      }),
-    ).then((parts) => parts.sort((a, b) => (a.pages[0] ?? 0) - (b.pages[0] ?? 0)));
+    const parts = await mapInTurns(names, 1, async (name) => {
+      const m = /^split-(\d+)(?:-(\d+))?\.pdf$/.exec(name);
+      const from = Number(m?.[1]);
+      const to = m?.[2] ? Number(m[2]) : from;
+      return readPart(join(dir, name), Array.from({ length: to - from + 1 }, (_, i) => from + i));
+    });
+    return parts.sort((a, b) => (a.pages[0] ?? 0) - (b.pages[0] ?? 0));
   });
+}
+
+/**
+ * `fn` over `items`, at most `atOnce` at a time, results in order. The first failure stops
+ * the starts; it is thrown once the calls already started have settled (their files are
+ * in the temp dir, which goes only after them).
+ */
+async function mapInTurns<T, R>(items: readonly T[], atOnce: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  let failure: { err: unknown } | undefined;
+  const lane = async () => {
+    while (!failure && next < items.length) {
+      const i = next++;
+      try {
+        results[i] = await fn(items[i] as T, i);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, lane));
+  if (failure) throw failure.err;
+  return results;
 }
 
 /** A new PDF of the selected pages (`1,3,5-7`), in the order given. */

@@ -9,7 +9,7 @@ import { logoPng } from '../images/logo-png';
 import { acceptPdf } from '../inspect/pdf-acceptance';
 import { renderLayout } from '../layout/render-layout';
 import { verifyPdfSignatures } from '../signing/verify';
-import { checkPdf, extractText, imagesToPdf, probeEncryption, renderPages } from './mupdf-ops';
+import { checkPdf, extractText, imagesToPdf, probeEncryption, renderPages, ResultTooLargeError } from './mupdf-ops';
 import { redactPdf } from './mupdf-redact';
 import { stripOfficeLinks } from './office-links';
 import { numberPages, setMetadata, watermarkPdf } from './pdf-lib-ops';
@@ -33,7 +33,9 @@ function mupdf(): Promise<typeof Mupdf> {
   return mupdfLoading;
 }
 
-type Handlers = { [K in keyof WorkerOps]: (args: WorkerOps[K]['args'], id: number) => Promise<WorkerOps[K]['result']> | WorkerOps[K]['result'] };
+type Handlers = {
+  [K in keyof WorkerOps]: (args: WorkerOps[K]['args'], id: number, maxResultBytes: number) => Promise<WorkerOps[K]['result']> | WorkerOps[K]['result'];
+};
 
 const port = parentPort;
 if (!port) throw new Error('pdf-worker.js runs only as a worker thread');
@@ -43,7 +45,7 @@ const handlers: Handlers = {
   'page-numbers': (args) => numberPages(args),
   metadata: (args) => setMetadata(args.pdf, args.fields),
   redact: async (args, id) => redactPdf(await mupdf(), args, (ms) => port.postMessage({ id, type: 'deadline', ms } satisfies WorkerResponse)),
-  'pdf-to-images': async (args) => renderPages(await mupdf(), args),
+  'pdf-to-images': async (args, _id, maxResultBytes) => renderPages(await mupdf(), args, maxResultBytes),
   'images-to-pdf': async (args) => imagesToPdf(await mupdf(), args),
   'probe-encryption': async (args) => probeEncryption(await mupdf(), args.pdf),
   'check-pdf': async (args) => checkPdf(await mupdf(), args),
@@ -57,28 +59,39 @@ const handlers: Handlers = {
   'strip-office-links': (args) => stripOfficeLinks(args),
 };
 
-/** ArrayBuffers of the result, moved to the pool instead of copied. */
-function transferables(result: unknown): ArrayBuffer[] {
-  const out = new Set<ArrayBuffer>();
+/** The byte arrays of a result: moved to the pool instead of copied, and counted against maxResultBytes. */
+function byteArrays(result: unknown): Uint8Array[] {
+  const out: Uint8Array[] = [];
   const visit = (v: unknown) => {
-    if (v instanceof Uint8Array) {
-      if (v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength) out.add(v.buffer);
-    } else if (Array.isArray(v)) v.forEach(visit);
+    if (v instanceof Uint8Array) out.push(v);
+    else if (Array.isArray(v)) v.forEach(visit);
     else if (v && typeof v === 'object') Object.values(v).forEach(visit);
   };
   visit(result);
+  return out;
+}
+
+function transferables(arrays: Uint8Array[]): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  for (const v of arrays) if (v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength) out.add(v.buffer);
   return [...out];
 }
 
 port.on('message', async (req: WorkerRequest) => {
   try {
-    const handler = handlers[req.op as keyof WorkerOps] as (args: unknown, id: number) => unknown;
+    const handler = handlers[req.op as keyof WorkerOps] as (args: unknown, id: number, maxResultBytes: number) => unknown;
     if (!handler) throw new Error(`unknown worker op "${req.op}"`);
-    const result = await handler(req.args, req.id);
-    port.postMessage({ id: req.id, type: 'done', result } satisfies WorkerResponse, transferables(result));
+    const maxResultBytes = req.maxResultBytes ?? Infinity;
+    const result = await handler(req.args, req.id, maxResultBytes);
+    // a result over the call's output budget never leaves the worker
+    const arrays = byteArrays(result);
+    if (arrays.reduce((sum, a) => sum + a.byteLength, 0) > maxResultBytes) throw new ResultTooLargeError();
+    port.postMessage({ id: req.id, type: 'done', result } satisfies WorkerResponse, transferables(arrays));
   } catch (err) {
     const error: Extract<WorkerResponse, { type: 'failed' }>['error'] =
-      err instanceof ValidationError
+      err instanceof ResultTooLargeError
+        ? { kind: 'output-budget' }
+        : err instanceof ValidationError
         ? { kind: 'input', issues: err.issues }
         : { kind: 'error', message: String((err as Error)?.message ?? err), stack: (err as Error)?.stack };
     port.postMessage({ id: req.id, type: 'failed', error } satisfies WorkerResponse);

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { AppError, ValidationError, type ValidationIssue } from '@firma-riesgo/errors';
 import { FairQueue, halfOf } from '../fair-queue';
 import { currentToolCaller, shuttingDown, ToolCallAbortedError } from '../tool-caller';
+import { OutputBudgetExceededError, type OutputBudget } from '../output-budget';
 import { PatternTimeoutError, ToolsBusyError, WorkerTimeoutError } from './errors';
 import type { WorkerOps, WorkerRequest, WorkerResponse } from './worker-protocol';
 
@@ -43,6 +44,8 @@ export interface RunOptions {
   internal?: boolean;
   /** Aborting drops a waiting job or terminates the worker running it; default: the caller's signal. */
   signal?: AbortSignal;
+  /** Largest result (the bytes of its byte arrays) the job may return; default: what is left of the caller's output budget, if any. */
+  maxResultBytes?: number;
 }
 
 export interface PoolStats {
@@ -70,6 +73,8 @@ interface Job {
   reject(err: Error): void;
   signal?: AbortSignal;
   onAbort?: () => void;
+  maxResultBytes?: number;
+  budget?: OutputBudget;
 }
 
 interface Slot {
@@ -133,7 +138,12 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
       return;
     }
     if (msg.type === 'done') finish(slot, msg.result);
-    else finish(slot, undefined, reviveError(msg.error));
+    else if (msg.error.kind === 'output-budget') {
+      // detached first: exceeding the budget aborts the call's signal, which must not terminate this (healthy) worker
+      release(slot);
+      job.reject(job.budget?.exceed() ?? new OutputBudgetExceededError(job.maxResultBytes ?? 0));
+      dispatch();
+    } else finish(slot, undefined, reviveError(msg.error));
   }
 
   /** Detaches the slot's job, if any, counting it as no longer running for its client. */
@@ -178,7 +188,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
       slot.job = job;
       const s = slot;
       s.timer = setTimeout(() => kill(s, new WorkerTimeoutError(job.op, job.timeoutMs)), job.timeoutMs);
-      const request: WorkerRequest = { id: job.id, op: job.op, args: job.args };
+      const request: WorkerRequest = { id: job.id, op: job.op, args: job.args, maxResultBytes: job.maxResultBytes };
       s.worker.postMessage(request);
     }
   }
@@ -206,6 +216,8 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
           resolve: resolvePromise as (v: unknown) => void,
           reject: rejectPromise,
           signal,
+          maxResultBytes: runOptions.maxResultBytes ?? caller.budget?.remaining,
+          budget: caller.budget,
         };
         if (signal) {
           job.onAbort = () => {
@@ -244,7 +256,7 @@ export class ClientMissingError extends AppError {
   }
 }
 
-function reviveError(error: Extract<WorkerResponse, { type: 'failed' }>['error']): Error {
+function reviveError(error: Exclude<Extract<WorkerResponse, { type: 'failed' }>['error'], { kind: 'output-budget' }>): Error {
   if (error.kind === 'input') return new ValidationError(error.issues as ValidationIssue[], 'INVALID_INPUT');
   const err = new Error(`PDF worker job failed: ${error.message}`);
   if (error.stack) err.stack = error.stack;

@@ -9,11 +9,13 @@ export interface WorkerRequest {
   id: number;
   op: string;
   args: unknown;
+  /** The result's files (its byte arrays) may hold at most this many bytes: the call's output budget left. */
+  maxResultBytes?: number;
 }
 
 export type WorkerResponse =
   | { id: number; type: 'done'; result: unknown }
-  | { id: number; type: 'failed'; error: { kind: 'input'; issues: ValidationIssue[] } | { kind: 'error'; message: string; stack?: string } }
+  | { id: number; type: 'failed'; error: { kind: 'input'; issues: ValidationIssue[] } | { kind: 'error'; message: string; stack?: string } | { kind: 'output-budget' } }
   /**
    * The job enters (ms) or leaves (null) a phase that must finish within `ms`, such as
    * matching a user's regex: past it the pool terminates the worker.

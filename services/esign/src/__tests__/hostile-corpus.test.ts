@@ -7,6 +7,7 @@ import { createLogger } from '@firma-riesgo/service-kit';
 import { captureLogLines, startHealthProbe } from '@firma-riesgo/service-kit/testing';
 import { cutIdatPng, makePng, truncatedPng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
 import { encryptPdf, textPdf } from '../tools/__tests__/support';
+import { noisePagePdf, sharedResourcePdf } from '../tools/__tests__/amplifying-inputs';
 import { BUILT_IN_TEMPLATES_DIR } from '../contracts/template-catalogue';
 import { cyclicPageTree, flateBomb, truncated, zeroPages } from './hostile/pdf-fixtures';
 import { linkedDocx, linkedOdt, linkedRtf, recordingListener } from '../tools/__tests__/linked-office-files';
@@ -229,6 +230,19 @@ const CASES: Case[] = [
   { name: 'admin dashboard: a %E0 session cookie', send: (api) => api().get('/admin/').set('cookie', 'esign_admin=%E0'), expect: [422] },
   { name: 'admin dashboard: a same-length multibyte session signature', send: (api) => api().get('/admin/').set('cookie', `esign_admin=k.9999999999999.${'%C3%A9'.repeat(43)}`), expect: [422] },
   { name: 'admin logout: a %E0 cookie and a multibyte CSRF token', send: (api) => api().post('/admin/logout').set('cookie', 'esign_admin=%E0').type('form').send({ csrf: 'é'.repeat(43) }), expect: [403] },
+  // issue 27: output amplification; the budget here is 4 x 2 MB (ESIGN_TOOL_OUTPUT_FACTOR x ESIGN_MAX_UPLOAD_MB)
+  {
+    name: 'tool split: a 1 MB page copied into 60 parts (80 MB before the output budget)',
+    send: async (api) => tool(api, 'split', { ranges: Array(60).fill('1-1').join(',') }, { data: await sharedResourcePdf(1, 1024 * 1024), name: 'a.pdf' }),
+    expect: [413],
+    check: (res) => expect(res.body.code).toBe('TOOL_OUTPUT_TOO_LARGE'),
+  },
+  {
+    name: 'tool pdf-to-images: a page of noise rendered again and again',
+    send: async (api) => tool(api, 'pdf-to-images', { dpi: '150', pages: Array(20).fill('1').join(',') }, { data: await noisePagePdf(800), name: 'a.pdf' }),
+    expect: [413],
+    check: (res) => expect(res.body.code).toBe('TOOL_OUTPUT_TOO_LARGE'),
+  },
 ];
 
 // Issue 27, limits for every caller (esbounds): a logo that declares 400 megapixels, and webhook

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PayloadTooLargeError, ValidationError } from '@firma-riesgo/errors';
 import { clientRateLimit, defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import type { RateLimiter } from '@firma-riesgo/auth';
-import { abortSignalOnClose, withToolCaller, type ToolEngines } from '@firma-riesgo/pdf-core';
+import { abortSignalOnClose, chargeOutput, OutputBudget, withToolCaller, type ToolEngines } from '@firma-riesgo/pdf-core';
 import { errorResponse } from '../openapi';
 import { authenticate, optionalPrincipalOf, type AuthDeps } from '../keys/authenticate';
 import { toolClient } from './client';
@@ -14,6 +14,8 @@ export interface ToolsDeps {
   engines: ToolEngines;
   /** ESIGN_MAX_UPLOAD_MB: the largest file any tool accepts. */
   maxUploadBytes: number;
+  /** A call's output budget (ESIGN_TOOL_OUTPUT_FACTOR x the upload limit): the bytes of the files it answers with, in all. */
+  outputBudgetBytes: number;
   /** Calls per client (key, or IP without one) per minute: ESIGN_TOOLS_RATE_LIMIT. */
   limiter: RateLimiter;
   /** Counts an admitted call for the key's tenant, or `anonymous` (null). */
@@ -53,7 +55,9 @@ const RATE_HEADERS = {
 const ERROR_RESPONSES = {
   400: errorResponse('A broken multipart body (INVALID_MULTIPART)'),
   401: errorResponse('An `authorization` header was sent but names no valid key (sending none is fine)'),
-  413: errorResponse('A file is larger than this tool accepts'),
+  413: errorResponse(
+    'A file is larger than this tool accepts (PAYLOAD_TOO_LARGE), or the result would pass the output budget, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (TOOL_OUTPUT_TOO_LARGE: ask for fewer pages or parts, or a lower resolution)',
+  ),
   422: {
     description: 'Missing or invalid field, or an input that is not a readable PDF (the message says which)',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationErrorBody' } } },
@@ -95,7 +99,7 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
     method: 'post',
     path: `/firma/tools/${spec.name}`,
     summary: spec.summary,
-    description: `${spec.description}\n\nLargest file: ${Math.round(maxFileBytes / 1024 / 1024)} MB.`,
+    description: `${spec.description}\n\nLargest file: ${Math.round(maxFileBytes / 1024 / 1024)} MB. Largest result: ${mb(ctx.outputBudgetBytes)} MB in all (413 TOOL_OUTPUT_TOO_LARGE).`,
     tags: ['tools'],
     security: [{}, { ApiKey: [] }],
     body: spec.body,
@@ -104,8 +108,19 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
     before: [authenticate(ctx.auth, { optional: true }), clientRateLimit(ctx.limiter, { clientOf: toolClient, what: 'tool calls' }), countToolCall(ctx.countCall), bodyLimit(spec.maxBodyBytes), multipartUpload({ files, maxFileBytes }), markFiles(files.map((f) => f.name))],
     // Every engine run and worker job of the call is done for this client: its share of the
     // pool and of each engine is capped, and its work stops if it disconnects.
+    // Its output is bounded: every file it makes counts against one budget, and its temp
+    // dir may hold WORK_FACTOR budgets plus two copies of the upload (output-budget.ts); past either, 413.
     handler: async ({ body }, req, res) => {
-      const result = await withToolCaller({ client: toolClient(req, res), signal: abortSignalOnClose(res) }, () => spec.handler(body, req, res));
+      const uploaded = files.reduce((sum, f) => sum + uploadedFiles(req, f.name).reduce((s, file) => s + file.size, 0), 0);
+      const budget = new OutputBudget(ctx.outputBudgetBytes, WORK_FACTOR * ctx.outputBudgetBytes + 2 * uploaded);
+      let result: unknown;
+      try {
+        result = await withToolCaller({ client: toolClient(req, res), signal: abortSignalOnClose(res), budget }, () => spec.handler(body, req, res));
+      } catch (err) {
+        // the engines and jobs the budget stopped fail in their own ways: the budget is the reason
+        throw budget.exceeded ?? err;
+      }
+      if (budget.exceeded) throw budget.exceeded;
       // answered only once counted, as when the count ran before the upload was read
       await (res.locals as ToolLocals)[COUNTED];
       const file = (res.locals as ToolLocals)[RESULT_FILE];
@@ -114,6 +129,13 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
     },
   });
 }
+
+/**
+ * A call's temp dir may hold this many output budgets while engines work (plus the upload's
+ * copies): their working files are not output. ocrmypdf keeps about 12 times a 300 dpi
+ * colour scan while it works; LibreOffice's profile is about 0.5 MB.
+ */
+export const WORK_FACTOR = 4;
 
 const COUNTED = Symbol('tool call counted');
 const RESULT_FILE = Symbol('tool result file');
@@ -179,10 +201,16 @@ export function downloadName(original: string | undefined, suffix: string, exten
   return `${base || 'document'}-${suffix}.${extension}`;
 }
 
-/** Answers a binary result as a download with its media type (sent by defineTool once the call is counted). */
+/**
+ * Answers a binary result as a download with its media type (sent by defineTool once the
+ * call is counted). Charged to the call's output budget: past it, 413 and nothing is sent.
+ */
 export function sendFile(res: Response, data: Uint8Array, options: FileOptions): void {
+  chargeOutput(data.byteLength);
   (res.locals as ToolLocals)[RESULT_FILE] = { data, options };
 }
+
+const mb = (bytes: number) => String(Math.round((bytes / 1024 / 1024) * 100) / 100);
 
 function writeFile(res: Response, data: Uint8Array, options: FileOptions): void {
   res.attachment(options.filename);

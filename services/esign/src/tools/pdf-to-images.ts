@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parsePageList } from '@firma-riesgo/pdf-core';
+import { chargeOutput, parsePageList } from '@firma-riesgo/pdf-core';
 import { Base64Item, defineTool, downloadName, FormFile, formInt, theFile, type ToolContext } from './http';
 import { runOnPreparedPdf } from './run-in-worker';
 
@@ -23,7 +23,8 @@ export function registerPdfToImages(ctx: ToolContext): void {
     summary: 'Render pages as PNG images',
     description:
       `One PNG per page (or per page of \`pages\`) at \`dpi\` (default 150, at most ${MAX_DPI}), as seen (CropBox, /Rotate), answered as JSON with base64 images. ` +
-      `Refused with 422 beyond ${MAX_PAGE_PIXELS / 1e6} Mpx a page or ${MAX_TOTAL_PIXELS / 1e6} Mpx a request: lower the dpi or choose pages.`,
+      `Refused with 422 beyond ${MAX_PAGE_PIXELS / 1e6} Mpx a page or ${MAX_TOTAL_PIXELS / 1e6} Mpx a request: lower the dpi or choose pages. ` +
+      'The PNGs count against the output budget as each page is encoded: past it, 413 TOOL_OUTPUT_TOO_LARGE.',
     body: z.object({ file: FormFile, dpi: formInt(36, MAX_DPI).default(150), pages: z.string().min(1).max(4000).optional() }),
     produces: { json: Rendered },
     handler: async (body, req) => {
@@ -35,6 +36,8 @@ export function registerPdfToImages(ctx: ToolContext): void {
         maxPixels: MAX_PAGE_PIXELS,
         maxTotalPixels: MAX_TOTAL_PIXELS,
       }));
+      // the worker stopped rendering at what was left of the budget; counted here as the answer's files
+      chargeOutput(rendered.reduce((sum, r) => sum + r.png.byteLength, 0));
       return {
         pages: rendered.length,
         dpi: body.dpi,

@@ -15,7 +15,8 @@ export function registerSplit(ctx: ToolContext): void {
     summary: 'Split a PDF into parts',
     description:
       'One part per comma-separated item of `ranges` (`1-3,4-6,7-`; `N-` runs to the last page), or runs of `every` pages ' +
-      `(default: one part per page). Ranges are checked against the page count. At most ${MAX_SPLIT_PARTS} parts; answered as JSON with base64 files.`,
+      `(default: one part per page). Ranges are checked against the page count. At most ${MAX_SPLIT_PARTS} parts; answered as JSON with base64 files. ` +
+      'Repeated or overlapping ranges are allowed, but every part counts against the output budget as it is written: past it, 413 TOOL_OUTPUT_TOO_LARGE.',
     body: z
       .object({
         file: FormFile,
