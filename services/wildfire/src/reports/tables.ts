@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../tokens/tables';
 
 export const REPORT_FORMATS = ['pdf', 'csv', 'json'] as const;
@@ -10,7 +11,10 @@ export const REPORT_SOURCES = ['observed', 'synthetic'] as const;
  * One generated (or generating) monthly report. The account comes from the token that
  * asked for it, never from the request. The file lives in the service's file store
  * under `file_key` once `status` is `ready`; a failed report has an `error` and no file.
- * Rows outlive their files: after `expires_at` the API answers 410 from the row.
+ * Rows of live reports outlive their files: after `expires_at` the API answers 410 from the row.
+ * A test token's report (`synthetic`) expires after WILDFIRE_TEST_REPORT_RETENTION_DAYS and
+ * loses its row with its file; one finishing replaces the account's others of the same
+ * municipality and month.
  */
 export const reports = pgTable(
   'reports',
@@ -34,11 +38,22 @@ export const reports = pgTable(
     fileKey: text('file_key'),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    /** created_at + 12 months (interface §8). */
+    /** created_at + 12 months (interface §8); test reports: + WILDFIRE_TEST_REPORT_RETENTION_DAYS days. */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /**
+     * Set while a job generates the report: it holds one of its account's render slots
+     * (WILDFIRE_REPORT_ACCOUNT_CONCURRENCY) until then. A lease, so a killed worker's slot frees itself.
+     */
+    renderingUntil: timestamp('rendering_until', { withTimezone: true }),
   },
-  (t) => [index('reports_account_created_idx').on(t.accountId, t.createdAt)],
+  (t) => [
+    index('reports_account_created_idx').on(t.accountId, t.createdAt),
+    // A test token's request joins the identical one pending instead of starting another.
+    uniqueIndex('reports_test_pending_key')
+      .on(t.accountId, t.municipioId, t.periodo, t.format, t.lang)
+      .where(sql`${t.status} = 'pending' and ${t.source} = 'synthetic'`),
+  ],
 );
 
 /**
