@@ -1,4 +1,10 @@
-ALTER TABLE "reports" ADD COLUMN "rendering_until" timestamp with time zone;--> statement-breakpoint
+CREATE TABLE "report_render_slots" (
+	"report_id" uuid PRIMARY KEY NOT NULL,
+	"account_id" uuid NOT NULL,
+	"until" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "report_render_slots_account_idx" ON "report_render_slots" USING btree ("account_id");--> statement-breakpoint
 -- A test token's identical pending reports: the newest stays pending, the older ones fail, so the unique index below can be built.
 UPDATE "reports" AS r SET "status" = 'failed', "error" = 'superseded by an identical pending test report', "finished_at" = now()
 WHERE r."status" = 'pending' AND r."source" = 'synthetic' AND EXISTS (

@@ -6,7 +6,7 @@
  * failure removes any file and marks the row failed, so nothing half-done is ever served.
  *
  * An account generates at most `accountConcurrency` reports at once across every process: a
- * job first takes a render slot of its account (a lease on its row, `claimRenderSlot`); when
+ * job first takes a render slot of its account (a lease in `report_render_slots`, `claimRenderSlot`); when
  * none is free it goes back to the queue for `busyRetryMs` without using an attempt or
  * holding its worker (`JobDeferredError`), so other accounts' reports go ahead. A test
  * report that finishes replaces the account's earlier one of the municipality and month.
@@ -140,18 +140,23 @@ export function createGenerateReport(deps: GenerateReportDeps) {
       await deps.files.write(key, bytes);
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       await finish(report, { fileKey: key, sizeBytes: bytes.byteLength, sha256 }, ctx);
+      await release(report.id, ctx);
     } catch (err) {
       // The last attempt: no file without a ready row. (A row another run finished keeps its file.)
       if (ctx.attempt >= generateReportJob.attempts && (await deps.repo.find(report.id))?.status === 'pending') {
         await deps.repo.markFailed(report.id, String((err as Error)?.message ?? err).slice(0, 1000), deps.clock());
         await deps.files.remove(key).catch((removeErr: unknown) => ctx.logger.warn({ err: removeErr, reportId }, 'could not remove the file of a failed report'));
-      } else {
-        // A retry comes: the slot is free for the account's other reports meanwhile.
-        await deps.repo.releaseRenderSlot(report.id).catch((releaseErr: unknown) => ctx.logger.warn({ err: releaseErr, reportId }, 'could not release a render slot; its lease frees it'));
       }
+      // Finished or failed, or a retry comes: the slot is free for the account's other reports meanwhile.
+      await release(report.id, ctx);
       throw err;
     }
   };
+
+  /** A slot that cannot be given back only counts until its report leaves pending or its lease runs out. */
+  async function release(id: string, ctx: Pick<JobContext, 'logger'>): Promise<void> {
+    await deps.repo.releaseRenderSlot(id).catch((err: unknown) => ctx.logger.warn({ err, reportId: id }, 'could not release a render slot; its lease frees it'));
+  }
 
   /** Marks the report ready; a test report replaces the account's earlier ones of the municipality and month. */
   async function finish(report: ReportRow, file: ReportFileFacts, ctx: Pick<JobContext, 'logger'>): Promise<void> {

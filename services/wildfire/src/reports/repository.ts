@@ -1,11 +1,11 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { WildfireDb } from '../db';
-import { reportSchedules, reports } from './tables';
+import { reportRenderSlots, reportSchedules, reports } from './tables';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type ReportScheduleRow = typeof reportSchedules.$inferSelect;
 export type ReportScheduleKey = Pick<ReportScheduleRow, 'accountId' | 'municipioId' | 'format' | 'lang'>;
-export type NewReport = Omit<typeof reports.$inferInsert, 'status' | 'sizeBytes' | 'sha256' | 'fileKey' | 'error' | 'finishedAt' | 'renderingUntil'>;
+export type NewReport = Omit<typeof reports.$inferInsert, 'status' | 'sizeBytes' | 'sha256' | 'fileKey' | 'error' | 'finishedAt'>;
 /** What `markReady` stores with a finished report. */
 export type ReportFileFacts = { fileKey: string; sizeBytes: number; sha256: string };
 /** A test report on its way out (replaced, or past its retention): its row and, if any, its file. */
@@ -16,7 +16,7 @@ export type RenderSlot = 'claimed' | 'busy' | 'gone';
 /** How many same-day reports reuse looks at: the newest usually wins; the others cover a lost file. */
 const REUSE_CANDIDATES = 3;
 
-/** The only code that touches the reports and report_schedules tables. */
+/** The only code that touches the reports, report_render_slots and report_schedules tables. */
 /** What makes two reports the same request: account, municipality, period, format, language and kind of data. */
 type ReportKey = Pick<ReportRow, 'accountId' | 'municipioId' | 'periodo' | 'format' | 'lang' | 'source'>;
 /** Test reports one account keeps of a municipality and month: one (the last finished). */
@@ -74,30 +74,35 @@ export function createReportsRepository(db: WildfireDb) {
 
     /**
      * Takes one of the account's `cap` render slots for a pending report until `leaseUntil`:
-     * `busy` when `cap` other reports of the account hold an unexpired one, `gone` when the
-     * report is no longer pending. Serialised per account by a transaction-scoped advisory
-     * lock, so two workers never both take the last slot.
+     * `busy` when `cap` other pending reports of the account hold an unexpired one, `gone`
+     * when the report is no longer pending. Serialised per account by a transaction-scoped
+     * advisory lock, so two workers never both take the last slot. Reads the report row
+     * without locking it.
      */
     async claimRenderSlot(report: Pick<ReportRow, 'id' | 'accountId'>, cap: number, now: Date, leaseUntil: Date): Promise<RenderSlot> {
       return db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wildfire:report-render:${report.accountId}`}))`);
+        // Leases run out (a killed worker's) or outlive their report (finished, deleted): gone.
+        await tx.delete(reportRenderSlots).where(and(eq(reportRenderSlots.accountId, report.accountId), lte(reportRenderSlots.until, now)));
         const [held] = await tx
           .select({ n: count() })
-          .from(reports)
-          .where(and(eq(reports.accountId, report.accountId), eq(reports.status, 'pending'), gt(reports.renderingUntil, now), ne(reports.id, report.id)));
+          .from(reportRenderSlots)
+          .innerJoin(reports, eq(reports.id, reportRenderSlots.reportId))
+          .where(and(eq(reportRenderSlots.accountId, report.accountId), ne(reportRenderSlots.reportId, report.id), eq(reports.status, 'pending')));
         if ((held?.n ?? 0) >= cap) return 'busy';
-        const claimed = await tx
-          .update(reports)
-          .set({ renderingUntil: leaseUntil })
-          .where(and(eq(reports.id, report.id), eq(reports.status, 'pending')))
-          .returning({ id: reports.id });
-        return claimed.length === 1 ? 'claimed' : 'gone';
+        const [own] = await tx.select({ status: reports.status }).from(reports).where(eq(reports.id, report.id));
+        if (own?.status !== 'pending') return 'gone';
+        await tx
+          .insert(reportRenderSlots)
+          .values({ reportId: report.id, accountId: report.accountId, until: leaseUntil })
+          .onConflictDoUpdate({ target: reportRenderSlots.reportId, set: { until: leaseUntil } });
+        return 'claimed';
       });
     },
 
-    /** Gives the render slot back (an attempt that failed and will be retried). */
+    /** Gives the render slot back: the report is finished, or an attempt failed and will be retried. */
     async releaseRenderSlot(id: string): Promise<void> {
-      await db.update(reports).set({ renderingUntil: null }).where(eq(reports.id, id));
+      await db.delete(reportRenderSlots).where(eq(reportRenderSlots.reportId, id));
     },
 
     /**
@@ -110,7 +115,7 @@ export function createReportsRepository(db: WildfireDb) {
       return db.transaction(async (tx) => {
         const done = await tx
           .update(reports)
-          .set({ status: 'ready', ...file, error: null, finishedAt: now, renderingUntil: null })
+          .set({ status: 'ready', ...file, error: null, finishedAt: now })
           .where(and(eq(reports.id, report.id), eq(reports.status, 'pending')))
           .returning({ id: reports.id });
         if (done.length === 0) return { done: false, replaced: [] };
@@ -288,7 +293,7 @@ export function createReportsRepository(db: WildfireDb) {
     async markReady(id: string, file: ReportFileFacts, now: Date): Promise<boolean> {
       const done = await db
         .update(reports)
-        .set({ status: 'ready', ...file, error: null, finishedAt: now, renderingUntil: null })
+        .set({ status: 'ready', ...file, error: null, finishedAt: now })
         .where(and(eq(reports.id, id), eq(reports.status, 'pending')))
         .returning({ id: reports.id });
       return done.length === 1;

@@ -41,11 +41,6 @@ export const reports = pgTable(
     /** created_at + 12 months (interface §8); test reports: + WILDFIRE_TEST_REPORT_RETENTION_DAYS days. */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
-    /**
-     * Set while a job generates the report: it holds one of its account's render slots
-     * (WILDFIRE_REPORT_ACCOUNT_CONCURRENCY) until then. A lease, so a killed worker's slot frees itself.
-     */
-    renderingUntil: timestamp('rendering_until', { withTimezone: true }),
   },
   (t) => [
     index('reports_account_created_idx').on(t.accountId, t.createdAt),
@@ -74,4 +69,21 @@ export const reportSchedules = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [unique('report_schedules_account_municipio_format_lang_key').on(t.accountId, t.municipioId, t.format, t.lang)],
+);
+
+/**
+ * The render slots in use (WILDFIRE_REPORT_ACCOUNT_CONCURRENCY per account, across every
+ * worker): a job generating a report holds one, as a lease until `until`, so a killed
+ * worker's slot frees itself. A slot counts only while its report is pending. Its own table,
+ * with no foreign key, so taking a slot never waits on the report row's lock (nor the
+ * report's update on the slot).
+ */
+export const reportRenderSlots = pgTable(
+  'report_render_slots',
+  {
+    reportId: uuid('report_id').primaryKey(),
+    accountId: uuid('account_id').notNull(),
+    until: timestamp('until', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('report_render_slots_account_idx').on(t.accountId)],
 );
