@@ -79,7 +79,8 @@ const reportFailed = (id: string, why: string) => new InternalError(`Report ${id
 /**
  * Monthly reports: `create` checks the request, reuses a finished report of the same
  * request from earlier in the UTC day (unless `force`), or records a pending report for the
- * caller's account and waits for the `report.generate` job; `download` and `list`
+ * caller's account (a test token's joins an identical one still pending) and waits for the
+ * `report.generate` job; `download` and `list`
  * answer the account's reports. Accounts only ever see their own reports.
  */
 export function createReportsService(deps: ReportsServiceDeps) {
@@ -143,10 +144,10 @@ export function createReportsService(deps: ReportsServiceDeps) {
 
       const fresh = { id: randomUUID(), ...key, provisional: isProvisional(periodo, today), createdAt: now };
       // A test token's request joins the identical one pending (one render however often it is sent) and is kept days, not months.
-      const row =
+      const { row, joined } =
         source === 'synthetic'
-          ? (await deps.repo.insertTestOrJoin({ ...fresh, expiresAt: testExpiryOf(now, deps.testRetentionDays) })).row
-          : await deps.repo.insert({ ...fresh, expiresAt: expiryOf(now) });
+          ? await deps.repo.insertTestOrJoin({ ...fresh, expiresAt: testExpiryOf(now, deps.testRetentionDays) })
+          : { row: await deps.repo.insert({ ...fresh, expiresAt: expiryOf(now) }), joined: false };
       try {
         if (options.respondAsync) {
           await deps.jobs.enqueue('report.generate', { reportId: row.id });
@@ -156,12 +157,15 @@ export function createReportsService(deps: ReportsServiceDeps) {
       } catch (err) {
         if (err instanceof JobWaitTimeoutError) return { state: 'pending', record: recordOf(row, now) };
         // The handler marks the row failed on its last attempt; this covers a job that never ran
-        // (or was never queued: a pending row without a job would answer 202 forever).
-        await deps.repo.markFailed(row.id, String((err as Error)?.message ?? err).slice(0, 1000), deps.clock());
+        // (or was never queued: a pending row without a job would answer 202 forever). A joined
+        // report's job was queued by the request that created it, and may be running.
+        if (!joined || err instanceof JobFailedError) await deps.repo.markFailed(row.id, String((err as Error)?.message ?? err).slice(0, 1000), deps.clock());
         if (err instanceof JobFailedError) throw reportFailed(row.id, '');
         throw err;
       }
-      const done = (await deps.repo.find(row.id))!;
+      const done = await deps.repo.find(row.id);
+      // A test report replaced at once by another of its municipality and month is gone.
+      if (!done) throw reportNotFound(row.id);
       if (done.status !== 'ready') throw reportFailed(row.id, '');
       return { state: 'ready', record: recordOf(done, deps.clock()), file: await fileOf(done) };
     },
