@@ -93,7 +93,9 @@ export function reportsRouter(registry: OpenAPIRegistry, auth: RouteAuth, report
       ),
       401: errorResponse('MISSING_AUTH_HEADER or INVALID_API_KEY'),
       403: errorResponse('INSUFFICIENT_SCOPE (needs reports:write, or municipio_id is outside the token’s municipality list), or IP_NOT_ALLOWED'),
-      404: errorResponse('MUNICIPALITY_NOT_FOUND, or READING_NOT_FOUND (live tokens: no reading stored in that month)'),
+      404: errorResponse(
+        'MUNICIPALITY_NOT_FOUND, or READING_NOT_FOUND (live tokens: no reading stored in that month), or REPORT_NOT_FOUND (test tokens: the report was replaced by a newer one of its municipality and month before it could be answered)',
+      ),
       422: errorResponse('DATE_OUT_OF_RANGE (periodo before 2015-01 or after the current month) or UNSUPPORTED_FORMAT (format other than pdf, csv, json)'),
       500: errorResponse('REPORT_FAILED: the generation job failed; retry the POST'),
       ...rateLimitedResponses('reports'),
