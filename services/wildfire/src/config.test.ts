@@ -77,6 +77,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WILDFIRE_JOB_STALLED_MS: '500' })).toThrow(/WILDFIRE_JOB_STALLED_MS/);
   });
 
+  it('keeps test reports 7 days and renders 2 reports of an account at once by default; neither may be 0', () => {
+    expect(loadConfig({}).reports).toMatchObject({ testRetentionDays: 7, accountConcurrency: 2 });
+    expect(loadConfig({ WILDFIRE_TEST_REPORT_RETENTION_DAYS: '30', WILDFIRE_REPORT_ACCOUNT_CONCURRENCY: '1' }).reports).toMatchObject({ testRetentionDays: 30, accountConcurrency: 1 });
+    expect(() => loadConfig({ WILDFIRE_TEST_REPORT_RETENTION_DAYS: '0' })).toThrow(/WILDFIRE_TEST_REPORT_RETENTION_DAYS/);
+    expect(() => loadConfig({ WILDFIRE_REPORT_ACCOUNT_CONCURRENCY: '0' })).toThrow(/WILDFIRE_REPORT_ACCOUNT_CONCURRENCY/);
+  });
+
   it('reads the deprecated versions', () => {
     const config = loadConfig({ WILDFIRE_DEPRECATED_PREFIXES: '/api/v1=2027-06-30>/api/v2' });
     expect(config.deprecatedPrefixes).toEqual([{ prefix: '/api/v1', sunset: new Date('2027-06-30T00:00:00Z'), successor: '/api/v2' }]);

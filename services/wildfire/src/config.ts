@@ -105,6 +105,8 @@ const ZWildfireEnvSchema = z.object({
   WILDFIRE_PDF_WORKERS: env.int(2, 1),
   WILDFIRE_REPORT_RETENTION_CRON: cron('30 3 * * *'),
   WILDFIRE_REPORT_SCHEDULE_CRON: cron('0 6 1 * *'),
+  WILDFIRE_TEST_REPORT_RETENTION_DAYS: env.int(7, 1),
+  WILDFIRE_REPORT_ACCOUNT_CONCURRENCY: env.int(2, 1),
   WILDFIRE_SIGNING_P12_PATH: z.string().min(1).optional(),
   WILDFIRE_SIGNING_P12_PASSWORD: z.string().optional(),
   WILDFIRE_TSA_URL: env.url(['http', 'https']).optional(),
@@ -157,6 +159,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       retentionCron: e.WILDFIRE_REPORT_RETENTION_CRON,
       /** When `report.scheduled` generates the previous month's scheduled reports (cron, Madrid time). */
       scheduleCron: e.WILDFIRE_REPORT_SCHEDULE_CRON,
+      /** Days a test token's report is kept (live reports: 12 months); `report.retention` then deletes its file and row. */
+      testRetentionDays: e.WILDFIRE_TEST_REPORT_RETENTION_DAYS,
+      /** Reports of one account generated at once across every worker process; the others wait their turn. */
+      accountConcurrency: e.WILDFIRE_REPORT_ACCOUNT_CONCURRENCY,
     },
     /** The identity that seals report PDFs (a self-signed one under DATA_DIR unless a PKCS#12 is given), and the TSA for B-T seals. */
     signing: { p12Path: e.WILDFIRE_SIGNING_P12_PATH, p12Password: e.WILDFIRE_SIGNING_P12_PASSWORD, tsaUrl: e.WILDFIRE_TSA_URL },

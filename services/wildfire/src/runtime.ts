@@ -118,6 +118,11 @@ export interface StartOptions {
   clock?: () => Date;
   /** Municipality-years of synthetic data kept in memory. */
   syntheticCacheSize?: number;
+  /**
+   * Tests: `onRenderSlot` runs in a report job once it holds its account's render slot, before
+   * any work; `busyRetryMs` is how soon a job whose account has none free tries again.
+   */
+  reportRendering?: { onRenderSlot?: (report: { id: string; accountId: string; municipioId: string }) => Promise<void>; busyRetryMs?: number };
 }
 
 export async function startWildfire(config: WildfireConfig, role: WildfireRole, options: StartOptions = {}): Promise<WildfireRuntime> {
@@ -207,7 +212,20 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const sealer = identity && createReportSealer({ identity, tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined, clock });
   // Threads start on the first PDF, so a process that renders none never loads the layout engine.
   const pdfPool = createWorkerPool({ size: config.reports.pdfWorkers });
-  const generateReport = createGenerateReport({ repo: reportsRepo, municipalities, readings, synthetic, decisions, ecosystem, pool: pdfPool, sealer: sealer ?? noSealer, files, clock });
+  const generateReport = createGenerateReport({
+    repo: reportsRepo,
+    municipalities,
+    readings,
+    synthetic,
+    decisions,
+    ecosystem,
+    pool: pdfPool,
+    sealer: sealer ?? noSealer,
+    files,
+    clock,
+    accountConcurrency: config.reports.accountConcurrency,
+    ...options.reportRendering,
+  });
 
   const stopFollowing = cache && redis ? await followTokenChanges(redis.duplicate(), config.rateLimits.prefix, cache, logger) : undefined;
   const usageRepo = createUsageRepository(database.db);
@@ -222,7 +240,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
 
   // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
   const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
-  const purgeExpiredFiles = createPurgeExpiredFiles({ repo: reportsRepo, files, clock, exclusive });
+  const purgeExpiredFiles = createPurgeExpiredFiles({ repo: reportsRepo, files, clock, exclusive, testRetentionDays: config.reports.testRetentionDays });
   const sweepOrphanBlobs = createStorageSweep({ service: 'wildfire', files, clock, exclusive });
   // Late-bound: the schedule creates reports through the reports service, which needs the queue.
   let reportsService: ReportsService | undefined;
@@ -259,6 +277,7 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     files,
     clock,
     waitMs: config.reports.waitMs,
+    testRetentionDays: config.reports.testRetentionDays,
     logger,
   });
   reportsService = reports;

@@ -1,4 +1,5 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { JobDeferredError } from './errors';
 import { assertHandlers, type JobHandler, type JobHandlers } from './handlers';
 import { assertConcurrency, DEFAULT_CONCURRENCY } from './job-queue';
 import type { JobLogger } from './logger';
@@ -44,7 +45,7 @@ export function startBullMqWorker<R extends JobRegistry>(options: BullMqWorkerOp
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   assertConcurrency(concurrency);
 
-  async function processJob(job: Job): Promise<unknown> {
+  async function processJob(job: Job, token?: string): Promise<unknown> {
     const jobId = String(job.id);
     const definition = registry.find(job.name);
     const handler = handlers[job.name];
@@ -61,7 +62,14 @@ export function startBullMqWorker<R extends JobRegistry>(options: BullMqWorkerOp
       // Retrying cannot fix the data; fail it now and keep it for inspection.
       throw new UnrecoverableError((err as Error).message);
     }
-    return runHandler({ definition, handler, payload, jobId, attempt: job.attemptsMade + 1, logger });
+    try {
+      return await runHandler({ definition, handler, payload, jobId, attempt: job.attemptsMade + 1, logger });
+    } catch (err) {
+      if (!(err instanceof JobDeferredError) || token === undefined) throw err;
+      // BullMQ's manual delay: back to the delayed set without counting an attempt (skipAttempt).
+      await job.moveToDelayed(Date.now() + err.delayMs, token);
+      throw new DelayedError();
+    }
   }
 
   const client = blockingClient(options.connection);

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import {
   createBullMqQueue,
   createJobRegistry,
+  JobDeferredError,
   JobFailedError,
   JobPayloadError,
   JobWaitTimeoutError,
@@ -102,6 +103,20 @@ describe('BullMQ queue and worker', () => {
     });
     await expect(queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 10_000 })).resolves.toBe('sent');
     expect(attempts).toEqual([1, 2, 3]);
+  });
+
+  it('runs a deferred job again after its delay without using an attempt (BullMQ delayed set), and enqueueAndWait waits through it', async () => {
+    const attempts: number[] = [];
+    // envelope.remind has attempts: 1, so a deferral that counted would fail the job.
+    const { queue } = setup({
+      'envelope.remind': async (_payload, ctx) => {
+        attempts.push(ctx.attempt);
+        if (attempts.length < 3) throw new JobDeferredError(5, 'account busy');
+        return 'reminded';
+      },
+    });
+    await expect(queue.enqueueAndWait('envelope.remind', { envelopeId: 'e1' }, { timeoutMs: 10_000 })).resolves.toBe('reminded');
+    expect(attempts).toEqual([1, 1, 1]);
   });
 
   it('gives a job up after `attempts` failures; enqueueAndWait rejects with JobFailedError and the job is kept as failed', async () => {

@@ -79,3 +79,20 @@ export class JobHandlerTimeoutError extends Error {
     this.timeoutMs = timeoutMs;
   }
 }
+
+/**
+ * Thrown by a handler that cannot start its work yet (a per-account cap is reached, say):
+ * the job goes back to wait `delayMs` and runs again, and the run does not count as an
+ * attempt. Its worker slot is free meanwhile, so other jobs go ahead. BullMQ moves the job
+ * to its delayed set (`moveToDelayed` with `DelayedError`); the in-process queue re-arms it.
+ */
+export class JobDeferredError extends Error {
+  readonly delayMs: number;
+
+  constructor(delayMs: number, reason: string) {
+    super(`Job deferred for ${delayMs} ms: ${reason}`);
+    if (!(Number.isFinite(delayMs) && delayMs >= 0)) throw new Error(`delayMs must be a non-negative number, got ${delayMs}`);
+    this.name = new.target.name;
+    this.delayMs = delayMs;
+  }
+}

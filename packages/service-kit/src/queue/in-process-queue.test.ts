@@ -4,6 +4,7 @@ import {
   createInProcessQueue,
   createJobRegistry,
   defineJob,
+  JobDeferredError,
   JobFailedError,
   JobPayloadError,
   JobWaitTimeoutError,
@@ -180,6 +181,29 @@ describe('in-process queue: retries', () => {
     await expect(queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 5000 })).resolves.toBe('sent');
     expect(ids).toHaveLength(2);
     expect(new Set(ids).size).toBe(1);
+  });
+
+  it('runs a deferred job again after its delay without using an attempt, and lets another job run meanwhile', async () => {
+    const runs: string[] = [];
+    const { queue, logger } = queueWith(
+      {
+        // attempts: 1, so a deferral that counted as an attempt would give the job up.
+        'envelope.remind': async (_payload, ctx) => {
+          runs.push(`remind#${ctx.attempt}`);
+          if (runs.filter((r) => r.startsWith('remind')).length < 3) throw new JobDeferredError(1, 'account busy');
+          return 'reminded';
+        },
+        'email.send': async () => void runs.push('email'),
+      },
+      1,
+    );
+    const reminded = queue.enqueueAndWait('envelope.remind', { envelopeId: 'e1' }, { timeoutMs: 5000 });
+    await queue.enqueue('email.send', { to: 'ana@example.org' });
+    await expect(reminded).resolves.toBe('reminded');
+    // With one slot, the email ran between the deferred runs instead of waiting behind them.
+    expect(runs.indexOf('email')).toBeLessThan(runs.lastIndexOf('remind#1'));
+    expect(runs.filter((r) => r.startsWith('remind'))).toEqual(['remind#1', 'remind#1', 'remind#1']);
+    expect(logger.lines.filter((line) => line.level !== 'info')).toEqual([]);
   });
 
   it('spaces retries like BullMQ: a fixed delay, or doubling from the base delay', () => {

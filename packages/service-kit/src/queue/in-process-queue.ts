@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AsyncResource } from 'node:async_hooks';
 import type { AnyJobDefinition, JobBackoff } from './define-job';
-import { JobFailedError, JobPayloadError, JobWaitTimeoutError } from './errors';
+import { JobDeferredError, JobFailedError, JobPayloadError, JobWaitTimeoutError } from './errors';
 import { assertHandlers, type JobHandler, type JobHandlers } from './handlers';
 import {
   assertConcurrency,
@@ -142,6 +142,12 @@ export function createInProcessQueue<R extends JobRegistry>(options: InProcessQu
       const value = await runHandler({ definition, handler, payload, jobId: entry.id, attempt: attemptNumber, logger });
       finish(entry, { ok: true, value });
     } catch (err) {
+      if (err instanceof JobDeferredError) {
+        // Not an attempt: the handler could not start (its slot is free for other jobs meanwhile).
+        entry.attemptsStarted -= 1;
+        schedule(entry, err.delayMs);
+        return;
+      }
       // An invalid payload will not become valid on a retry (BullMQ's worker fails
       // it as unrecoverable too).
       if (err instanceof JobPayloadError || attemptNumber >= definition.attempts) {

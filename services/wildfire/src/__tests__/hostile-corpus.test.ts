@@ -104,3 +104,42 @@ describe('the hostile-input corpus of wildfire', () => {
     expect(log).not.toContain(token.slice(0, 20));
   });
 });
+
+/**
+ * Issue 27: a test token (outside the rate limits) floods POST /api/v1/report with `force`.
+ * Every answer is the documented 202 of one and the same report, and one row exists: the
+ * requests join the pending report instead of each queueing a render. (An API process with
+ * no worker, so the report stays pending throughout.)
+ */
+describe('the hostile-input corpus of wildfire: a forced-report flood from a test token', () => {
+  let db: TestDatabase;
+  let rt: WildfireRuntime;
+  const prefix = uniquePrefix();
+
+  beforeAll(async () => {
+    db = await createTestDatabase('wildfire_hostile_report_flood');
+    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, RATE_LIMIT_PREFIX: prefix, WILDFIRE_REPORT_WAIT_MS: '50' }), 'api');
+  });
+
+  afterAll(async () => {
+    await rt?.close();
+    await db?.drop();
+    await clearRedisPrefix(prefix);
+  });
+
+  it('answers 24 forced requests sent at once (half with Prefer: respond-async) with 202 and one report id, and stores one row', async () => {
+    const { token } = await rt.tokens.create({ account: 'ayto-inundacion', type: 'test', scopes: ['reports:write', 'reports:read'] });
+    const send = (i: number) => {
+      const req = request(rt.server!).post('/api/v1/report').set('authorization', `Bearer ${token}`);
+      return (i % 2 === 0 ? req.set('prefer', 'respond-async') : req).send({ municipio_id: '28079', periodo: '2025-01', force: true });
+    };
+    const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => send(i)));
+    expect(new Set(answers.map((a) => a.status))).toEqual(new Set([202]));
+    const ids = new Set(answers.map((a) => a.body.report_id as string));
+    expect(ids.size).toBe(1);
+    const [id] = [...ids];
+    for (const a of answers) expect(a.body).toEqual({ report_id: id, status: 'pending', status_url: `/api/v1/reports/${id}` });
+    const listed = await request(rt.server!).get('/api/v1/reports').set('authorization', `Bearer ${token}`);
+    expect([listed.body.total, listed.body.data[0].report_id]).toEqual([1, id]);
+  });
+});

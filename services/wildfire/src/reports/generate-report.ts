@@ -4,9 +4,15 @@
  * test tokens), the decisions in force and m10's ecosystem (report-context.ts), builds the content, renders it (the PDF on pdf-core's worker threads,
  * then sealed with the service's PAdES identity) and stores the file atomically before marking the row ready. On the last attempt a
  * failure removes any file and marks the row failed, so nothing half-done is ever served.
+ *
+ * An account generates at most `accountConcurrency` reports at once across every process: a
+ * job first takes a render slot of its account (a lease in `report_render_slots`, `claimRenderSlot`); when
+ * none is free it goes back to the queue for `busyRetryMs` without using an attempt or
+ * holding its worker (`JobDeferredError`), so other accounts' reports go ahead. A test
+ * report that finishes replaces the account's earlier one of the municipality and month.
  */
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
-import type { FileStore, JobContext } from '@firma-riesgo/service-kit';
+import { JobDeferredError, type FileStore, type JobContext } from '@firma-riesgo/service-kit';
 import { createHash } from 'node:crypto';
 import { todayInSpain } from '../calendar';
 import { storedHistory, syntheticHistory } from '../decision-support/fwi-history';
@@ -20,16 +26,20 @@ import { buildReportContent } from './report-content';
 import { createReportContext, reportCaller, type ReportContextDeps } from './report-context';
 import { dailyCsv } from './report-csv';
 import { reportLayout } from './report-layout';
-import type { ReportRow, ReportsRepository } from './repository';
-import { lastDayOf, monthDays } from './rules';
+import { dropTestReports } from './drop-test-reports';
+import type { ReportFileFacts, ReportRow, ReportsRepository } from './repository';
+import { lastDayOf, monthDays, renderLeaseUntil } from './rules';
 import type { TReportContent } from './schemas';
 import type { ReportSealer } from './seal-report';
 
 /** How long one PDF may take on a worker thread before it is stopped. */
 const RENDER_TIMEOUT_MS = 60_000;
 
+/** How soon a job whose account has no free render slot tries again (with ±25 % jitter). */
+export const DEFAULT_BUSY_RETRY_MS = 1000;
+
 export interface GenerateReportDeps extends ReportContextDeps {
-  repo: Pick<ReportsRepository, 'find' | 'markReady' | 'markFailed'>;
+  repo: Pick<ReportsRepository, 'find' | 'markReady' | 'markFailed' | 'claimRenderSlot' | 'releaseRenderSlot' | 'markTestReady' | 'deleteExpiredTestReports'>;
   municipalities: Pick<MunicipalitiesService, 'names'>;
   readings: Pick<ReadingsService, 'storedRange' | 'storedFwiInWindows'>;
   synthetic: SyntheticData;
@@ -37,6 +47,11 @@ export interface GenerateReportDeps extends ReportContextDeps {
   sealer: Pick<ReportSealer, 'seal'>;
   files: Pick<FileStore, 'write' | 'remove'>;
   clock: () => Date;
+  /** Reports of one account generated at once (WILDFIRE_REPORT_ACCOUNT_CONCURRENCY). */
+  accountConcurrency: number;
+  busyRetryMs?: number;
+  /** Tests: runs once the job holds its account's render slot, before any work. */
+  onRenderSlot?: (report: ReportRow) => Promise<void>;
 }
 
 export const REPORT_EXTENSIONS = { pdf: 'pdf', csv: 'csv', json: 'json' } as const;
@@ -62,6 +77,7 @@ export function createGenerateReport(deps: GenerateReportDeps) {
   const stored = storedHistory(deps.readings);
   const synthetic = syntheticHistory(deps.synthetic);
   const context = createReportContext(deps);
+  const busyRetryMs = deps.busyRetryMs ?? DEFAULT_BUSY_RETRY_MS;
 
   async function content(report: ReportRow): Promise<TReportContent> {
     const municipality = await deps.municipalities.names(report.municipioId);
@@ -113,21 +129,49 @@ export function createGenerateReport(deps: GenerateReportDeps) {
     const report = await deps.repo.find(reportId);
     // Gone or already finished (a duplicate or late retry): nothing to do.
     if (!report || report.status !== 'pending') return;
+    const now = deps.clock();
+    const slot = await deps.repo.claimRenderSlot(report, deps.accountConcurrency, now, renderLeaseUntil(now, generateReportJob.timeoutMs!));
+    if (slot === 'gone') return;
+    if (slot === 'busy') throw new JobDeferredError(Math.round(busyRetryMs * (0.75 + Math.random() / 2)), 'every render slot of the account is taken');
     const key = reportFileKey(report);
     try {
+      await deps.onRenderSlot?.(report);
       const bytes = await render(report, await content(report), ctx.signal);
       await deps.files.write(key, bytes);
       const sha256 = createHash('sha256').update(bytes).digest('hex');
-      await deps.repo.markReady(report.id, { fileKey: key, sizeBytes: bytes.byteLength, sha256 }, deps.clock());
+      await finish(report, { fileKey: key, sizeBytes: bytes.byteLength, sha256 }, ctx);
+      await release(report.id, ctx);
     } catch (err) {
       // The last attempt: no file without a ready row. (A row another run finished keeps its file.)
       if (ctx.attempt >= generateReportJob.attempts && (await deps.repo.find(report.id))?.status === 'pending') {
         await deps.repo.markFailed(report.id, String((err as Error)?.message ?? err).slice(0, 1000), deps.clock());
         await deps.files.remove(key).catch((removeErr: unknown) => ctx.logger.warn({ err: removeErr, reportId }, 'could not remove the file of a failed report'));
       }
+      // Finished or failed, or a retry comes: the slot is free for the account's other reports meanwhile.
+      await release(report.id, ctx);
       throw err;
     }
   };
+
+  /** A slot that cannot be given back only counts until its report leaves pending or its lease runs out. */
+  async function release(id: string, ctx: Pick<JobContext, 'logger'>): Promise<void> {
+    await deps.repo.releaseRenderSlot(id).catch((err: unknown) => ctx.logger.warn({ err, reportId: id }, 'could not release a render slot; its lease frees it'));
+  }
+
+  /** Marks the report ready; a test report replaces the account's earlier ones of the municipality and month. */
+  async function finish(report: ReportRow, file: ReportFileFacts, ctx: Pick<JobContext, 'logger'>): Promise<void> {
+    const now = deps.clock();
+    if (report.source !== 'synthetic') {
+      await deps.repo.markReady(report.id, file, now);
+      return;
+    }
+    const { replaced } = await deps.repo.markTestReady(report, file, now);
+    if (replaced.length === 0) return;
+    // Expired in the same transaction; a failure here leaves them to report.retention.
+    await dropTestReports(deps, replaced, now, new Date(0), ctx.logger).catch((err: unknown) =>
+      ctx.logger.warn({ err: { code: (err as NodeJS.ErrnoException).code } }, 'could not drop replaced test reports; report.retention will'),
+    );
+  }
 }
 
 export type GenerateReport = ReturnType<typeof createGenerateReport>;

@@ -50,6 +50,26 @@ export function expiryOf(createdAt: Date): Date {
   return d;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A test token's report expires `days` days after it was created (WILDFIRE_TEST_REPORT_RETENTION_DAYS), not 12 months. */
+export function testExpiryOf(createdAt: Date, days: number): Date {
+  return new Date(createdAt.getTime() + days * DAY_MS);
+}
+
+/**
+ * When `report.retention` removes a test report at `now`: its own expiry, or `days` after
+ * it was created for one generated under a longer retention (before test reports had days).
+ */
+export function testReportCutoff(now: Date, days: number): Date {
+  return new Date(now.getTime() - days * DAY_MS);
+}
+
+/** How long a report job holds its account's render slot at most: a killed worker's slot frees itself after it. */
+export function renderLeaseUntil(now: Date, jobTimeoutMs: number): Date {
+  return new Date(now.getTime() + jobTimeoutMs);
+}
+
 export type DownloadState = 'expired' | 'pending' | 'failed' | 'ready';
 
 /** What `GET /api/v1/reports/{id}` answers for a row of the caller's account: expiry first, then its status. */

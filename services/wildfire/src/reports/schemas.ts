@@ -76,13 +76,15 @@ export const ZReportRecordSchema = z
     periodo: z.string(),
     format: z.enum(REPORT_FORMATS),
     lang: z.enum(REPORT_LANGS),
-    status: z.enum([...REPORT_STATUSES, 'expired']).describe('pending, ready, failed, or expired (older than 12 months: the file is no longer served).'),
+    status: z.enum([...REPORT_STATUSES, 'expired']).describe('pending, ready, failed, or expired (past expires_at: the file is no longer served).'),
     provisional: z.boolean().describe('The month was not over when the report was generated.'),
     source: z.enum(REPORT_SOURCES).describe('observed (live tokens) or synthetic (test tokens).'),
     size_bytes: z.number().int().nullable().describe('Size of the file; null until ready.'),
     sha256: z.string().nullable().describe('SHA-256 (hex) of the file; null until ready.'),
     created_at: z.string(),
-    expires_at: z.string().describe('created_at + 12 months: from then on the report answers 410 REPORT_EXPIRED.'),
+    expires_at: z
+      .string()
+      .describe('created_at + 12 months (a test token’s report: + WILDFIRE_TEST_REPORT_RETENTION_DAYS days, then deleted): from then on the report answers 410 REPORT_EXPIRED.'),
     download_url: z.string().describe('GET it for the file.'),
   })
   .openapi('ReportRecord');

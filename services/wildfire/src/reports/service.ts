@@ -7,14 +7,14 @@ import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } fro
 import type { MunicipalitiesService } from '../municipalities/service';
 import type { ReadingsService } from '../readings/service';
 import type { ReportRow, ReportScheduleKey, ReportsRepository } from './repository';
-import { downloadState, expiryOf, isProvisional, isReusable, monthDays, requireServedPeriodo, reuseSince } from './rules';
+import { downloadState, expiryOf, isProvisional, isReusable, monthDays, requireServedPeriodo, reuseSince, testExpiryOf } from './rules';
 import { DEFAULT_REPORTS_LIMIT, type TReportList, type TReportListQuery, type TReportRecord, type TReportRequest } from './schemas';
 import { REPORT_FORMATS } from './tables';
 
 const isReportFormat = (format: string): format is (typeof REPORT_FORMATS)[number] => (REPORT_FORMATS as readonly string[]).includes(format);
 
 export interface ReportsServiceDeps {
-  repo: Pick<ReportsRepository, 'insert' | 'find' | 'findForAccount' | 'listForAccount' | 'markFailed' | 'reuseCandidates' | 'hasFinalReport'>;
+  repo: Pick<ReportsRepository, 'insert' | 'insertTestOrJoin' | 'find' | 'findForAccount' | 'listForAccount' | 'markFailed' | 'reuseCandidates' | 'hasFinalReport'>;
   municipalities: Pick<MunicipalitiesService, 'names'>;
   readings: Pick<ReadingsService, 'storedRange'>;
   jobs: Pick<JobQueue<WildfireJobs>, 'enqueue' | 'enqueueAndWait'>;
@@ -22,6 +22,8 @@ export interface ReportsServiceDeps {
   clock: () => Date;
   /** How long POST waits for the file before answering 202 with the report's URL. */
   waitMs: number;
+  /** Days a test token's report is kept (WILDFIRE_TEST_REPORT_RETENTION_DAYS). */
+  testRetentionDays: number;
   logger: { error(obj: object, msg?: string): void };
 }
 
@@ -77,7 +79,8 @@ const reportFailed = (id: string, why: string) => new InternalError(`Report ${id
 /**
  * Monthly reports: `create` checks the request, reuses a finished report of the same
  * request from earlier in the UTC day (unless `force`), or records a pending report for the
- * caller's account and waits for the `report.generate` job; `download` and `list`
+ * caller's account (a test token's joins an identical one still pending) and waits for the
+ * `report.generate` job; `download` and `list`
  * answer the account's reports. Accounts only ever see their own reports.
  */
 export function createReportsService(deps: ReportsServiceDeps) {
@@ -108,6 +111,9 @@ export function createReportsService(deps: ReportsServiceDeps) {
     return null;
   }
 
+  const keptFor = (row: ReportRow) =>
+    row.source === 'synthetic' ? `test reports are kept ${deps.testRetentionDays} days, and a newer one of the same municipality and month replaces them` : 'reports are kept 12 months';
+
   return {
     async create(caller: ReportCaller, request: TReportRequest, options: CreateOptions = {}): Promise<ReportOutcome> {
       const format = request.format ?? 'pdf';
@@ -136,7 +142,12 @@ export function createReportsService(deps: ReportsServiceDeps) {
         if (reused) return reused;
       }
 
-      const row = await deps.repo.insert({ id: randomUUID(), ...key, provisional: isProvisional(periodo, today), createdAt: now, expiresAt: expiryOf(now) });
+      const fresh = { id: randomUUID(), ...key, provisional: isProvisional(periodo, today), createdAt: now };
+      // A test token's request joins the identical one pending (one render however often it is sent) and is kept days, not months.
+      const { row, joined } =
+        source === 'synthetic'
+          ? await deps.repo.insertTestOrJoin({ ...fresh, expiresAt: testExpiryOf(now, deps.testRetentionDays) })
+          : { row: await deps.repo.insert({ ...fresh, expiresAt: expiryOf(now) }), joined: false };
       try {
         if (options.respondAsync) {
           await deps.jobs.enqueue('report.generate', { reportId: row.id });
@@ -146,12 +157,15 @@ export function createReportsService(deps: ReportsServiceDeps) {
       } catch (err) {
         if (err instanceof JobWaitTimeoutError) return { state: 'pending', record: recordOf(row, now) };
         // The handler marks the row failed on its last attempt; this covers a job that never ran
-        // (or was never queued: a pending row without a job would answer 202 forever).
-        await deps.repo.markFailed(row.id, String((err as Error)?.message ?? err).slice(0, 1000), deps.clock());
+        // (or was never queued: a pending row without a job would answer 202 forever). A joined
+        // report's job was queued by the request that created it, and may be running.
+        if (!joined || err instanceof JobFailedError) await deps.repo.markFailed(row.id, String((err as Error)?.message ?? err).slice(0, 1000), deps.clock());
         if (err instanceof JobFailedError) throw reportFailed(row.id, '');
         throw err;
       }
-      const done = (await deps.repo.find(row.id))!;
+      const done = await deps.repo.find(row.id);
+      // A test report replaced at once by another of its municipality and month is gone.
+      if (!done) throw reportNotFound(row.id);
       if (done.status !== 'ready') throw reportFailed(row.id, '');
       return { state: 'ready', record: recordOf(done, deps.clock()), file: await fileOf(done) };
     },
@@ -188,7 +202,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
       const now = deps.clock();
       switch (downloadState(row, now)) {
         case 'expired':
-          throw new GoneError(`Report ${row.id} was generated on ${row.createdAt.toISOString()} and expired on ${row.expiresAt.toISOString()} (reports are kept 12 months)`, 'REPORT_EXPIRED', {
+          throw new GoneError(`Report ${row.id} was generated on ${row.createdAt.toISOString()} and expired on ${row.expiresAt.toISOString()} (${keptFor(row)})`, 'REPORT_EXPIRED', {
             param: 'report_id',
           });
         case 'failed':

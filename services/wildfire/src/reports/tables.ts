@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../tokens/tables';
 
 export const REPORT_FORMATS = ['pdf', 'csv', 'json'] as const;
@@ -10,7 +11,10 @@ export const REPORT_SOURCES = ['observed', 'synthetic'] as const;
  * One generated (or generating) monthly report. The account comes from the token that
  * asked for it, never from the request. The file lives in the service's file store
  * under `file_key` once `status` is `ready`; a failed report has an `error` and no file.
- * Rows outlive their files: after `expires_at` the API answers 410 from the row.
+ * Rows of live reports outlive their files: after `expires_at` the API answers 410 from the row.
+ * A test token's report (`synthetic`) expires after WILDFIRE_TEST_REPORT_RETENTION_DAYS and
+ * loses its row with its file; one finishing replaces the account's others of the same
+ * municipality and month.
  */
 export const reports = pgTable(
   'reports',
@@ -34,11 +38,17 @@ export const reports = pgTable(
     fileKey: text('file_key'),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    /** created_at + 12 months (interface §8). */
+    /** created_at + 12 months (interface §8); test reports: + WILDFIRE_TEST_REPORT_RETENTION_DAYS days. */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (t) => [index('reports_account_created_idx').on(t.accountId, t.createdAt)],
+  (t) => [
+    index('reports_account_created_idx').on(t.accountId, t.createdAt),
+    // A test token's request joins the identical one pending instead of starting another.
+    uniqueIndex('reports_test_pending_key')
+      .on(t.accountId, t.municipioId, t.periodo, t.format, t.lang)
+      .where(sql`${t.status} = 'pending' and ${t.source} = 'synthetic'`),
+  ],
 );
 
 /**
@@ -59,4 +69,21 @@ export const reportSchedules = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [unique('report_schedules_account_municipio_format_lang_key').on(t.accountId, t.municipioId, t.format, t.lang)],
+);
+
+/**
+ * The render slots in use (WILDFIRE_REPORT_ACCOUNT_CONCURRENCY per account, across every
+ * worker): a job generating a report holds one, as a lease until `until`, so a killed
+ * worker's slot frees itself. A slot counts only while its report is pending. Its own table,
+ * with no foreign key, so taking a slot never waits on the report row's lock (nor the
+ * report's update on the slot).
+ */
+export const reportRenderSlots = pgTable(
+  'report_render_slots',
+  {
+    reportId: uuid('report_id').primaryKey(),
+    accountId: uuid('account_id').notNull(),
+    until: timestamp('until', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('report_render_slots_account_idx').on(t.accountId)],
 );
