@@ -25,6 +25,7 @@ import { createKeysRepository } from './keys/repository';
 import { createKeysService, type KeysService } from './keys/service';
 import { createKeyCache, followKeyChanges, keyChangePublisher } from './keys/key-cache';
 import { createMailer } from './mail/mailer';
+import { createMailFiles } from './mail/mail-files';
 import { createMailRepository } from './mail/repository';
 import { createMailService, type MailService } from './mail/service';
 import { createToolsContext, type ToolsContext } from './tools/context';
@@ -144,6 +145,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
     clock,
     onSent: signing.emailSent,
+    mailFiles: createMailFiles(config.mailDir),
   });
 
   const sweepOrphanBlobs = createStorageSweep({ service: 'esign', files: signing.files, clock, exclusive: (name, work) => runIfUnlocked(database, name, work) });
