@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -6,6 +7,10 @@ import request from 'supertest';
 import { Redis } from 'ioredis';
 import { createLogger } from '@firma-riesgo/service-kit';
 import { makePng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
+import { createMailer } from '../mail/mailer';
+import { createMailFiles } from '../mail/mail-files';
+import { createMailRepository } from '../mail/repository';
+import { createMailService } from '../mail/service';
 import { startReceiver } from '../webhooks/__tests__/receiver';
 import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from './support';
 
@@ -193,5 +198,26 @@ describe('tenant erasure', () => {
       for await (const k of env.rt.signing.files.list(`documents/${documentId}`)) left.push(k);
       expect({ documentId, left }).toEqual({ documentId, left: [] });
     }
+  });
+
+  it('removes an .eml file the mail job writes after the erasure deleted its email', async () => {
+    const repo = createMailRepository(env.rt.database.db);
+    const dir = join(env.dataDir, 'mail-race');
+    const files = createMailer({ from: 'Firma <firma@example.test>', mailDir: dir });
+    const documentId = randomUUID();
+    const emailId = await repo.insert({ to: 'late.eml@example.test', subject: 'Firma', text: 'https://firma.example.test/firma/firmar/x', documentId, requestId: randomUUID(), kind: 'signing_link' });
+    // The erasure runs after the job read the row, while the message is being written.
+    const mailer = {
+      mode: 'files' as const,
+      async send(email: Parameters<typeof files.send>[0]) {
+        await repo.deleteForDocument(documentId);
+        await createMailFiles(dir).removeForDocument(documentId);
+        return files.send(email);
+      },
+      close: () => files.close(),
+    };
+    const mail = createMailService({ repo, mailer, jobs: { enqueue: async () => undefined as never }, mailFiles: createMailFiles(dir) });
+    expect(await mail.deliver(emailId, { attempt: 1, logger: env.rt.logger })).toEqual({ status: 'skipped' });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
