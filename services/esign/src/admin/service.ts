@@ -212,6 +212,7 @@ export function createAdminService(deps: AdminDeps) {
       await deps.keys.removeTenant(tenant.id);
       // A call authenticated just before its key was revoked may have stored a document meanwhile.
       const late = await deps.erasure.eraseAllOfTenant(tenant.id, `superadmin:${actorKeyId}`);
+      if (late > 0) await deps.meter.attributeToName(tenant.id, tenant.name);
       deps.logger?.info({ tenantId: tenant.id, actor: actorKeyId, documents: deleted + late, revokedKeys, ...webhooks, branding }, 'tenant erased');
       return { tenant: tenant.name, deleted_documents: deleted + late };
     },
