@@ -7,6 +7,7 @@ import { createUnitOfWork } from './db/unit-of-work';
 import { createDocumentsRepository, type DocumentsRepository } from './documents/repository';
 import { createDocumentsService, type DocumentsService } from './documents/service';
 import type { EsignJobs } from './jobs/registry';
+import { createMailFiles } from './mail/mail-files';
 import { mailRepositoryWith } from './mail/repository';
 import { createBodySealer } from './mail/sealed-body';
 import type { AtRestKeys } from './at-rest/keys';
@@ -26,6 +27,7 @@ import type { WebhookDeliveryJobs } from './webhooks/jobs';
 import { createWebhooksRepository } from './webhooks/repository';
 import { createSecretBox } from './webhooks/secrets';
 import { createWebhooksService, type WebhooksService } from './webhooks/service';
+import { createEraseTenantWebhooks } from './webhooks/erase-tenant-webhooks';
 import { createAdminLogRepository } from './admin/repository';
 import { meterDay } from './metering/day';
 import { ANONYMOUS_TENANT, createMeterRepository } from './metering/repository';
@@ -84,7 +86,7 @@ export function createSigningFeatures(deps: {
   /** The keys feature's tenant names (the signing page, the audit certificate and webhook payloads print them). */
   tenantName: (tenantId: string) => Promise<string>;
   /** Tenant lookups across tenants, for administration. */
-  tenants: Pick<KeysService, 'tenantNames' | 'tenantByName'>;
+  tenants: Pick<KeysService, 'tenantNames' | 'tenantByName' | 'revokeAllOfTenant' | 'removeTenant'>;
   /** Late-bound: the depths of the job queues, for the admin figures. */
   queueDepths: () => Promise<Record<string, QueueDepth>>;
   /** Late-bound like `jobs`: the `esign-webhooks` queue that carries HTTP deliveries. */
@@ -153,6 +155,7 @@ export function createSigningFeatures(deps: {
     pool: deps.pool,
     jobs,
     meterDay: meterDayOf,
+    mailFiles: createMailFiles(config.mailDir),
     clock,
   });
   return {
@@ -201,6 +204,11 @@ export function createSigningFeatures(deps: {
       auditTrailPdf: (id) => signatures.auditTrailPdf(id),
       keys: deps.tenants,
       erasure: documentsService,
+      eraseWebhooks: createEraseTenantWebhooks(
+        createUnitOfWork(db, { webhooks: createWebhooksRepository, deliveries: createWebhookDeliveriesRepository, events: createWebhookEventsRepository }),
+      ),
+      eraseBranding: branding.eraseTenant,
+      logger,
       clock,
     }),
   };

@@ -26,6 +26,7 @@ import { createKeysRepository } from './keys/repository';
 import { createKeysService, type KeysService } from './keys/service';
 import { createKeyCache, followKeyChanges, keyChangePublisher } from './keys/key-cache';
 import { createMailer } from './mail/mailer';
+import { createMailFiles } from './mail/mail-files';
 import { createMailRepository } from './mail/repository';
 import { createBodySealer } from './mail/sealed-body';
 import { loadAtRestKeys, type AtRestKeys } from './at-rest/keys';
@@ -162,6 +163,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
     jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
     clock,
     onSent: signing.emailSent,
+    mailFiles: createMailFiles(config.mailDir),
   });
 
   const sweepOrphanBlobs = createStorageSweep({ service: 'esign', files: signing.files, clock, exclusive: (name, work) => runIfUnlocked(database, name, work) });

@@ -5,7 +5,9 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectVersionsCommand,
   ListObjectsV2Command,
+  type ObjectIdentifier,
   S3Client,
   type ServerSideEncryption,
 } from '@aws-sdk/client-s3';
@@ -39,6 +41,12 @@ export interface S3BlobStoreOptions {
 
 /** One DeleteObjects call takes at most 1,000 keys. */
 const DELETE_BATCH = 1000;
+
+/** A store that has no versioning at all (ListObjectVersions unknown to it): its current objects are all there is. */
+const versioningUnsupported = (err: unknown) => {
+  const e = err as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotImplemented' || e?.name === 'MethodNotAllowed' || e?.$metadata?.httpStatusCode === 501 || e?.$metadata?.httpStatusCode === 405;
+};
 
 const isMissing = (err: unknown) => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -88,6 +96,46 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
     }
   };
 
+  const deleteBatch = async (objects: ObjectIdentifier[], where: string) => {
+    if (objects.length === 0) return;
+    const deleted = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: objects, Quiet: true } }));
+    if (deleted.Errors && deleted.Errors.length > 0) {
+      throw new Error(`Could not delete ${deleted.Errors.length} object(s) under ${where}: ${deleted.Errors[0]!.Code ?? 'error'}`);
+    }
+  };
+
+  /**
+   * Every version and delete marker the listing by `Prefix` holds that `ours` accepts. Each
+   * round lists from the start again (what it found is deleted, so no marker is needed, and
+   * none points at a version that no longer exists), until a round finds none.
+   */
+  const removeVersionsListed = async (Prefix: string, ours: (key: string) => boolean) => {
+    for (;;) {
+      const page = await client.send(new ListObjectVersionsCommand({ Bucket, Prefix, MaxKeys: DELETE_BATCH }));
+      const objects = [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])].flatMap((v) => (v.Key && ours(v.Key) ? [{ Key: v.Key, VersionId: v.VersionId }] : []));
+      if (objects.length === 0) return;
+      await deleteBatch(objects, Prefix);
+    }
+  };
+
+  /** Every version and delete marker of the keys under `exact/`, then of `exact` itself (it sorts first among the keys it prefixes). */
+  const removeVersions = async (exact: string) => {
+    await removeVersionsListed(`${exact}/`, () => true);
+    await removeVersionsListed(exact, (key) => key === exact);
+  };
+
+  /** The current objects of `exact` and under `exact/` (stores without versioning). */
+  const removeCurrent = async (exact: string) => {
+    await client.send(new DeleteObjectCommand({ Bucket, Key: exact }));
+    const Prefix = `${exact}/`;
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken, MaxKeys: DELETE_BATCH }));
+      await deleteBatch((page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : [])), Prefix);
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+  };
+
   return {
     kind: 's3',
     description: `s3:${settings.endpoint ? `${settings.endpoint.replace(/\/+$/, '')}/` : ''}${Bucket}/${base}`,
@@ -114,21 +162,21 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
     async remove(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }));
     },
+    /**
+     * Erasure: every version of the key `prefix` and of the keys under `prefix/`, and their
+     * delete markers, removed for good by version id (ListObjectVersions + DeleteObjects), so
+     * a versioned bucket keeps no earlier copy; on an unversioned bucket the current objects
+     * are the `null` versions. A store without ListObjectVersions gets the current objects
+     * deleted instead. Needs s3:ListBucketVersions and s3:DeleteObjectVersion on AWS.
+     */
     async removeTree(prefix) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(prefix) }));
-      const Prefix = `${objectKey(prefix)}/`;
-      let ContinuationToken: string | undefined;
-      do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken, MaxKeys: DELETE_BATCH }));
-        const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
-        if (keys.length > 0) {
-          const deleted = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
-          if (deleted.Errors && deleted.Errors.length > 0) {
-            throw new Error(`Could not delete ${deleted.Errors.length} object(s) under ${Prefix}: ${deleted.Errors[0]!.Code ?? 'error'}`);
-          }
-        }
-        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (ContinuationToken);
+      const exact = objectKey(prefix);
+      try {
+        await removeVersions(exact);
+      } catch (err) {
+        if (!versioningUnsupported(err)) throw err;
+        await removeCurrent(exact);
+      }
     },
     async *list(prefix?: string) {
       const Prefix = prefix === undefined ? base : objectKey(prefix);

@@ -7,10 +7,12 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import S3rver from 's3rver';
 import type { S3Settings } from '../storage/s3-blob-store';
+import { createS3Versioning, type VersionedStore } from './s3-versioning';
 
 /**
  * An S3-protocol server (s3rver) on loopback for tests, with one empty bucket and its
- * objects in a temp folder; `settings` are what S3_* would configure.
+ * objects in a temp folder; `settings` are what S3_* would configure. Bucket versioning
+ * (PutBucketVersioning, ListObjectVersions, versioned deletes) comes from `s3-versioning.ts`.
  */
 export interface TestS3Server {
   settings: S3Settings;
@@ -76,8 +78,13 @@ function allowSingleDes(): void {
 
 export async function startTestS3Server(bucket = 'test-blobs'): Promise<TestS3Server> {
   const directory = mkdtempSync(join(tmpdir(), 's3rver-'));
+  const versionsDir = mkdtempSync(join(tmpdir(), 's3rver-versions-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
-  makePutsAtomic((server as unknown as { store: S3rverStore }).store);
+  const store = (server as unknown as { store: S3rverStore & VersionedStore }).store;
+  makePutsAtomic(store);
+  // Before s3rver's router (the last middleware), so versioned requests are answered here.
+  const app = server as unknown as { middleware: unknown[] };
+  app.middleware.splice(app.middleware.length - 1, 0, createS3Versioning(store, versionsDir));
   allowSingleDes();
   const address = await server.run();
   return {
@@ -93,6 +100,7 @@ export async function startTestS3Server(bucket = 'test-blobs'): Promise<TestS3Se
     async close() {
       await server.close();
       rmSync(directory, { recursive: true, force: true });
+      rmSync(versionsDir, { recursive: true, force: true });
     },
   };
 }

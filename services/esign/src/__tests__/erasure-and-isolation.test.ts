@@ -71,7 +71,10 @@ describe('erasure and tenant isolation', () => {
     expect(pending.text).toContain('Solicitud cancelada');
     expect((await api().get(`/firma/firmar/${requests[1]!.token}/documento`)).status).toBe(410);
     expect((await api().get(`/firma/firmar/${requests[0]!.token}`)).text).toContain('Documento suprimido');
-    expect((await api().get(`/firma/documentos/${documentId}/signed-pdf`).set('authorization', key)).status).toBe(410);
+    // interface §7: the signed PDF is missing (404, the documented error body), and the body says why
+    const signedPdf = await api().get(`/firma/documentos/${documentId}/signed-pdf`).set('authorization', key);
+    expect(signedPdf.status).toBe(404);
+    expect(signedPdf.body).toMatchObject({ code: 'DOCUMENT_ERASED', detail: expect.stringContaining('erased') });
 
     const after = await api().get(`/firma/documentos/${documentId}`).set('authorization', key);
     expect(after.body).toMatchObject({ status: 'erased', sha256: before.body.sha256, filename: '[suprimido]', title: '[suprimido]' });
@@ -188,6 +191,28 @@ describe('erasure and tenant isolation', () => {
     expect((await api().get(`/firma/documentos/${documentId}/signed-pdf`).set('authorization', admin)).status).toBe(200);
     expect((await api().get(`/firma/documentos/${documentId}`).set('authorization', admin)).status).toBe(404);
     expect((await api().get(`/firma/documentos/${documentId}`).set('authorization', owner)).body.status).toBe('signed');
+  });
+
+  it("answers another tenant's GET of a document or its requests with 404 and writes nothing (no expiry, audit row or webhook event)", async () => {
+    const owner = await env.keyFor('sweep-owner');
+    const intruder = await env.keyFor('sweep-intruder');
+    const { documentId, requests } = await documentWithRequests(owner, 'Caducable', [{ email: 'sweep.signee@example.test', name: 'Sara', sign: false }]);
+    await env.rt.database.pool.query("update signing_requests set expires_at = now() - interval '1 minute' where id = $1", [requests[0]!.requestId]);
+    const written = async () => {
+      const { rows } = await env.rt.database.pool.query(
+        `select (select count(*) from audit_events where document_id = $1 and kind = 'request_expired')::int as audit,
+                (select count(*) from webhook_events where document_id = $1 and type = 'request_expired')::int as webhook,
+                (select status from signing_requests where id = $2) as status`,
+        [documentId, requests[0]!.requestId],
+      );
+      return rows[0];
+    };
+    expect((await api().get(`/firma/documentos/${documentId}`).set('authorization', intruder)).status).toBe(404);
+    expect((await api().get(`/firma/documentos/${documentId}/solicitudes`).set('authorization', intruder)).status).toBe(404);
+    expect(await written()).toEqual({ audit: 0, webhook: 0, status: 'pending' });
+    // the owner's read runs the sweep
+    expect((await api().get(`/firma/documentos/${documentId}`).set('authorization', owner)).status).toBe(200);
+    expect(await written()).toEqual({ audit: 1, webhook: 1, status: 'expired' });
   });
 
   it('answers a missing key with 422 and an unknown key with 401 on the tenant endpoints', async () => {

@@ -243,6 +243,10 @@ const CASES: Case[] = [
     expect: [413],
     check: (res) => expect(res.body.code).toBe('TOOL_OUTPUT_TOO_LARGE'),
   },
+  // erasure (issue 27): a tenant key cannot erase a tenant; a made-up or malformed document id is simply missing
+  { name: 'erasure: tenant erasure with a tenant key', send: (api, ctx) => api().delete('/admin/tenants/acme/data').set('authorization', ctx.key), expect: [403] },
+  { name: 'erasure: signed-pdf of a made-up document', send: (api, ctx) => api().get('/firma/documentos/00000000-0000-4000-8000-000000000000/signed-pdf').set('authorization', ctx.key), expect: [404] },
+  { name: 'erasure: signed-pdf of a malformed id', send: (api, ctx) => api().get(`/firma/documentos/${encodeURIComponent("' or 1=1 --")}/signed-pdf`).set('authorization', ctx.key), expect: [404, 422] },
 ];
 
 // Issue 27, limits for every caller (esbounds): a logo that declares 400 megapixels, and webhook

@@ -195,6 +195,14 @@ describe('§4.1 signing flow and documents: the whole signee flow, as the docume
         expect(listed[0].signee_email).toBe('[suprimido]');
       },
     },
+    {
+      section: '§7 404',
+      operation: 'GET /firma/documentos/{document_id}/signed-pdf: the document was erased, so its signed PDF is missing',
+      call: () => call('GET', `/firma/documentos/${state.documentId}/signed-pdf`, { headers: { authorization: key } }),
+      status: 404,
+      type: 'application/json',
+      check: async (res) => expect(await json(res)).toMatchObject({ code: 'DOCUMENT_ERASED' }),
+    },
   ]);
 });
 

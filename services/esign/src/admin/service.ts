@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '@firma-riesgo/errors';
-import type { QueueDepth } from '@firma-riesgo/service-kit';
+import type { Logger, QueueDepth } from '@firma-riesgo/service-kit';
 import type { AuditRepository } from '../audit/repository';
 import { documentRecord, type DocumentsService } from '../documents/service';
 import type { DocumentsRepository, DocumentStatus } from '../documents/repository';
@@ -22,17 +22,25 @@ export interface AdminDeps {
   deliveries: WebhookDeliveriesRepository;
   log: AdminLogRepository;
   webhooks: Pick<WebhooksRepository, 'failing'>;
-  meter: Pick<MeterRepository, 'rows'>;
+  meter: Pick<MeterRepository, 'rows' | 'attributeToName'>;
   meteringTimeZone: string;
   /** The sealed audit-trail PDF of a document (the signatures feature builds it), or null. */
   auditTrailPdf: (documentId: string) => Promise<Buffer | null>;
   /** Each job queue's depth (late-bound: the queues start after the features). */
   queueDepths: () => Promise<Record<string, QueueDepth>>;
-  keys: Pick<KeysService, 'tenantNames' | 'tenantByName'>;
+  keys: Pick<KeysService, 'tenantNames' | 'tenantByName' | 'revokeAllOfTenant' | 'removeTenant'>;
   /** Tenant erasure erases each document as the documents feature does. */
   erasure: Pick<DocumentsService, 'eraseAllOfTenant'>;
+  /** Tenant erasure: the tenant's webhook endpoints, deliveries, attempts and events (webhooks feature). */
+  eraseWebhooks: (tenantId: string) => Promise<{ webhooks: number; events: number }>;
+  /** Tenant erasure: the tenant's branding and logo (branding feature); true when there was some. */
+  eraseBranding: (tenantId: string) => Promise<boolean>;
+  logger?: Logger;
   clock?: () => Date;
 }
+
+/** Whether a tenant still owns a document: one not erased. */
+const owningDocuments = (d: { documents: number; erased: number }) => d.documents > d.erased;
 
 const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
 
@@ -46,7 +54,9 @@ export function createAdminService(deps: AdminDeps) {
       const [docs, reqs] = await Promise.all([deps.documents.tenantSummaries(now), deps.requests.tenantSummaries()]);
       const names = await deps.keys.tenantNames(docs.map((d) => d.tenantId));
       const byTenant = new Map(reqs.map((r) => [r.tenantId, r]));
+      // A tenant exists while it owns at least one document (interface §2): erased ones do not count.
       return docs
+        .filter((d) => owningDocuments(d) && names.has(d.tenantId))
         .map((d) => {
           const r = byTenant.get(d.tenantId);
           const last = Math.max(d.lastAt.getTime(), r?.lastCreatedAt.getTime() ?? 0, r?.lastSignedAt?.getTime() ?? 0);
@@ -123,7 +133,7 @@ export function createAdminService(deps: AdminDeps) {
       const succeeded = deliveries.succeeded ?? 0;
       const exhausted = deliveries.exhausted ?? 0;
       return {
-        tenants: docs.length,
+        tenants: docs.filter(owningDocuments).length,
         documents: { all: totalDocs, pending, signed, erased, other: totalDocs - pending - signed - erased },
         requests: requests.byStatus,
         signatures: requests.byStatus.signed ?? 0,
@@ -170,9 +180,13 @@ export function createAdminService(deps: AdminDeps) {
     },
 
     /**
-     * Erases every document of the tenant (interface §3, §4.5): 409 while any of its
-     * requests can still be signed (the ids are in the error), else 200 with how many were
-     * erased. Resumable: run again after a crash, it finishes the job. Logged in admin_log.
+     * Erases the tenant (interface §3, §4.5): 409 while any of its requests can still be
+     * signed (the ids are in the error); else revokes its keys (every instance's cache drops
+     * them), erases every document as `DELETE /firma/documentos/{id}` does, deletes its
+     * webhooks (endpoints, secrets, deliveries, events) and branding (the logo URL answers
+     * 404), moves its metering counters to its name (billing keeps them), and deletes the
+     * tenant row. Answers how many documents it erased. Resumable: after a crash, calling it
+     * again finishes the job; once done the tenant no longer exists (404). Logged in admin_log.
      */
     async eraseTenant(tenantName: string, actorKeyId: string) {
       const tenant = await deps.keys.tenantByName(tenantName);
@@ -181,9 +195,26 @@ export function createAdminService(deps: AdminDeps) {
       if (pending.length > 0) {
         throw new ConflictError(`${pending.length} signing request${pending.length === 1 ? ' is' : 's are'} still pending for this tenant: ${pending.join(', ')}`, 'TENANT_HAS_PENDING_REQUESTS');
       }
+      // Keys first: from here on the tenant cannot upload, ask for signatures or add endpoints.
+      const revokedKeys = await deps.keys.revokeAllOfTenant(tenant.id);
       const deleted = await deps.erasure.eraseAllOfTenant(tenant.id, `superadmin:${actorKeyId}`);
-      await deps.log.append({ at: clock(), keyId: actorKeyId, action: 'tenant_erased', tenant: tenant.name, count: deleted });
-      return { tenant: tenant.name, deleted_documents: deleted };
+      const webhooks = await deps.eraseWebhooks(tenant.id);
+      const branding = await deps.eraseBranding(tenant.id);
+      await deps.meter.attributeToName(tenant.id, tenant.name);
+      await deps.log.append({
+        at: clock(),
+        keyId: actorKeyId,
+        action: 'tenant_erased',
+        tenant: tenant.name,
+        count: deleted,
+        details: { revoked_keys: revokedKeys, deleted_webhooks: webhooks.webhooks, deleted_webhook_events: webhooks.events, deleted_branding: branding },
+      });
+      await deps.keys.removeTenant(tenant.id);
+      // A call authenticated just before its key was revoked may have stored a document meanwhile.
+      const late = await deps.erasure.eraseAllOfTenant(tenant.id, `superadmin:${actorKeyId}`);
+      if (late > 0) await deps.meter.attributeToName(tenant.id, tenant.name);
+      deps.logger?.info({ tenantId: tenant.id, actor: actorKeyId, documents: deleted + late, revokedKeys, ...webhooks, branding }, 'tenant erased');
+      return { tenant: tenant.name, deleted_documents: deleted + late };
     },
   };
   return service;

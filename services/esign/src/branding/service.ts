@@ -93,6 +93,9 @@ export function createBrandingService(deps: BrandingDeps) {
       await deps.repo.remove(principal.tenantId);
     },
 
+    /** Tenant erasure: the branding and the logo go (its public URL answers 404); true when there was some. */
+    eraseTenant: (tenantId: string): Promise<boolean> => deps.repo.remove(tenantId),
+
     async logo(logoId: string): Promise<Buffer> {
       const png = await deps.repo.logo(logoId);
       if (!png) throw new NotFoundError('No such logo', 'LOGO_NOT_FOUND');

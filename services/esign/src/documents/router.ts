@@ -74,7 +74,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     method: 'get',
     path: '/firma/documentos/{document_id}/signed-pdf',
     summary: "The first signed request's sealed PDF",
-    description: 'Attachment. 404 when the document or a signed request is missing; 403 when the document is another tenant\'s (superadmin keys may read any); 409 while the first signature is still being sealed; 410 once erased.',
+    description: 'Attachment. 404 when the document or a signed request is missing; 403 when the document is another tenant\'s (superadmin keys may read any); 409 while the first signature is still being sealed. Once the document is erased its signed PDF is missing too: 404 with the code `DOCUMENT_ERASED`.',
     tags: TAGS,
     security: SECURITY,
     params: ZDocumentParamsSchema,
@@ -82,9 +82,8 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     responses: {
       200: { description: 'The sealed PDF', content: PDF },
       403: errorResponse('Another tenant\'s document'),
-      404: errorResponse('No such document or no signed request'),
+      404: errorResponse('No such document, no signed request, or the document was erased (code `DOCUMENT_ERASED`)'),
       409: errorResponse('Sealing in progress'),
-      410: errorResponse('Erased'),
     },
     handler: async ({ params }, _req, res) => {
       const { bytes, doc } = await documents.signedPdf(principalOf(res.locals), params.document_id);

@@ -4,6 +4,7 @@ import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { Logger } from '@firma-riesgo/service-kit';
 import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
+import type { MailFiles } from '../mail/mail-files';
 import type { MailRepository } from '../mail/repository';
 import { expireDueRequests } from '../signing-requests/expire-due';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
@@ -51,6 +52,8 @@ export interface DocumentsDeps {
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   /** The usage day (METERING_TIMEZONE) of an instant. */
   meterDay: (at: Date) => string;
+  /** Embedded mode's .eml files (DATA_DIR/mail): erasure deletes the document's. */
+  mailFiles?: Pick<MailFiles, 'removeForDocument'>;
   clock?: () => Date;
 }
 
@@ -76,11 +79,11 @@ export function createDocumentsService(deps: DocumentsDeps) {
     const now = clock();
     const counts = await repos.transaction(async (tx) => {
       const locked = await tx.documents.lock(documentId, now);
-      if (!locked || locked.erasedAt) return { requests: 0, events: 0, eventIds: [] as string[] };
+      if (!locked || locked.erasedAt) return { requests: 0, events: 0, eventIds: [] as string[], emailIds: [] as string[] };
       const cancelled = await tx.requests.cancelPending(documentId, now);
       const requests = await tx.requests.anonymiseDocument(documentId);
       const events = await tx.audit.anonymiseDocument(documentId);
-      await tx.outbox.deleteForDocument(documentId);
+      const emailIds = await tx.outbox.deleteForDocument(documentId);
       // Webhook payloads and what receivers answered about this document lose the signee too;
       // deliveries still pending are sent with the anonymised payload.
       await tx.webhookEvents.anonymiseDocument(documentId);
@@ -104,11 +107,13 @@ export function createDocumentsService(deps: DocumentsDeps) {
         })),
         { tenantId: doc.tenantId, documentId, type: 'document_erased', occurredAt: now, data: { document_id: documentId, erased_at: now.toISOString() } },
       );
-      return { requests, events, eventIds };
+      return { requests, events, eventIds, emailIds };
     });
     await publishWebhookEvents(deps.jobs, counts.eventIds);
     await files.removeTree(storageKeys.documentDir(documentId));
-    deps.logger.info({ documentId, actor, ...counts }, 'document erased');
+    // Repeated on every call, like the files: a retry after a crash still finds them.
+    const emlFiles = (await deps.mailFiles?.removeForDocument(documentId, counts.emailIds)) ?? 0;
+    deps.logger.info({ documentId, actor, requests: counts.requests, events: counts.events, emlFiles }, 'document erased');
     return { document_id: documentId, erased: true as const, requests_anonymised: counts.requests, events_anonymised: counts.events };
   }
 
@@ -165,7 +170,9 @@ export function createDocumentsService(deps: DocumentsDeps) {
       }
     },
 
+    /** Ownership is checked before the expiry sweep: another tenant's call writes nothing (no audit row, no webhook event). */
     async get(principal: EsignPrincipal, documentId: string): Promise<DocumentRow> {
+      await owned(principal, documentId);
       await expireDue(documentId);
       return owned(principal, documentId);
     },
@@ -177,13 +184,14 @@ export function createDocumentsService(deps: DocumentsDeps) {
     /**
      * The sealed copy of the document's first signed request (interface §4.1). 404 when the
      * document or a signed request is missing, 403 when another tenant's and the caller is
-     * not a superadmin (§7), 409 while sealing, 410 once erased.
+     * not a superadmin (§7), 409 while sealing. An erased document's signed PDF is missing
+     * too: 404 as §7 says, with the code DOCUMENT_ERASED and the erasure time in the message.
      */
     async signedPdf(principal: EsignPrincipal, documentId: string): Promise<{ doc: DocumentRow; bytes: Buffer }> {
       const doc = await repos.documents.find(documentId, clock());
       if (!doc) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
       if (signedPdfAccess(principal, doc) === 'forbidden') throw new ForbiddenError('This document belongs to another tenant', 'NOT_DOCUMENT_OWNER');
-      if (doc.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
+      if (doc.erasedAt) throw new NotFoundError(`The document was erased at ${doc.erasedAt.toISOString()}; its signed PDF no longer exists`, 'DOCUMENT_ERASED');
       const signed = firstSigned(await repos.requests.listForDocument(doc.id));
       if (!signed) throw new NotFoundError('No request of this document is signed yet', 'NO_SIGNED_REQUEST');
       if (signed.sealStatus !== 'sealed') throw new ConflictError('The signature is still being sealed; try again shortly', 'SEAL_IN_PROGRESS');

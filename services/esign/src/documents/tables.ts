@@ -1,5 +1,4 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { tenants } from '../keys/tables';
 
 /**
  * Uploaded documents. The bytes live under DATA_DIR (see storage/); `sha256` of the
@@ -9,9 +8,8 @@ export const documents = pgTable(
   'documents',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id),
+    /** The owning tenant's id. No foreign key: tenant erasure deletes the tenant row and keeps this erased row (hashes, audit). */
+    tenantId: uuid('tenant_id').notNull(),
     filename: text('filename').notNull(),
     title: text('title'),
     pages: integer('pages').notNull(),

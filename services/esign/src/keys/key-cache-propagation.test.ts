@@ -78,6 +78,19 @@ describe('API key revocations reach every instance’s cache', () => {
     await refusedOn(b, key);
   });
 
+  it("refuses on every instance, within a second, the keys of a tenant erased through one instance", async () => {
+    const { key: admin } = await a.keys.create({ tenant: 'operator', role: 'superadmin' });
+    const first = await a.keys.create({ tenant: 'initech' });
+    const second = await a.keys.create({ tenant: 'initech' });
+    for (const rt of [a, b]) for (const k of [first.key, second.key]) expect((await get(rt, k)).status).toBe(200); // cached on both
+    const erased = await request(a.server!).delete('/admin/tenants/initech/data').set('authorization', `Bearer ${admin}`);
+    expect(erased.status).toBe(200);
+    for (const k of [first.key, second.key]) {
+      expect((await get(a, k)).status).toBe(401);
+      await refusedOn(b, k);
+    }
+  });
+
   it('keeps serving the other keys from the cache after a revocation', async () => {
     const kept = await a.keys.create({ tenant: 'globex' });
     const revoked = await a.keys.create({ tenant: 'globex' });

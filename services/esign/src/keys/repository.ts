@@ -75,6 +75,26 @@ export function createKeysRepository(db: EsignDb) {
         .where(and(isUuid ? eq(apiKeys.id, idOrPrefix) : eq(apiKeys.prefix, idOrPrefix), isNull(apiKeys.revokedAt)));
     },
 
+    /** The tenant's keys not revoked yet (tenant erasure revokes them one by one, as `revoke` does). */
+    async activeOfTenant(tenantId: string): Promise<KeyRecord[]> {
+      return db
+        .select(keyColumns)
+        .from(apiKeys)
+        .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+        .where(and(eq(apiKeys.tenantId, tenantId), isNull(apiKeys.revokedAt)));
+    },
+
+    /**
+     * Tenant erasure, last step: the tenant row and its (revoked) key rows. A new key for the
+     * same name later makes a new tenant, with a new id.
+     */
+    async removeTenant(tenantId: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.delete(apiKeys).where(eq(apiKeys.tenantId, tenantId));
+        await tx.delete(tenants).where(eq(tenants.id, tenantId));
+      });
+    },
+
     async revoke(id: string, at: Date): Promise<void> {
       await db.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
     },

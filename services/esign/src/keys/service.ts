@@ -85,6 +85,24 @@ export function createKeysService(repo: KeysRepository, clock: () => Date = () =
     },
 
     /**
+     * Tenant erasure: revokes every active key of the tenant through the same path as
+     * `revoke` (this instance's cache drops it, every other instance hears of it on Redis).
+     * Answers how many it revoked.
+     */
+    async revokeAllOfTenant(tenantId: string): Promise<number> {
+      const at = clock();
+      const active = await repo.activeOfTenant(tenantId);
+      for (const key of active) {
+        await repo.revoke(key.id, at);
+        await changed({ keyId: key.id });
+      }
+      return active.length;
+    },
+
+    /** Tenant erasure, last step: the tenant row and its key rows (revoke them first). */
+    removeTenant: (tenantId: string) => repo.removeTenant(tenantId),
+
+    /**
      * Whether this request should enqueue `key.touch`: when the stored last use, or the last
      * touch this instance enqueued, is a resolution old, so a busy key costs one job a
      * minute per instance (not one per request while the job is pending or the record cached).

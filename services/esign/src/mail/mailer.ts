@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import { mailFileName } from './mail-files';
 
 export interface OutgoingEmail {
   id: string;
@@ -8,6 +9,9 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html?: string | null;
+  /** What the message is about: embedded mode names its .eml file by them, so erasure finds it. */
+  documentId?: string | null;
+  requestId?: string | null;
 }
 
 export interface Mailer {
@@ -19,7 +23,8 @@ export interface Mailer {
 
 /**
  * nodemailer over SMTP when SMTP_URL is set; otherwise each message is rendered
- * to an RFC 5322 .eml file under DATA_DIR/mail, so a local run needs no mail server.
+ * to an RFC 5322 .eml file under DATA_DIR/mail, so a local run needs no mail server
+ * (named by document and request: `mail-files.ts`; erasure deletes them).
  */
 export function createMailer(options: { smtpUrl?: string; from: string; mailDir: string }): Mailer {
   if (options.smtpUrl) {
@@ -39,7 +44,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; mailDir:
     async send(email) {
       const info = await transport.sendMail({ from: options.from, to: email.to, subject: email.subject, text: email.text, html: email.html ?? undefined });
       await mkdir(options.mailDir, { recursive: true, mode: 0o700 });
-      const file = join(options.mailDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${email.id}.eml`);
+      const file = join(options.mailDir, mailFileName(email, new Date()));
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       return { messageId: info.messageId, file };
     },

@@ -67,10 +67,10 @@ export function createMailRepository(db: EsignDb, sealer: BodySealer) {
         .where(and(eq(emailOutbox.status, 'queued'), lt(emailOutbox.createdAt, before)));
       return rows.map((r) => r.id);
     },
-    /** Erasure: the messages about a document go, addresses and bodies with them. */
-    async deleteForDocument(documentId: string): Promise<number> {
+    /** Erasure: the messages about a document go, addresses and bodies with them. Answers their ids (their .eml files go too). */
+    async deleteForDocument(documentId: string): Promise<string[]> {
       const rows = await db.delete(emailOutbox).where(eq(emailOutbox.documentId, documentId)).returning({ id: emailOutbox.id });
-      return rows.length;
+      return rows.map((r) => r.id);
     },
     async markSent(id: string, at: Date): Promise<void> {
       await db

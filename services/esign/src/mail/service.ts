@@ -1,5 +1,6 @@
 import type { JobContext, JobQueue } from '@firma-riesgo/service-kit';
 import type { EsignJobs } from '../jobs/registry';
+import type { MailFiles } from './mail-files';
 import type { Mailer } from './mailer';
 import type { MailRepository, OutboxEmail } from './repository';
 import { sendEmailJob } from './jobs';
@@ -26,6 +27,8 @@ export function createMailService(deps: {
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
   clock?: () => Date;
   onSent?: (email: SentEmail) => Promise<void>;
+  /** Embedded mode's .eml files: one written for an email erased meanwhile is removed. */
+  mailFiles?: Pick<MailFiles, 'removeWritten'>;
 }) {
   const clock = deps.clock ?? (() => new Date());
   return {
@@ -50,9 +53,14 @@ export function createMailService(deps: {
       let sentAt: Date;
       try {
         const body = deps.repo.openBody(row);
-        const result = await deps.mailer.send({ id: row.id, to: row.toAddress, subject: row.subject, text: body.text, html: body.html });
+        const result = await deps.mailer.send({ id: row.id, to: row.toAddress, subject: row.subject, text: body.text, html: body.html, documentId: row.documentId, requestId: row.requestId });
         sentAt = clock();
         await deps.repo.markSent(row.id, sentAt);
+        // Erasure deletes the row, then the document's .eml files: a file written after that is removed here.
+        if (result.file && !(await deps.repo.find(row.id))) {
+          await deps.mailFiles?.removeWritten(result.file);
+          return { status: 'skipped' };
+        }
         ctx.logger.info({ emailId, messageId: result.messageId, file: result.file }, 'email sent');
       } catch (err) {
         const final = ctx.attempt >= sendEmailJob.attempts;

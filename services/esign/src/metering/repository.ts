@@ -25,6 +25,18 @@ export function createMeterRepository(db: EsignDb) {
       await increment({ tenant, day, counter, by });
     },
 
+    /**
+     * Tenant erasure: the tenant's counters move from its id (whose row is deleted) to its
+     * name, added to any an earlier erased tenant of that name left, so billing still finds them.
+     */
+    async attributeToName(tenantId: string, name: string): Promise<void> {
+      await db.execute(sql`
+        with moved as (delete from ${meterDaily} where ${meterDaily.tenant} = ${tenantId} returning day, counter, value)
+        insert into ${meterDaily} (tenant, day, counter, value)
+        select ${name}, day, counter, value from moved
+        on conflict (tenant, day, counter) do update set value = ${meterDaily}.value + excluded.value`);
+    },
+
     /** Every row between the days (inclusive), optionally one tenant's. */
     rows(options: { tenant?: string; from?: string; to?: string }): Promise<{ tenant: string; day: string; counter: string; value: number }[]> {
       return db

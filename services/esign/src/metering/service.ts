@@ -14,6 +14,8 @@ export const MAX_DAILY_SPAN_DAYS = 366;
  * Usage metering for billing (interface §4.5): counters per tenant and day, written by
  * each feature in the transaction of the event it counts (see CONTRIBUTING.md), read here.
  */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function createMeteringService(deps: { meter: MeterRepository; keys: Pick<KeysService, 'tenantNames' | 'tenantByName'>; timeZone: string; clock?: () => Date }) {
   const clock = deps.clock ?? (() => new Date());
   const today = () => meterDay(clock(), deps.timeZone);
@@ -21,8 +23,10 @@ export function createMeteringService(deps: { meter: MeterRepository; keys: Pick
   async function tenantKey(name: string): Promise<string> {
     if (name === ANONYMOUS_TENANT) return ANONYMOUS_TENANT;
     const tenant = await deps.keys.tenantByName(name);
-    if (!tenant) throw new NotFoundError('No such tenant', 'TENANT_NOT_FOUND');
-    return tenant.id;
+    if (tenant) return tenant.id;
+    // An erased tenant: its counters are kept under its name (tenant erasure).
+    if ((await deps.meter.rows({ tenant: name })).length > 0) return name;
+    throw new NotFoundError('No such tenant', 'TENANT_NOT_FOUND');
   }
 
   function add(into: Counters, counter: string, value: number): void {
@@ -40,7 +44,8 @@ export function createMeteringService(deps: { meter: MeterRepository; keys: Pick
         add(c, r.counter, r.value);
         byTenant.set(r.tenant, c);
       }
-      const names = await deps.keys.tenantNames([...byTenant.keys()].filter((k) => k !== ANONYMOUS_TENANT));
+      // Live tenants count under their id; erased tenants' counters are kept under their name.
+      const names = await deps.keys.tenantNames([...byTenant.keys()].filter((k) => k !== ANONYMOUS_TENANT && UUID.test(k)));
       const end = range.to_date ?? today();
       const out = await Promise.all(
         [...byTenant.entries()].map(async ([key, counters]) => ({

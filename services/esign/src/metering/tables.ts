@@ -15,7 +15,7 @@ export const METER_COUNTERS = [
 export type MeterCounter = (typeof METER_COUNTERS)[number];
 
 /**
- * One row per tenant (its name: counters outlive the tenant's data and keys), day and
+ * One row per tenant (its id; an erased tenant's name, so counters outlive its data, keys and row), day and
  * counter. Incremented in the same transaction as the event it counts. `storage_delta`
  * is the day's net change of stored bytes; storage at the end of a day is the running sum.
  * No personal data: erasure leaves it as it is.

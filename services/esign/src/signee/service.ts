@@ -173,6 +173,18 @@ export function createSigneeService(deps: SigneeDeps) {
   }
 
   /**
+   * After a cache write (page images, text): an erasure that began meanwhile has already
+   * removed the document's files, so what was just written would outlive it. Re-checked
+   * after the write, as the seal does: the document's files are removed again.
+   */
+  async function erasedMeanwhile(documentId: string): Promise<boolean> {
+    const current = await repos.documents.find(documentId, clock());
+    if (current && !current.erasedAt) return false;
+    await files.removeTree(storageKeys.documentDir(documentId));
+    return true;
+  }
+
+  /**
    * The document's text, read once on a worker thread and kept with its files (a cache,
    * erased with them). A PDF whose text cannot be read still shows its pages.
    */
@@ -185,6 +197,7 @@ export function createSigneeService(deps: SigneeDeps) {
     try {
       const text = await deps.pool.run('extract-text', { pdf: original, maxPages: TEXT_MAX_PAGES, maxChars: TEXT_MAX_CHARS }, { timeoutMs: 20_000, client: ipClient(client) });
       await files.write(key, Buffer.from(JSON.stringify(text)));
+      if (await erasedMeanwhile(document.id)) return null;
       return text;
     } catch (err) {
       deps.logger.warn({ err, documentId: document.id }, 'could not read the text of a document for its signing page');
@@ -247,6 +260,7 @@ export function createSigneeService(deps: SigneeDeps) {
         );
         png = Buffer.from(rendered!.png.buffer, rendered!.png.byteOffset, rendered!.png.byteLength);
         await files.write(key, png);
+        if (await erasedMeanwhile(document.id)) throw new GoneError('The document is no longer available', 'DOCUMENT_ERASED');
       }
       await recordView(request, document, client, { via: 'pages', page: n });
       return { png, document };

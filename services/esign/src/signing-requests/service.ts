@@ -138,9 +138,10 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
 
     async listForDocument(principal: EsignPrincipal, documentId: string) {
       const now = clock();
-      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, documentId, now));
+      // Ownership first: the sweep writes audit rows and webhook events, which another tenant's call must not cause.
       const doc = await repos.documents.find(documentId, now);
       if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
+      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, documentId, now));
       const rows = await repos.requests.listForDocument(documentId);
       return rows.map((row) => statusRecord(row, now));
     },

@@ -1,7 +1,6 @@
 import { SIGNEE_LOCALES } from './email-strings';
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { documents } from '../documents/tables';
-import { tenants } from '../keys/tables';
 
 /**
  * One signee's request to sign one document. The link token and the OTP are stored
@@ -14,9 +13,8 @@ export const signingRequests = pgTable(
     documentId: uuid('document_id')
       .notNull()
       .references(() => documents.id),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id),
+    /** The owning tenant's id. No foreign key: tenant erasure deletes the tenant row and keeps this erased row (hashes, audit). */
+    tenantId: uuid('tenant_id').notNull(),
     signeeEmail: text('signee_email').notNull(),
     signeeName: text('signee_name'),
     message: text('message'),

@@ -102,6 +102,12 @@ export function createWebhookDeliveriesRepository(db: EsignDb) {
       return Object.fromEntries(rows.map((r) => [r.status, r.n]));
     },
 
+    /** Tenant erasure: every delivery of the tenant left (with its attempts, by cascade). */
+    async removeAllOfTenant(tenantId: string): Promise<number> {
+      const rows = await db.delete(webhookDeliveries).where(eq(webhookDeliveries.tenantId, tenantId)).returning({ id: webhookDeliveries.id });
+      return rows.length;
+    },
+
     /** Erasure: what receivers answered about the document's events may quote personal data. */
     async scrubDocument(documentId: string): Promise<void> {
       await db

@@ -96,6 +96,12 @@ export function createWebhookEventsRepository(db: EsignDb) {
       return rows.map((r) => r.id);
     },
 
+    /** Tenant erasure: every event of the tenant (after its deliveries, which reference them). */
+    async removeAllOfTenant(tenantId: string): Promise<number> {
+      const rows = await db.delete(webhookEvents).where(eq(webhookEvents.tenantId, tenantId)).returning({ seq: webhookEvents.seq });
+      return rows.length;
+    },
+
     /** Erasure: the signee's address leaves every stored payload of the document's events. */
     async anonymiseDocument(documentId: string): Promise<number> {
       const rows = await db

@@ -55,6 +55,13 @@ export function createWebhooksRepository(db: EsignDb) {
       await db.delete(webhooks).where(eq(webhooks.id, id));
     },
 
+    /** Tenant erasure: every endpoint of the tenant (its deliveries and attempts go with it, by cascade) and its disablement records. */
+    async removeAllOfTenant(tenantId: string): Promise<number> {
+      const rows = await db.delete(webhooks).where(eq(webhooks.tenantId, tenantId)).returning({ id: webhooks.id });
+      await db.delete(webhookDisablements).where(eq(webhookDisablements.tenantId, tenantId));
+      return rows.length;
+    },
+
     /** The endpoint failed, if it had not been failing yet: from when. */
     async markFailing(id: string, at: Date): Promise<Date> {
       const [row] = await db
