@@ -7,7 +7,7 @@ import type { SigningRequestsRepository } from './repository';
 export type ExpiryRepos = UnitOfWork<{ requests: SigningRequestsRepository; documents: DocumentsRepository; audit: AuditRepository; webhookEvents: WebhookEventsRepository }>;
 
 /**
- * The lazy half of the expiry rule (rules.ts `isExpiryDue`): the document's pending
+ * The lazy half of the expiry rule (rules.ts `EXPIRY`): the document's pending
  * requests past their expiry become `expired`, each with its `request_expired` event at
  * the expiry time, and its `request_expired` webhook event. Called wherever a document's
  * requests are about to be read. Returns the webhook event ids to publish after commit.
