@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { UnavailableError, ValidationError } from '@firma-riesgo/errors';
+import { UnavailableError, ValidationError } from '../errors';
 import { WorkerTimeoutError, type PdfVerification, type PdfWorkerPool, type SignatureVerification } from '@firma-riesgo/pdf-core';
 import type { TFileVerification, TKnownDocument } from './schemas';
 

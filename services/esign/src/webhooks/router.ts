@@ -181,7 +181,7 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDe
     params: ZDeliveryParamsSchema,
     status: 202,
     before: [deps.authenticate],
-    responses: { 202: { description: 'Queued', content: json(z.object({ delivery_id: z.uuid(), status: z.literal('pending') })) }, 404: errorResponse('No such webhook or delivery') },
+    responses: { 202: { description: 'Queued', content: json(z.object({ delivery_id: z.uuid(), status: z.literal('pending') })) }, 404: errorResponse('No such webhook (WEBHOOK_NOT_FOUND) or delivery (DELIVERY_NOT_FOUND)') },
     handler: async ({ params }, _req, res) => webhooks.retryDelivery(principalOf(res.locals), params.webhook_id, params.delivery_id),
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, GoneError, InternalError, NotFoundError } from '@firma-riesgo/errors';
+import { GoneError, InternalError, NotFoundError, UnprocessableError } from '../errors';
 import { JobFailedError, JobWaitTimeoutError, type FileStore, type JobQueue } from '@firma-riesgo/service-kit';
 import { todayInSpain } from '../calendar';
 import type { WildfireJobs } from '../jobs/registry';
@@ -118,7 +118,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
     async create(caller: ReportCaller, request: TReportRequest, options: CreateOptions = {}): Promise<ReportOutcome> {
       const format = request.format ?? 'pdf';
       if (!isReportFormat(format)) {
-        throw new AppError(422, 'UNSUPPORTED_FORMAT', `format "${format}" is not available for the monthly report; use ${REPORT_FORMATS.join(', ')}`, { param: 'format' });
+        throw new UnprocessableError(`format "${format}" is not available for the monthly report; use ${REPORT_FORMATS.join(', ')}`, 'UNSUPPORTED_FORMAT', { param: 'format' });
       }
       const { municipio_id: municipioId, periodo } = request;
       requireMunicipalityAllowed(caller, municipioId);
