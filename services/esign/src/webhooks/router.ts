@@ -42,7 +42,7 @@ function registerEventPayloads(registry: OpenAPIRegistry): void {
   }
 }
 
-/** The tenant's webhook endpoints (interface §4.4, plus the additive routes of issue 11). */
+/** The tenant's webhook endpoints: interface §4.4's four, plus additive ones (read and update one, rotate its secret, list its deliveries and retry one). */
 export interface WebhooksRouterDeps {
   webhooks: WebhooksService;
   authenticate: RequestHandler;
