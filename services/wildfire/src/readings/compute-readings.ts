@@ -10,7 +10,7 @@
 import * as fwi from '../fwi/components';
 import { dayLengthTables } from '../fwi/day-length';
 import { DEFAULT_START_CODES } from '../fwi';
-import { isoOfPgDay, type ColumnSource } from '../db/bulk-load';
+import { isoOfPgDay, type ColumnSource } from '../db/binary-copy';
 import { riskLabel, riskScore, type RiskLabel } from '../risk/risk-score';
 import type { WeatherColumns, WeatherOrder } from './weather-columns';
 

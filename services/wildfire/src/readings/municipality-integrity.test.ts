@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { eventually, testConfig } from '../__tests__/support';
 import { todayInSpain } from '../calendar';
-import { pgDayOf } from '../db/bulk-load';
+import { pgDayOf } from '../db/binary-copy';
 import { startWildfire, type WildfireRuntime } from '../runtime';
 import { READING_VALUE_COLUMNS, ReadingColumns } from './compute-readings';
 import { createIngestWeather } from './ingest-weather';

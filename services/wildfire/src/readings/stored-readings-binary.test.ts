@@ -1,4 +1,4 @@
-import { binaryCopy } from '../db/bulk-load';
+import { binaryCopy } from '../db/binary-copy';
 import { READING_VALUE_COLUMNS, ReadingColumns } from './compute-readings';
 import { StoredReadingsDecoder } from './stored-readings-binary';
 

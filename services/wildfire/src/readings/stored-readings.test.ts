@@ -6,7 +6,7 @@ import { testConfig } from '../__tests__/support';
 import { eachDay } from '../calendar';
 import { withTransaction } from '../db/locked-transaction';
 import { startWildfire, type WildfireRuntime } from '../runtime';
-import { isoOfPgDay } from '../db/bulk-load';
+import { isoOfPgDay } from '../db/binary-copy';
 import { READING_VALUE_COLUMNS } from './compute-readings';
 import { weatherIngestion } from './repository';
 
