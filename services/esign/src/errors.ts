@@ -1,5 +1,4 @@
 import { catalogueErrors } from '@firma-riesgo/errors';
-import type * as base from '@firma-riesgo/errors';
 import type { ESIGN_ERROR_CODES } from './error-codes';
 
 export { ValidationError } from '@firma-riesgo/errors';
@@ -22,15 +21,3 @@ export const {
   UnauthorizedError,
   UnavailableError,
 } = catalogueErrors<typeof ESIGN_ERROR_CODES>();
-
-export type BadRequestError = base.BadRequestError;
-export type ConflictError = base.ConflictError;
-export type ForbiddenError = base.ForbiddenError;
-export type GoneError = base.GoneError;
-export type InternalError = base.InternalError;
-export type LockedError = base.LockedError;
-export type NotFoundError = base.NotFoundError;
-export type PayloadTooLargeError = base.PayloadTooLargeError;
-export type RateLimitedError = base.RateLimitedError;
-export type UnauthorizedError = base.UnauthorizedError;
-export type UnavailableError = base.UnavailableError;

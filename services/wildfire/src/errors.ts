@@ -18,12 +18,5 @@ export const {
   UnprocessableError,
 } = catalogueErrors<typeof WILDFIRE_ERROR_CODES>();
 
-export type ConflictError = base.ConflictError;
-export type ForbiddenError = base.ForbiddenError;
-export type GoneError = base.GoneError;
-export type InternalError = base.InternalError;
+/** The class as a type, for `instanceof` results and declared returns. */
 export type NotFoundError = base.NotFoundError;
-export type RateLimitedError = base.RateLimitedError;
-export type UnauthorizedError = base.UnauthorizedError;
-export type UnavailableError = base.UnavailableError;
-export type UnprocessableError = base.UnprocessableError;
