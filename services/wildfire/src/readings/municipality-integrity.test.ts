@@ -6,7 +6,7 @@ import { eventually, testConfig } from '../__tests__/support';
 import { todayInSpain } from '../calendar';
 import { pgDayOf } from '../db/binary-copy';
 import { startWildfire, type WildfireRuntime } from '../runtime';
-import { READING_VALUE_COLUMNS, ReadingColumns } from './compute-readings';
+import { READING_VALUE_COLUMNS, ReadingColumns } from './reading-columns';
 import { createIngestWeather } from './ingest-weather';
 import { createReadingsRepository, weatherIngestion } from './repository';
 
