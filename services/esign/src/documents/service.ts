@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from '@firma-riesgo/errors';
+import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from '../errors';
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { Logger } from '@firma-riesgo/service-kit';
 import type { AuditRepository } from '../audit/repository';

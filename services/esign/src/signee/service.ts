@@ -1,12 +1,4 @@
-import {
-  BadRequestError,
-  ConflictError,
-  GoneError,
-  LockedError,
-  NotFoundError,
-  RateLimitedError,
-  ValidationError,
-} from '@firma-riesgo/errors';
+import { BadRequestError, ConflictError, GoneError, LockedError, NotFoundError, RateLimitedError, ValidationError } from '../errors';
 import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
 import { ipClient, type ClientInfo } from '../audit/client';
 import type { Sender } from '../branding/service';

@@ -97,7 +97,7 @@ describe('the signee flow rules (no TSA: PAdES B-B)', () => {
     expect(dump).not.toContain(token);
     expect(dump).not.toContain(`"${code}"`);
     expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
-    // The code's HMAC under the server key (issue 27), not an unkeyed hash.
+    // The code's HMAC under the server key, not an unkeyed hash.
     expect(rows[0].otp_hash).toMatch(/^hmac1:[0-9a-f]{64}$/);
   });
 

@@ -1,4 +1,4 @@
-import { ConflictError, GoneError, NotFoundError } from '@firma-riesgo/errors';
+import { ConflictError, GoneError, NotFoundError } from '../errors';
 import type { JobQueue } from '@firma-riesgo/service-kit';
 import type { z } from 'zod';
 import type { ClientInfo } from '../audit/client';

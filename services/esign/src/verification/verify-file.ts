@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { AppError, UnavailableError, ValidationError } from '@firma-riesgo/errors';
+import { AppError } from '@firma-riesgo/errors';
+import { UnavailableError, ValidationError } from '../errors';
 import { WorkerTimeoutError, type PdfVerification, type PdfWorkerPool, type SignatureVerification } from '@firma-riesgo/pdf-core';
 import type { TFileVerification, TKnownDocument } from './schemas';
 

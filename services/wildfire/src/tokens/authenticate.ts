@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { missingScopes, parseCidrList } from '@firma-riesgo/auth';
-import { ForbiddenError, UnauthorizedError } from '@firma-riesgo/errors';
+import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { JobQueue } from '@firma-riesgo/service-kit';
 import type { WildfireJobs } from '../jobs/registry';
 import type { TokenRecord } from './repository';
