@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { UnitOfWork } from '../../db/unit-of-work';
-import type { FakeTables } from './fake-tables';
+import { copy, type FakeTables } from './fake-tables';
 
 /**
  * The fake of db/unit-of-work.ts `createUnitOfWork`: the same `UnitOfWork<R>` shape (the
@@ -20,7 +20,7 @@ export function createFakeUnitOfWork<R extends object>(tables: FakeTables, repos
       // createUnitOfWork gives a transaction's repositories no transaction() of their own.
       if (inside.getStore()) return Promise.reject(new Error('a repository inside a unit of work cannot open a transaction of its own'));
       const run = async (): Promise<T> => {
-        const snapshot = structuredClone(tables);
+        const snapshot = copy(tables);
         try {
           return await inside.run(true, () => fn(repos));
         } catch (err) {
