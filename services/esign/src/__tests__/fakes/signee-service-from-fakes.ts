@@ -7,7 +7,7 @@ import { meterDay } from '../../metering/day';
 import { createSigningEventRecorder } from '../../signing-events/record-event';
 import { createOtpCodes } from '../../signing-requests/otp-code';
 import { createSigneeService, type SigneeDeps } from '../../signee/service';
-import { createFileStore } from '../../storage/file-store';
+import { createFileStore } from '@firma-riesgo/service-kit';
 import { createFakeDocumentsRepository } from './fake-documents-repository';
 import { createFakeAuditRepository, createFakeMeterRepository, createFakeWebhookEventsRepository } from './fake-event-repositories';
 import { createFakeMailRepository } from './fake-mail-repository';
