@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { linkOf, mailText, otpOf, samplePdf, startTestEsign, verifyWithTools, type TestEsign } from '../__tests__/support';
+import { linkOf, mailText, otpOf, samplePdf, signingTables, startTestEsign, verifyWithTools, type TestEsign } from '../__tests__/support';
 
 describe('the signee flow rules (no TSA: PAdES B-B)', () => {
   let env: TestEsign;
@@ -37,7 +37,7 @@ describe('the signee flow rules (no TSA: PAdES B-B)', () => {
     const results = await Promise.all([1, 2].map(() => api().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(results.find((r) => r.status === 409)!.body.code).toBe('ALREADY_SIGNED');
-    const events = await env.rt.signing.repos.audit.listForDocument((await env.rt.signing.repos.requests.find(requestId))!.documentId);
+    const events = await signingTables(env.rt).audit.listForDocument((await signingTables(env.rt).requests.find(requestId))!.documentId);
     expect(events.filter((e) => e.kind === 'signed')).toHaveLength(1);
   });
 
@@ -173,7 +173,7 @@ describe('the signee flow rules (no TSA: PAdES B-B)', () => {
     expect(otp.body.code).toBe('REQUEST_EXPIRED');
     const status = await api().get(`/firma/solicitudes/${requestId}/estado`).set('authorization', key);
     expect(status.body.status).toBe('expired');
-    const events = await env.rt.signing.repos.audit.listForDocument(status.body.document_id);
+    const events = await signingTables(env.rt).audit.listForDocument(status.body.document_id);
     expect(events.filter((e) => e.kind === 'request_expired')).toHaveLength(1);
   });
 });

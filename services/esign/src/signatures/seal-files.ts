@@ -1,0 +1,36 @@
+import type { DocumentRow, DocumentsRepository } from '../documents/repository';
+import { maskEmail } from '../signing-requests/mask-email';
+import type { SigningRequestRow } from '../signing-requests/repository';
+import { storageKeys, type FileStore } from '../storage/file-store';
+import type { StampData } from './stamp';
+
+/** A signee's stamp in slot `slot`: their name, masked address, signing time and signature image. */
+export async function stampOf(files: FileStore, request: SigningRequestRow, slot: number): Promise<StampData> {
+  const image = request.signatureImageKey ? await files.read(request.signatureImageKey) : null;
+  return {
+    slot,
+    locale: request.locale,
+    name: request.signeeName,
+    maskedEmail: maskEmail(request.signeeEmail),
+    signedAt: request.signedAt!,
+    requestId: request.id,
+    image,
+  };
+}
+
+/** The document's original bytes, which every seal starts from. */
+export async function originalOf(files: FileStore, doc: DocumentRow): Promise<Buffer> {
+  const bytes = await files.read(storageKeys.original(doc.id));
+  if (!bytes) throw new Error(`Original of document ${doc.id} is missing from storage`);
+  return bytes;
+}
+
+/** An erased document's files must not outlive the erasure: a seal or build that lost that race removes them. */
+export function createRemoveIfErased(deps: { documents: Pick<DocumentsRepository, 'find'>; files: FileStore; clock: () => Date }) {
+  return async function removeIfErased(documentId: string): Promise<void> {
+    const current = await deps.documents.find(documentId, deps.clock());
+    if (current?.erasedAt) await deps.files.removeTree(storageKeys.documentDir(documentId));
+  };
+}
+
+export type RemoveIfErased = ReturnType<typeof createRemoveIfErased>;
