@@ -4,9 +4,12 @@ import type { SigningRequestRow } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import type { StampData } from './stamp';
 
-/** A signee's stamp in slot `slot`: their name, masked address, signing time and signature image. */
-export async function stampOf(files: FileStore, request: SigningRequestRow, slot: number): Promise<StampData> {
-  const image = request.signatureImageKey ? await files.read(request.signatureImageKey) : null;
+/**
+ * A signee's stamp in slot `slot`: their name, masked address, signing time and signature
+ * image, read from storage unless the caller holds it (`image`, the confirmation's PNG).
+ */
+export async function stampOf(files: FileStore, request: SigningRequestRow, slot: number, image?: Buffer | null): Promise<StampData> {
+  if (image === undefined) image = request.signatureImageKey ? await files.read(request.signatureImageKey) : null;
   return {
     slot,
     locale: request.locale,

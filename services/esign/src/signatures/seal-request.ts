@@ -37,10 +37,11 @@ export function createSealRequest(deps: {
   /**
    * Stamps the signee's block on the original's last page and seals it (the signing time is
    * the confirmation's), then records the seal under the document's lock: the sealed row,
-   * or null when it was not recorded (erased meanwhile, or sealed by another run).
+   * or null when it was not recorded (erased meanwhile, or sealed by another run). `image`
+   * is the signature PNG when the caller holds it; otherwise it is read from storage.
    */
-  async function seal(request: SigningRequestRow, doc: DocumentRow): Promise<SigningRequestRow | null> {
-    const stamp = await stampOf(files, request, await repos.requests.positionInDocument(doc.id, request.id));
+  async function seal(request: SigningRequestRow, doc: DocumentRow, image?: Buffer | null): Promise<SigningRequestRow | null> {
+    const stamp = await stampOf(files, request, await repos.requests.positionInDocument(doc.id, request.id), image);
     const sealed = await sealPdf(await originalOf(files, doc), {
       identity: deps.identity,
       tsa: deps.tsa,
@@ -81,12 +82,14 @@ export function createSealRequest(deps: {
     /**
      * The confirmation seals inline, with the rows it has just committed (signed, `sealing`)
      * instead of reading them again; the record under the document's lock still checks
-     * erasure and an earlier seal. Answers the sealed row, or null when the seal was not
-     * recorded: if it failed (TSA down), the job takes over and retries.
+     * erasure and an earlier seal. The signature PNG comes in memory, as the confirmation
+     * decoded it (the stored copy is for the job and the final PDF). Answers the sealed row,
+     * or null when the seal was not recorded: if it failed (TSA down), the job takes over
+     * and retries.
      */
-    async sealOrRetryLater(request: SigningRequestRow, doc: DocumentRow): Promise<SigningRequestRow | null> {
+    async sealOrRetryLater(request: SigningRequestRow, doc: DocumentRow, image: Buffer | null): Promise<SigningRequestRow | null> {
       try {
-        return await seal(request, doc);
+        return await seal(request, doc, image);
       } catch (err) {
         deps.logger.warn({ requestId: request.id, err: (err as Error).message }, 'seal failed; the signature.seal job retries it');
         await repos.requests.recordSealFailure(request.id, (err as Error).message, false);

@@ -111,7 +111,8 @@ export function createConfirmSignature(deps: {
     }
     await dispatchWebhookEventsNow(deps.webhooks, deps.jobs, outcome.eventIds, deps.logger);
     // The sealed row as recorded; read again only when the seal was not recorded here.
-    const signed = (await deps.seal.sealOrRetryLater(outcome.request, document)) ?? (await repos.requests.find(outcome.request.id))!;
+    // The PNG just written is stamped from memory, not read back.
+    const signed = (await deps.seal.sealOrRetryLater(outcome.request, document, image)) ?? (await repos.requests.find(outcome.request.id))!;
     return { request: signed, record: statusRecord(signed, clock()) };
   };
 }
