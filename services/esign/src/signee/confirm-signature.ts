@@ -12,6 +12,7 @@ import type { SigningRequestRow, SigningRequestsRepository } from '../signing-re
 import { afterWrongCode, otpState } from '../signing-requests/rules';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import type { WebhookDelivery } from '../webhooks/delivery';
+import type { OutboxEvent } from '../webhooks/events-repository';
 import { dispatchWebhookEventsNow } from '../webhooks/publish';
 import { assertActive, type LinkLoader } from './link';
 import { normaliseSignatureImage, parseSignatureImage, typedNameImage } from './signature-image';
@@ -26,7 +27,7 @@ export interface ConfirmInput {
   typedName?: string;
 }
 
-type Outcome = { kind: 'signed'; request: SigningRequestRow; eventIds: string[] } | { kind: 'wrong'; left: number } | { kind: 'expired' };
+type Outcome = { kind: 'signed'; request: SigningRequestRow; outbox: OutboxEvent[] } | { kind: 'wrong'; left: number } | { kind: 'expired' };
 
 /**
  * Verifies declaration, image and code, then signs. The request row is locked for the
@@ -97,9 +98,9 @@ export function createConfirmSignature(deps: {
         };
         await tx.requests.update(request.id, signedPatch);
         // `otp_verified` then `signed`, in one insert (their ids follow that order).
-        const eventIds = await deps.record(tx, { kind: 'signed', at: now, request, document, client, signatureImage: signatureKind, signatureLevel: deps.signatureLevel });
+        const outbox = await deps.record(tx, { kind: 'signed', at: now, request, document, client, signatureImage: signatureKind, signatureLevel: deps.signatureLevel });
         // The locked row as this transaction leaves it: the inline seal needs no second read.
-        return { kind: 'signed', request: { ...request, ...signedPatch }, eventIds };
+        return { kind: 'signed', request: { ...request, ...signedPatch }, outbox };
       });
     } finally {
       if (imageKey && outcome?.kind !== 'signed') await files.remove(imageKey);
@@ -109,7 +110,8 @@ export function createConfirmSignature(deps: {
       if (outcome.left === 0) throw new LockedError('Five wrong codes: this request is locked', 'REQUEST_LOCKED');
       throw new BadRequestError(`Incorrect code; ${outcome.left} attempt${outcome.left === 1 ? '' : 's'} left`, 'INVALID_OTP');
     }
-    await dispatchWebhookEventsNow(deps.webhooks, deps.jobs, outcome.eventIds, deps.logger);
+    // The outbox rows as inserted go to the fan-out: it does not read them back.
+    await dispatchWebhookEventsNow(deps.webhooks, deps.jobs, outcome.outbox, deps.logger);
     // The sealed row as recorded; read again only when the seal was not recorded here.
     // The PNG just written is stamped from memory, not read back.
     const signed = (await deps.seal.sealOrRetryLater(outcome.request, document, image)) ?? (await repos.requests.find(outcome.request.id))!;
