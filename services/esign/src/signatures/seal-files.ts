@@ -1,4 +1,4 @@
-import type { DocumentRow, DocumentsRepository } from '../documents/repository';
+import type { DocumentRecord, DocumentsRepository } from '../documents/repository';
 import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestRow } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
@@ -22,7 +22,7 @@ export async function stampOf(files: FileStore, request: SigningRequestRow, slot
 }
 
 /** The document's original bytes, which every seal starts from. */
-export async function originalOf(files: FileStore, doc: DocumentRow): Promise<Buffer> {
+export async function originalOf(files: FileStore, doc: DocumentRecord): Promise<Buffer> {
   const bytes = await files.read(storageKeys.original(doc.id));
   if (!bytes) throw new Error(`Original of document ${doc.id} is missing from storage`);
   return bytes;

@@ -1,7 +1,7 @@
 import { sealPdf, type SigningIdentity, type TsaClient } from '@firma-riesgo/pdf-core';
 import type { JobContext, JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { UnitOfWork } from '../db/unit-of-work';
-import type { DocumentRow, DocumentsRepository } from '../documents/repository';
+import type { DocumentRecord, DocumentsRepository } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
@@ -14,7 +14,7 @@ import { drawStamps } from './stamp';
 export type SealRequestRepos = UnitOfWork<
   SigningEventRepos & {
     requests: Pick<SigningRequestsRepository, 'find' | 'positionInDocument' | 'markSealed' | 'allSealed' | 'recordSealFailure'>;
-    documents: Pick<DocumentsRepository, 'find' | 'lock'>;
+    documents: Pick<DocumentsRepository, 'find' | 'lockRecord'>;
   }
 >;
 
@@ -40,7 +40,7 @@ export function createSealRequest(deps: {
    * or null when it was not recorded (erased meanwhile, or sealed by another run). `image`
    * is the signature PNG when the caller holds it; otherwise it is read from storage.
    */
-  async function seal(request: SigningRequestRow, doc: DocumentRow, image?: Buffer | null): Promise<SigningRequestRow | null> {
+  async function seal(request: SigningRequestRow, doc: DocumentRecord, image?: Buffer | null): Promise<SigningRequestRow | null> {
     const stamp = await stampOf(files, request, await repos.requests.positionInDocument(doc.id, request.id), image);
     const sealed = await sealPdf(await originalOf(files, doc), {
       identity: deps.identity,
@@ -55,7 +55,7 @@ export function createSealRequest(deps: {
     await files.write(key, sealed.pdf);
     const recorded = await repos.transaction(async (tx) => {
       // Erasure takes the same row lock: a seal is recorded before it or not at all.
-      const locked = await tx.documents.lock(doc.id, clock());
+      const locked = await tx.documents.lockRecord(doc.id);
       if (!locked || locked.erasedAt) return null;
       const row = await tx.requests.markSealed(request.id, { level: sealed.level, tsaTime: sealed.tsaTime, sha256: sealed.sha256, at: clock() });
       if (row) await deps.record(tx, { kind: 'sealed', request, document: doc, seal: sealed });
@@ -87,7 +87,7 @@ export function createSealRequest(deps: {
      * or null when the seal was not recorded: if it failed (TSA down), the job takes over
      * and retries.
      */
-    async sealOrRetryLater(request: SigningRequestRow, doc: DocumentRow, image: Buffer | null): Promise<SigningRequestRow | null> {
+    async sealOrRetryLater(request: SigningRequestRow, doc: DocumentRecord, image: Buffer | null): Promise<SigningRequestRow | null> {
       try {
         return await seal(request, doc, image);
       } catch (err) {

@@ -41,7 +41,7 @@ describe('the confirmation request against Postgres', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it(`signs and seals in at most ${CONFIRM_STATEMENTS_AT_MOST} statements`, async () => {
+  it(`signs and seals in at most ${CONFIRM_STATEMENTS_AT_MOST} statements, none computing the document's status`, async () => {
     const { key } = await api.keys.create({ tenant: 'counted' });
     const http = () => request(api.server!);
     const uploaded = await http().post('/firma/documentos').set('authorization', key).attach('file', await samplePdf(), { filename: 'a.pdf', contentType: 'application/pdf' }).expect(200);
@@ -68,5 +68,7 @@ describe('the confirmation request against Postgres', () => {
     expect(signed.body.signature.status).toBe('sealed');
     if (statements.length > CONFIRM_STATEMENTS_AT_MOST) console.log(`the confirmation sent ${statements.length} statements:\n${statements.join('\n')}`);
     expect(statements.length).toBeLessThanOrEqual(CONFIRM_STATEMENTS_AT_MOST);
+    // The document is read and locked as a row: its status (three sub-queries over its requests) is not computed.
+    expect(statements.filter((text) => /exists \(select 1 from "signing_requests"/.test(text))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { ConflictError, GoneError, LockedError, NotFoundError } from '@firma-riesgo/errors';
 import type { JobQueue } from '@firma-riesgo/service-kit';
-import type { DocumentRow } from '../documents/repository';
+import type { DocumentRecord } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
 import type { RecordSigningEvents } from '../signing-events/record-event';
 import { expireDueRequests, type ExpiryRepos } from '../signing-requests/expire-due';
@@ -12,7 +12,7 @@ import { publishWebhookEvents } from '../webhooks/publish';
 /** What a signing link leads to: its request and the request's document. */
 export interface OpenedLink {
   request: SigningRequestRow;
-  document: DocumentRow;
+  document: DocumentRecord;
 }
 
 /** Why a link cannot be used right now (rules.ts `signingBlock`), as the error the API answers. */
@@ -46,7 +46,8 @@ export function createLinkLoader(deps: {
       await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, request.documentId, now));
       request = (await repos.requests.findByTokenHash(tokenHash))!;
     }
-    const document = (await repos.documents.find(request.documentId, now))!;
+    // The row only: no step of the signee's reads the document's status.
+    const document = (await repos.documents.findRecord(request.documentId))!;
     return { request, document };
   }
 

@@ -3,7 +3,7 @@ import type { Logger } from '@firma-riesgo/service-kit';
 import { ipClient, type ClientInfo } from '../audit/client';
 import type { Sender } from '../branding/service';
 import type { UnitOfWork } from '../db/unit-of-work';
-import type { DocumentRow } from '../documents/repository';
+import type { DocumentRecord } from '../documents/repository';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
 import { effectiveStatus, otpState } from '../signing-requests/rules';
@@ -17,7 +17,7 @@ export const TEXT_MAX_CHARS = 200_000;
 
 export interface SigningContext {
   request: SigningRequestRow;
-  document: DocumentRow;
+  document: DocumentRecord;
   tenant: string;
   status: SigningRequestRow['status'];
   /** Whether a code was sent and is still usable. */
@@ -50,7 +50,7 @@ export function createOpenSigningPage(deps: {
    * The document's text, read once on a worker thread and kept with its files (a cache,
    * erased with them). A PDF whose text cannot be read still shows its pages.
    */
-  async function documentText(document: DocumentRow, client: ClientInfo): Promise<ExtractedText | null> {
+  async function documentText(document: DocumentRecord, client: ClientInfo): Promise<ExtractedText | null> {
     const key = storageKeys.pageText(document.id);
     const cached = await files.read(key);
     if (cached) return JSON.parse(cached.toString('utf8')) as ExtractedText;

@@ -1,7 +1,7 @@
 import { GoneError, NotFoundError } from '@firma-riesgo/errors';
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import { ipClient, type ClientInfo } from '../audit/client';
-import type { DocumentRow } from '../documents/repository';
+import type { DocumentRecord } from '../documents/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import type { ErasedMeanwhile } from './erased-meanwhile';
 import type { LinkLoader } from './link';
@@ -21,7 +21,7 @@ const A4_WIDTH_PT = 595.28;
  */
 export function createPageImage(deps: { link: LinkLoader; files: FileStore; pool: Pick<PdfWorkerPool, 'run'>; erasedMeanwhile: ErasedMeanwhile; recordView: RecordView }) {
   const { files } = deps;
-  return async function pageImage(token: string, n: number, width: PageImageWidth, client: ClientInfo): Promise<{ png: Buffer; document: DocumentRow }> {
+  return async function pageImage(token: string, n: number, width: PageImageWidth, client: ClientInfo): Promise<{ png: Buffer; document: DocumentRecord }> {
     const { request, document } = await deps.link.viewable(token);
     if (n > document.pages) throw new NotFoundError(`The document has ${document.pages} page${document.pages === 1 ? '' : 's'}`, 'PAGE_NOT_FOUND');
     const key = storageKeys.pageImage(document.id, n, width);

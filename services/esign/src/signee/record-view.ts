@@ -2,7 +2,7 @@ import type { JobQueue } from '@firma-riesgo/service-kit';
 import type { ClientInfo } from '../audit/client';
 import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
-import type { DocumentRow } from '../documents/repository';
+import type { DocumentRecord } from '../documents/repository';
 import type { EsignJobs } from '../jobs/registry';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
@@ -25,7 +25,7 @@ export type RecordViewRepos = UnitOfWork<
  */
 export function createRecordView(deps: { repos: RecordViewRepos; jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>; record: RecordSigningEvents; clock: () => Date }) {
   const { repos, clock } = deps;
-  return async function recordView(request: SigningRequestRow, document: DocumentRow, client: ClientInfo, how: { via: 'pdf' | 'pages'; page?: number }): Promise<void> {
+  return async function recordView(request: SigningRequestRow, document: DocumentRecord, client: ClientInfo, how: { via: 'pdf' | 'pages'; page?: number }): Promise<void> {
     const now = clock();
     const eventIds = await repos.transaction(async (tx) => {
       // The row as it is now, locked as erasure locks it: an erasure that ran meanwhile has
