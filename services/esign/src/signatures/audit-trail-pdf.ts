@@ -1,25 +1,23 @@
 import { PDFDocument } from 'pdf-lib';
-import { sealPdf, type SigningIdentity, type TsaClient } from '@firma-riesgo/pdf-core';
+import { sealPdf } from '@firma-riesgo/pdf-core';
 import type { AuditRepository } from '../audit/repository';
 import type { DocumentsRepository } from '../documents/repository';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
 import { appendAuditCertificate } from './audit-certificate';
 import { certificateData } from './certificate-data';
+import type { SealMaterial } from './seal-files';
 
 /**
  * The document's audit trail as its own PDF (administration, `?format=pdf`): the audit
  * certificate pages as of now, sealed with the service certificate (and timestamped
  * with TSA_URL). Null for an unknown document. Reads only.
  */
-export function createAuditTrailPdf(deps: {
+export function createAuditTrailPdf(deps: SealMaterial & {
   repos: {
     documents: Pick<DocumentsRepository, 'find'>;
     requests: Pick<SigningRequestsRepository, 'listForDocument'>;
     audit: Pick<AuditRepository, 'listForDocument'>;
   };
-  identity: SigningIdentity;
-  tsa?: TsaClient;
-  publicUrl: string;
   tenantName: (tenantId: string) => Promise<string>;
   clock: () => Date;
 }) {

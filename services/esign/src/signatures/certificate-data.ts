@@ -1,14 +1,14 @@
-import type { SigningIdentity, TsaClient } from '@firma-riesgo/pdf-core';
 import type { AuditRepository } from '../audit/repository';
 import type { DocumentRow } from '../documents/repository';
 import type { SigningRequestRow } from '../signing-requests/repository';
 import type { appendAuditCertificate } from './audit-certificate';
+import type { SealMaterial } from './seal-files';
 
 export type CertificateEvents = Awaited<ReturnType<AuditRepository['listForDocument']>>;
 
 /** What the audit certificate prints: the final PDF's last pages, and the operator's sealed trail. */
 export function certificateData(
-  seal: { identity: SigningIdentity; tsa?: TsaClient; publicUrl: string },
+  seal: SealMaterial,
   doc: DocumentRow,
   requests: SigningRequestRow[],
   events: CertificateEvents,

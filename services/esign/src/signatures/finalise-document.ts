@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sealPdf, type SigningIdentity, type TsaClient } from '@firma-riesgo/pdf-core';
+import { sealPdf } from '@firma-riesgo/pdf-core';
 import type { JobContext, JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
@@ -12,7 +12,7 @@ import { storageKeys, type FileStore } from '../storage/file-store';
 import { publishWebhookEvents } from '../webhooks/publish';
 import { appendAuditCertificate } from './audit-certificate';
 import { certificateData } from './certificate-data';
-import { createRemoveIfErased, originalOf, stampOf } from './seal-files';
+import { createRemoveIfErased, originalOf, stampOf, type SealMaterial } from './seal-files';
 import { drawStamps } from './stamp';
 
 /** The final PDF reads every request and the trail, claims the document, and records it with `document_completed`. */
@@ -30,13 +30,10 @@ export type FinaliseDocumentRepos = UnitOfWork<
  * job run and renewed while it builds, makes a concurrent job a no-op; the same job
  * retried or redelivered after a crash takes its claim back (documents/finalise-claim.ts).
  */
-export function createFinaliseDocument(deps: {
+export function createFinaliseDocument(deps: SealMaterial & {
   repos: FinaliseDocumentRepos;
   files: FileStore;
-  identity: SigningIdentity;
-  tsa?: TsaClient;
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
-  publicUrl: string;
   /** The tenant's display name (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;
   record: RecordSigningEvents;

@@ -1,8 +1,17 @@
+import type { SigningIdentity, TsaClient } from '@firma-riesgo/pdf-core';
 import type { DocumentRecord, DocumentsRepository } from '../documents/repository';
 import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestRow } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import type { StampData } from './stamp';
+
+/** What every seal is made with: the service's certificate, the TSA, and the URL the seal names. */
+export interface SealMaterial {
+  identity: SigningIdentity;
+  /** Set when TSA_URL is: every seal is then B-T or fails. */
+  tsa?: TsaClient;
+  publicUrl: string;
+}
 
 /**
  * A signee's stamp in slot `slot`: their name, masked address, signing time and signature

@@ -1,4 +1,4 @@
-import { sealPdf, type SigningIdentity, type TsaClient } from '@firma-riesgo/pdf-core';
+import { sealPdf } from '@firma-riesgo/pdf-core';
 import type { JobContext, JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentRecord, DocumentsRepository } from '../documents/repository';
@@ -7,7 +7,7 @@ import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/r
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import { sealRequestJob } from './jobs';
-import { createRemoveIfErased, originalOf, stampOf } from './seal-files';
+import { createRemoveIfErased, originalOf, stampOf, type SealMaterial } from './seal-files';
 import { drawStamps } from './stamp';
 
 /** A seal reads its request and document, and records the seal (and `sealed`) under the document's lock. */
@@ -19,14 +19,10 @@ export type SealRequestRepos = UnitOfWork<
 >;
 
 /** The seal of one signee's copy: inline after the confirmation, and the `signature.seal` job. */
-export function createSealRequest(deps: {
+export function createSealRequest(deps: SealMaterial & {
   repos: SealRequestRepos;
   files: FileStore;
-  identity: SigningIdentity;
-  /** Set when TSA_URL is: every seal is then B-T or fails. */
-  tsa?: TsaClient;
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
-  publicUrl: string;
   record: RecordSigningEvents;
   logger: Logger;
   clock: () => Date;

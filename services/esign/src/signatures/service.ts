@@ -1,4 +1,3 @@
-import type { SigningIdentity, TsaClient } from '@firma-riesgo/pdf-core';
 import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { EsignJobs } from '../jobs/registry';
 import type { RecordSigningEvents } from '../signing-events/record-event';
@@ -6,19 +5,16 @@ import type { FileStore } from '../storage/file-store';
 import { createAuditTrailPdf } from './audit-trail-pdf';
 import { createFinaliseDocument, type FinaliseDocumentRepos } from './finalise-document';
 import { createResumeInterrupted, type ResumeInterruptedRepos } from './resume-interrupted';
+import type { SealMaterial } from './seal-files';
 import { createSealRequest, type SealRequestRepos } from './seal-request';
 
 /** Sealing's repositories: the union of what its use cases declare. */
 export type SignaturesRepos = SealRequestRepos & FinaliseDocumentRepos & ResumeInterruptedRepos;
 
-export interface SignaturesDeps {
+export interface SignaturesDeps extends SealMaterial {
   repos: SignaturesRepos;
   files: FileStore;
-  identity: SigningIdentity;
-  /** Set when TSA_URL is: every seal is then B-T or fails. */
-  tsa?: TsaClient;
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
-  publicUrl: string;
   /** The tenant's display name, from the keys feature (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;
   logger: Logger;
