@@ -1,10 +1,10 @@
 import { createTsaClient, type PdfWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import type { Database, JobQueue, Logger, QueueDepth } from '@firma-riesgo/service-kit';
-import { createAuditRepository, type AuditRepository } from './audit/repository';
+import { createAuditRepository } from './audit/repository';
 import type { EsignConfig } from './config';
 import type { EsignDb } from './db';
 import { createUnitOfWork } from './db/unit-of-work';
-import { createDocumentsRepository, type DocumentsRepository } from './documents/repository';
+import { createDocumentsRepository } from './documents/repository';
 import { createDocumentsService, type DocumentsService } from './documents/service';
 import type { EsignJobs } from './jobs/registry';
 import { createMailFiles } from './mail/mail-files';
@@ -17,7 +17,7 @@ import { createSignaturesService, type SignaturesService } from './signatures/se
 import { createSigneeService, type SigneeService } from './signee/service';
 import { createSigningEventRecorder } from './signing-events/record-event';
 import { createRecordEmailSent } from './signing-requests/record-email-sent';
-import { createSigningRequestsRepository, type SigningRequestsRepository } from './signing-requests/repository';
+import { createSigningRequestsRepository } from './signing-requests/repository';
 import { createSigningRequestsService, type SigningRequestsService } from './signing-requests/service';
 import { createServiceFileStore, type FileStore } from './storage/file-store';
 import { createVerificationService, type VerificationService } from './verification/service';
@@ -42,8 +42,6 @@ import type { ContractTemplate } from './contracts/template-catalogue';
 
 /** The signing side of esign: documents, requests, the signee flow and the seals, wired explicitly. */
 export interface SigningFeatures {
-  /** Read access for tests and tools that inspect the data (no transaction, no writes used). */
-  repos: { documents: DocumentsRepository; requests: SigningRequestsRepository; audit: AuditRepository };
   files: FileStore;
   identity: SigningIdentity;
   documents: DocumentsService;
@@ -155,7 +153,6 @@ export function createSigningFeatures(deps: {
     clock,
   });
   return {
-    repos: { documents, requests, audit },
     files,
     identity: deps.identity,
     documents: documentsService,

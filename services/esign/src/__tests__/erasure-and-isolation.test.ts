@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { Redis } from 'ioredis';
 import { startReceiver } from '../webhooks/__tests__/receiver';
-import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from './support';
+import { eventually, linkOf, mailText, otpOf, samplePdf, signingTables, startTestEsign, type TestEsign } from './support';
 
 const SIGNEE_IP = '203.0.113.77';
 
@@ -53,7 +53,7 @@ describe('erasure and tenant isolation', () => {
       { email: 'yago.erase@example.test', name: 'Yago Pino', sign: false },
     ]);
     await eventually(async () => {
-      const events = await env.rt.signing.repos.audit.listForDocument(documentId);
+      const events = await signingTables(env.rt).audit.listForDocument(documentId);
       return events.filter((e) => e.kind === 'email_sent').length >= 3 ? events : undefined;
     });
     await receiver.waitFor((m) => m.json.type === 'document_signed' && m.json.data.document_id === documentId);

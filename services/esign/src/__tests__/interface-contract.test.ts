@@ -2,7 +2,7 @@ import { makePng } from '../../../../packages/pdf-core/src/images/__tests__/png-
 import { officeFile } from '../tools/__tests__/office-files';
 import { scannedPdf, textPdf } from '../tools/__tests__/support';
 import { startReceiver } from '../webhooks/__tests__/receiver';
-import { linkOf, mailText, otpOf, startTestEsign, type TestEsign } from './support';
+import { linkOf, mailText, otpOf, signingTables, startTestEsign, type TestEsign } from './support';
 
 /**
  * The contract suite of "Electronic Signature Service Interface", version 1.1.0 (the
@@ -115,7 +115,7 @@ describe('§4.1 signing flow and documents: the whole signee flow, as the docume
       status: 200,
       type: 'application/pdf',
       check: async () => {
-        const events = await env.rt.signing.repos.audit.listForDocument(state.documentId!);
+        const events = await signingTables(env.rt).audit.listForDocument(state.documentId!);
         expect(events.filter((e) => e.kind === 'document_viewed')).toHaveLength(1);
       },
     },

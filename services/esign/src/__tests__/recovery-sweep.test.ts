@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import request from 'supertest';
 import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
-import { eventually, mailText, queuedOtp, samplePdf, shortTempDir, startSmtpSink, testConfig, uniquePrefix } from './support';
+import { eventually, mailText, queuedOtp, samplePdf, shortTempDir, signingTables, startSmtpSink, testConfig, uniquePrefix } from './support';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -84,19 +84,19 @@ describe('recovery sweep when a worker starts', () => {
 
   it('builds the final PDF of a fully signed document whose finalise job was lost', async () => {
     const doc = await eventually(async () => {
-      const row = await worker.signing.repos.documents.find(signedDocumentId, new Date());
+      const row = await signingTables(worker).documents.find(signedDocumentId, new Date());
       return row?.finalSha256 ? row : undefined;
     });
     expect(doc).toMatchObject({ status: 'signed', finalLevel: 'B-B' });
-    const events = await worker.signing.repos.audit.listForDocument(signedDocumentId);
+    const events = await signingTables(worker).audit.listForDocument(signedDocumentId);
     expect(events.filter((e) => e.kind === 'document_finalised')).toHaveLength(1);
   });
 
   it('leaves just-queued emails, pending documents and finished work to their own jobs', async () => {
-    await eventually(async () => ((await worker.signing.repos.documents.find(signedDocumentId, new Date()))?.finalSha256 ? true : undefined));
+    await eventually(async () => ((await signingTables(worker).documents.find(signedDocumentId, new Date()))?.finalSha256 ? true : undefined));
     await worker.mail.queue({ to: 'fresh@example.test', subject: 'Just committed', text: 'Hola' });
     expect(await worker.mail.resumeQueued()).toBe(0);
     expect(await worker.signing.signatures.resumeInterrupted()).toEqual({ seals: 0, finalisations: 0 });
-    expect((await worker.signing.repos.documents.find(pendingDocumentId, new Date()))?.status).toBe('pending');
+    expect((await signingTables(worker).documents.find(pendingDocumentId, new Date()))?.status).toBe('pending');
   });
 });

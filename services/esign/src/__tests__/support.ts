@@ -2,7 +2,11 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { eventually, shortTempDir as tempDir, unusedDataDir } from '@firma-riesgo/service-kit/testing';
+import { createAuditRepository } from '../audit/repository';
 import { loadConfig } from '../config';
+import type { EsignDb } from '../db';
+import { createDocumentsRepository } from '../documents/repository';
+import { createSigningRequestsRepository } from '../signing-requests/repository';
 
 export { eventually, uniquePrefix } from '@firma-riesgo/service-kit/testing';
 
@@ -201,3 +205,12 @@ function uniquePrefixLocal(): string {
 }
 
 export type TestEsign = Awaited<ReturnType<typeof startTestEsign>>;
+
+/**
+ * The signing tables as a test inspects them: repositories built on the runtime's own
+ * database, outside any service (the services keep only the repositories they declare).
+ */
+export function signingTables(rt: { database: { db: EsignDb } }) {
+  const { db } = rt.database;
+  return { documents: createDocumentsRepository(db), requests: createSigningRequestsRepository(db), audit: createAuditRepository(db) };
+}

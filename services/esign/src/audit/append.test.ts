@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { testConfig } from '../__tests__/support';
+import { signingTables, testConfig } from '../__tests__/support';
 import { startEsign, type EsignRuntime } from '../runtime';
 
 /**
@@ -25,8 +25,8 @@ describe('audit append', () => {
   it('stores every event in order, with absent fields as SQL NULL, for 1, 2 and 5 events at once', async () => {
     const tenantId = (await rt.keys.create({ tenant: 'audit-append' })).record.tenantId;
     const documentId = randomUUID();
-    await rt.signing.repos.documents.insert({ id: documentId, tenantId, filename: 'a.pdf', title: null, pages: 1, sizeBytes: 1, sha256: 'x'.repeat(64) });
-    const { audit } = rt.signing.repos;
+    await signingTables(rt).documents.insert({ id: documentId, tenantId, filename: 'a.pdf', title: null, pages: 1, sizeBytes: 1, sha256: 'x'.repeat(64) });
+    const { audit } = signingTables(rt);
     const base = { documentId, tenantId, documentSha256: 'x'.repeat(64) };
     const at = new Date('2026-11-24T12:00:00.123Z');
     await audit.append({ ...base, kind: 'link_opened' });

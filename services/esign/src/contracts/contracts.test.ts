@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { pdfinfo, pdftotext, run, withFile } from '../tools/__tests__/support';
-import { startTestEsign, type TestEsign } from '../__tests__/support';
+import { signingTables, startTestEsign, type TestEsign } from '../__tests__/support';
 
 const OPERATOR_TEMPLATES = join(__dirname, '__tests__/fixtures/operator-templates');
 const BUILT_IN = ['arrendamiento-vivienda', 'confidencialidad', 'consentimiento-rgpd', 'prestacion-servicios'];
@@ -227,7 +227,7 @@ describe('POST /firma/contratos/{template_id}/documento', () => {
     const stored = await fetch(`${base}/firma/documentos/${doc.document_id}`, { headers: { authorization: key } });
     expect(stored.status).toBe(200);
 
-    const [first] = await env.rt.signing.repos.audit.listForDocument(doc.document_id);
+    const [first] = await signingTables(env.rt).audit.listForDocument(doc.document_id);
     const withDefaults = { cliente: variables.cliente, fecha: variables.fecha, forma_pago: 'transferencia', partidas: variables.partidas, urgente: false };
     const canonical = canonicalJson(withDefaults);
     expect(first).toMatchObject({

@@ -8,7 +8,9 @@ import { documents } from './tables';
 
 export { DOCUMENT_STATUSES, type DocumentStatus } from './rules';
 
-export type DocumentRow = typeof documents.$inferSelect & { status: DocumentStatus };
+/** The stored row: what a step that needs no status reads (the signee's link, the seal's lock). */
+export type DocumentRecord = typeof documents.$inferSelect;
+export type DocumentRow = DocumentRecord & { status: DocumentStatus };
 
 /** rules.ts `DOCUMENT_STATUS_RULE` as an SQL `case`, over the facts the signing-requests feature computes. */
 function statusSql(now: Date | Placeholder): SQL<DocumentStatus> {
@@ -40,6 +42,11 @@ export function createDocumentsRepository(db: EsignDb) {
       .limit(1)
       .prepare(UNNAMED),
   );
+  // The signee's steps read the row, and every seal locks it, without the status's three sub-queries.
+  const recordById = preparedQuery(db, () => db.select().from(documents).where(eq(documents.id, sql.placeholder('id'))).limit(1).prepare(UNNAMED));
+  const lockedRecordById = preparedQuery(db, () =>
+    db.select().from(documents).where(eq(documents.id, sql.placeholder('id'))).for('update').limit(1).prepare(UNNAMED),
+  );
   return {
     async insert(values: typeof documents.$inferInsert): Promise<DocumentRow> {
       const [row] = await db.insert(documents).values(values).returning();
@@ -49,6 +56,18 @@ export function createDocumentsRepository(db: EsignDb) {
     /** The document with its status at `now` (from the service's clock). */
     async find(id: string, now: Date): Promise<DocumentRow | null> {
       const [row] = await byId({ id, now: now.toISOString() });
+      return row ?? null;
+    },
+
+    /** The stored row, without its status. */
+    async findRecord(id: string): Promise<DocumentRecord | null> {
+      const [row] = await recordById({ id });
+      return row ?? null;
+    },
+
+    /** `lock` without the status: for a step that only needs the row (the seal checks erasure). */
+    async lockRecord(id: string): Promise<DocumentRecord | null> {
+      const [row] = await lockedRecordById({ id });
       return row ?? null;
     },
 

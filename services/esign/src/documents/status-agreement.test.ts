@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { testConfig } from '../__tests__/support';
+import { signingTables, testConfig } from '../__tests__/support';
 import { startEsign, type EsignRuntime } from '../runtime';
 import { newLinkToken } from '../signing-requests/link-token';
 import type { RequestStatus } from '../signing-requests/rules';
@@ -25,7 +25,7 @@ describe('the SQL document status agrees with the rule', () => {
     db = await createTestDatabase('esign_status_agreement');
     rt = await startEsign(testConfig({ ESIGN_DATABASE_URL: db.url }), 'cli');
     tenantId = (await rt.keys.create({ tenant: 'agree' })).record.tenantId;
-    const { documents, requests } = rt.signing.repos;
+    const { documents, requests } = signingTables(rt);
     for (const mix of MIXES) {
       const id = randomUUID();
       await documents.insert({ id, tenantId, filename: 'a.pdf', title: null, pages: 1, sizeBytes: 1, sha256: 'x'.repeat(64), createdAt: new Date('2026-11-01T00:00:00Z') });
@@ -44,7 +44,7 @@ describe('the SQL document status agrees with the rule', () => {
   });
 
   it.each(INSTANTS.map((t) => [t.toISOString(), t] as const))('at %s, for every mix of requests, on find and on the filtered listing', async (_iso, now) => {
-    const { documents } = rt.signing.repos;
+    const { documents } = signingTables(rt);
     const expected = new Map<string, DocumentStatus>(docs.map((d) => [d.id, documentStatus(documentFacts({ erasedAt: null }, d.requests, now))]));
     for (const d of docs) expect({ mix: d.requests.map((r) => r.status), status: (await documents.find(d.id, now))!.status }).toEqual({ mix: d.requests.map((r) => r.status), status: expected.get(d.id) });
     for (const status of ['draft', 'pending', 'signed', 'expired'] as const) {

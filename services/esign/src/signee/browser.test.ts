@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchChromium } from '../__tests__/browser';
-import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
+import { eventually, linkOf, mailText, otpOf, samplePdf, signingTables, startTestEsign, type TestEsign } from '../__tests__/support';
 
 describe('the signing page in a real browser (Debian chromium)', () => {
   let env: TestEsign;
@@ -45,7 +45,7 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       await page.goto(url);
       expect(await page.title()).toBe('Contrato de prueba');
       // The embedded viewer loads the document, which records the view the code step needs.
-      await eventually(async () => ((await env.rt.signing.repos.audit.listForDocument(documentId)).some((e) => e.kind === 'document_viewed') ? true : undefined));
+      await eventually(async () => ((await signingTables(env.rt).audit.listForDocument(documentId)).some((e) => e.kind === 'document_viewed') ? true : undefined));
 
       // Keyboard only, up to the declaration: it is reachable and operable without a mouse.
       let focused = '';
@@ -87,7 +87,7 @@ describe('the signing page in a real browser (Debian chromium)', () => {
 
       const status = await request(env.rt.server!).get(`/firma/solicitudes/${requestId}/estado`).set('authorization', key);
       expect(status.body).toMatchObject({ status: 'signed', signature: { status: 'sealed', level: 'B-B' } });
-      const row = await env.rt.signing.repos.requests.find(requestId);
+      const row = await signingTables(env.rt).requests.find(requestId);
       expect(row?.hasSignatureImage).toBe(true);
     } finally {
       await context.close();
@@ -119,7 +119,7 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       const widths = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
       expect(widths.scroll).toBeLessThanOrEqual(widths.client);
       // only the images were fetched, not the PDF: the view is recorded all the same
-      const viewed = await eventually(async () => (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'document_viewed'));
+      const viewed = await eventually(async () => (await signingTables(env.rt).audit.listForDocument(documentId)).find((e) => e.kind === 'document_viewed'));
       expect(viewed.details).toMatchObject({ via: 'pages' });
       expect(await axeViolations(page)).toEqual([]);
       // the text of the pages opens with a tap, stays inside the screen, and passes axe open too
@@ -145,7 +145,7 @@ describe('the signing page in a real browser (Debian chromium)', () => {
     try {
       await page.goto(url);
       // the page images load without any script: the view is recorded via pages
-      const viewed = await eventually(async () => (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'document_viewed'));
+      const viewed = await eventually(async () => (await signingTables(env.rt).audit.listForDocument(documentId)).find((e) => e.kind === 'document_viewed'));
       expect(viewed.details).toMatchObject({ via: 'pages' });
 
       const code = await codeByTapping(page, email);
@@ -169,9 +169,9 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       await page.getByRole('button', { name: 'Firmar el documento' }).tap();
       await page.getByRole('heading', { name: 'Documento firmado' }).waitFor();
 
-      const row = await env.rt.signing.repos.requests.find(requestId);
+      const row = await signingTables(env.rt).requests.find(requestId);
       expect(row).toMatchObject({ status: 'signed', hasSignatureImage: true });
-      const signedEvent = (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'signed');
+      const signedEvent = (await signingTables(env.rt).audit.listForDocument(documentId)).find((e) => e.kind === 'signed');
       expect(signedEvent?.details).toMatchObject({ signature_image: 'typed' });
     } finally {
       await context.close();
@@ -185,7 +185,7 @@ describe('the signing page in a real browser (Debian chromium)', () => {
     const page = await context.newPage();
     try {
       await page.goto(url);
-      await eventually(async () => ((await env.rt.signing.repos.audit.listForDocument(documentId)).some((e) => e.kind === 'document_viewed') ? true : undefined));
+      await eventually(async () => ((await signingTables(env.rt).audit.listForDocument(documentId)).some((e) => e.kind === 'document_viewed') ? true : undefined));
       const code = await codeByTapping(page, email);
       await page.tap('label[for="declaration_accepted"]');
       await page.getByLabel('Código de 6 dígitos').fill(code);
@@ -201,9 +201,9 @@ describe('the signing page in a real browser (Debian chromium)', () => {
       // (a click: Playwright's tap after raw CDP touches is not delivered)
       await page.getByRole('button', { name: 'Firmar el documento' }).click();
       await page.getByRole('heading', { name: 'Documento firmado' }).waitFor();
-      const row = await env.rt.signing.repos.requests.find(requestId);
+      const row = await signingTables(env.rt).requests.find(requestId);
       expect(row?.hasSignatureImage).toBe(true);
-      const signedEvent = (await env.rt.signing.repos.audit.listForDocument(documentId)).find((e) => e.kind === 'signed');
+      const signedEvent = (await signingTables(env.rt).audit.listForDocument(documentId)).find((e) => e.kind === 'signed');
       expect(signedEvent?.details).toMatchObject({ signature_image: 'drawn' });
       // the pad sends an image only once a stroke has moved: 'drawn' above means the touch strokes drew
       const png = (await env.rt.signing.files.read(row!.signatureImageKey!))!;

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { linkOf, mailText, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
+import { linkOf, mailText, samplePdf, signingTables, startTestEsign, type TestEsign } from '../__tests__/support';
 import { textPdf } from '../tools/__tests__/support';
 
 /** GET /firma/firmar/{token}/paginas/{n}: the document as images, for devices without a PDF viewer. */
@@ -41,7 +41,7 @@ describe('page images of the signing page', () => {
     expect(Math.abs(png.readUInt32BE(16) - 480)).toBeLessThanOrEqual(1);
     expect(await env.rt.signing.files.read(`documents/${documentId}/pages/2-480.png`)).toEqual(png);
     await binary(api().get(`/firma/firmar/${token}/paginas/1`)).expect(200);
-    const views = (await env.rt.signing.repos.audit.listForDocument(documentId)).filter((e) => e.kind === 'document_viewed');
+    const views = (await signingTables(env.rt).audit.listForDocument(documentId)).filter((e) => e.kind === 'document_viewed');
     expect(views).toHaveLength(1);
     expect(views[0]!.details).toMatchObject({ via: 'pages', page: 2 });
     // the code step accepts a view of the pages

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { ValidationError } from '@firma-riesgo/errors';
 import { WorkerTimeoutError } from '@firma-riesgo/pdf-core';
 import { cutIdatPng, makePng, truncatedPng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
-import { linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
+import { linkOf, mailText, otpOf, samplePdf, signingTables, startTestEsign, type TestEsign } from '../__tests__/support';
 import { normaliseSignatureImage, parseSignatureImage } from './signature-image';
 
 /**
@@ -68,7 +68,7 @@ describe('the handwritten signature image is untrusted input', () => {
     expect(health.status).toBe(200);
     const res = await pending;
     expect(res.status).toBe(200);
-    const row = (await env.rt.signing.repos.requests.find(requestId))!;
+    const row = (await signingTables(env.rt).requests.find(requestId))!;
     expect(row.hasSignatureImage).toBe(true);
     const stored = (await env.rt.signing.files.read(row.signatureImageKey!))!;
     expect(stored.subarray(1, 4).toString('latin1')).toBe('PNG');

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import request from 'supertest';
 import { PDFDocument } from 'pdf-lib';
-import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, verifyWithTools, type TestEsign } from '../__tests__/support';
+import { eventually, linkOf, mailText, otpOf, samplePdf, signingTables, startTestEsign, verifyWithTools, type TestEsign } from '../__tests__/support';
 import { run, withFile } from '../tools/__tests__/support';
 
 /** A small real PNG (a black diagonal on white), as a signature pad would send. */
@@ -144,7 +144,7 @@ describe('the signing flow over HTTP with a real TSA (PAdES B-T)', () => {
       .type('form')
       .send({ otp_code: code, declaration_accepted: 'true', firma_nombre: '  María Núñez Peña ' });
     expect(signed.status).toBe(200);
-    const row = await env.rt.signing.repos.requests.find(body.request_id);
+    const row = await signingTables(env.rt).requests.find(body.request_id);
     const image = await env.rt.signing.files.read(row!.signatureImageKey!);
     expect(image!.readUInt32BE(16)).toBe(500);
     expect(image!.readUInt32BE(20)).toBe(160);
@@ -161,7 +161,7 @@ describe('the signing flow over HTTP with a real TSA (PAdES B-T)', () => {
     });
     const images = await withFile(copy, async (p) => (await run('pdfimages', ['-list', p])).stdout);
     expect(images).toMatch(/\s500\s+160\s/);
-    const signedEvent = (await env.rt.signing.repos.audit.listForDocument(id)).find((e) => e.kind === 'signed');
+    const signedEvent = (await signingTables(env.rt).audit.listForDocument(id)).find((e) => e.kind === 'signed');
     expect(signedEvent?.details).toMatchObject({ handwritten_image: true, signature_image: 'typed' });
   });
 
@@ -217,7 +217,7 @@ describe('the signing flow over HTTP with a real TSA (PAdES B-T)', () => {
     expect(text).toContain(`https://firma.example.test/verificar/${id}`);
     expect(text).toContain('Firmado electrónicamente por');
     expect(text).toContain('Electronically signed by');
-    const events = await env.rt.signing.repos.audit.listForDocument(id);
+    const events = await signingTables(env.rt).audit.listForDocument(id);
     expect(events.filter((e) => e.kind === 'document_finalised')).toHaveLength(1);
     const more = await api().post('/firma/solicitudes').set('authorization', key).send({ document_id: id, signee_email: 'late@example.test' });
     expect(more.status).toBe(409);
@@ -250,7 +250,7 @@ describe('the signing flow over HTTP with a real TSA (PAdES B-T)', () => {
     const code = await codeFor(r.token, 'eva@example.test');
     await api().post(`/firma/firmar/${r.token}/confirmar`).set('user-agent', 'AuditTest/1.0').send({ code, declaration_accepted: true }).expect(200);
     const events = await eventually(async () => {
-      const list = await env.rt.signing.repos.audit.listForDocument(id);
+      const list = await signingTables(env.rt).audit.listForDocument(id);
       return list.some((e) => e.kind === 'email_sent') && list.some((e) => e.kind === 'document_finalised') ? list : undefined;
     });
     const kinds = events.map((e) => e.kind);

@@ -15,7 +15,7 @@ function memoryRepos() {
     webhookEvents: {
       append: async (...rows) => {
         if (rows.length > 0) written.webhooks.push(rows);
-        return rows.map(() => `evt-${++seq}`);
+        return rows.map((r) => ({ id: `evt-${++seq}`, seq, tenantId: r.tenantId, documentId: r.documentId, type: r.type }));
       },
     },
     meter: { add: async (tenant, day, counter, by = 1) => void written.meter.push([tenant, day, counter, by]) },
@@ -50,7 +50,7 @@ const EXAMPLES: { [K in SigningEventKind]: Extract<SigningEvent, { kind: K }> } 
 describe('recording a signing event', () => {
   it('writes a signature as otp_verified then signed in one insert, one document_signed event, and one count on the tenant day', async () => {
     const { repos, written } = memoryRepos();
-    const ids = await record(repos, EXAMPLES.signed);
+    const outbox = await record(repos, EXAMPLES.signed);
     expect(written.audit).toHaveLength(1);
     expect(written.audit[0]!.map((r) => [r.kind, r.email, r.ip])).toEqual([
       ['otp_verified', 'ana@example.test', '203.0.113.9'],
@@ -61,7 +61,7 @@ describe('recording a signing event', () => {
       document_id: 'doc-1', request_id: 'req-1', signee_email: 'ana@example.test', signed_at: at.toISOString(), signature_level: 'B-T', document_sha256: 'a'.repeat(64),
     } }]]);
     expect(written.meter).toEqual([['tenant-1', '2026-12-01', 'signatures_completed', 1]]);
-    expect(ids).toEqual(['evt-1']);
+    expect(outbox.map((e) => e.id)).toEqual(['evt-1']);
   });
 
   it("writes an erasure's cancelled requests and the erasure itself together, in order, and takes its bytes off storage", async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { testConfig } from '../__tests__/support';
+import { signingTables, testConfig } from '../__tests__/support';
 import { startEsign, type EsignRuntime } from '../runtime';
 import { newLinkToken } from './link-token';
 import type { RequestStatus } from './rules';
@@ -21,7 +21,7 @@ describe("a request's position counted in SQL", () => {
     db = await createTestDatabase('esign_request_position');
     rt = await startEsign(testConfig({ ESIGN_DATABASE_URL: db.url }), 'cli');
     const tenantId = (await rt.keys.create({ tenant: 'position' })).record.tenantId;
-    const { documents, requests } = rt.signing.repos;
+    const { documents, requests } = signingTables(rt);
     for (let d = 0; d < 2; d++) {
       const id = randomUUID();
       await documents.insert({ id, tenantId, filename: 'a.pdf', title: null, pages: 1, sizeBytes: 1, sha256: 'x'.repeat(64) });
@@ -51,7 +51,7 @@ describe("a request's position counted in SQL", () => {
   });
 
   it("is each request's index in the document's listing", async () => {
-    const { requests } = rt.signing.repos;
+    const { requests } = signingTables(rt);
     for (const documentId of docs) {
       const listed = await requests.listForDocument(documentId);
       expect(listed).toHaveLength(6);

@@ -1,6 +1,6 @@
 import type { OutboundPolicy } from '@firma-riesgo/auth';
 import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
-import type { EventData, WebhookEventsRepository } from './events-repository';
+import type { EventData, OutboxEvent, WebhookEventsRepository } from './events-repository';
 import type { DeliveryRow, WebhookDeliveriesRepository } from './deliveries-repository';
 import { postWebhook, type AttemptOutcome } from './http-delivery';
 import type { MeterRepository } from '../metering/repository';
@@ -118,8 +118,9 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     send,
 
     /** `webhook.dispatch`: one delivery per subscribed endpoint, each enqueued. Repeating it is harmless. */
-    async dispatch(eventId: string): Promise<{ deliveries: number }> {
-      const event = await deps.events.find(eventId);
+    async dispatch(eventOrId: string | OutboxEvent): Promise<{ deliveries: number }> {
+      // The row as recorded when the caller has it (the confirmation), read by id otherwise (the job).
+      const event = typeof eventOrId === 'string' ? await deps.events.find(eventOrId) : eventOrId;
       if (!event) return { deliveries: 0 };
       const now = clock();
       const subscribers = await deps.webhooks.subscribers(event.tenantId, event.type);

@@ -6,6 +6,8 @@ import { webhookEvents } from './tables';
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 export type EventData = Record<string, string | number | boolean | null>;
+/** An outbox row as its fan-out needs it: what `append` answers, so the fan-out does not read it again. */
+export type OutboxEvent = Pick<WebhookEventRow, 'id' | 'seq' | 'tenantId' | 'documentId' | 'type'>;
 
 export interface NewWebhookEvent {
   tenantId: string;
@@ -20,6 +22,8 @@ export interface NewWebhookEvent {
  * transactions (it is in their unit of work), then enqueue `webhook.dispatch` with the
  * returned ids after commit; the recovery sweep finds rows whose job was lost.
  */
+const outboxColumns = { id: webhookEvents.id, seq: webhookEvents.seq, tenantId: webhookEvents.tenantId, documentId: webhookEvents.documentId, type: webhookEvents.type };
+
 export function createWebhookEventsRepository(db: EsignDb) {
   // Every webhook.dispatch reads its event and marks it: built once (db/prepared.ts).
   const byId = preparedQuery(db, () => db.select().from(webhookEvents).where(eq(webhookEvents.id, sql.placeholder('id'))).limit(1).prepare(UNNAMED));
@@ -34,7 +38,7 @@ export function createWebhookEventsRepository(db: EsignDb) {
         occurredAt: sql.placeholder('occurredAt'),
         data: sql.placeholder('data'),
       })
-      .returning({ id: webhookEvents.id })
+      .returning(outboxColumns)
       .prepare(UNNAMED),
   );
   const dispatched = preparedQuery(db, () =>
@@ -45,11 +49,10 @@ export function createWebhookEventsRepository(db: EsignDb) {
       .prepare(UNNAMED),
   );
   return {
-    async append(...events: NewWebhookEvent[]): Promise<string[]> {
+    async append(...events: NewWebhookEvent[]): Promise<OutboxEvent[]> {
       if (events.length === 0) return [];
       const [one] = events;
-      const rows = events.length === 1 ? await appendOne({ ...one }) : await db.insert(webhookEvents).values(events).returning({ id: webhookEvents.id });
-      return rows.map((r) => r.id);
+      return events.length === 1 ? await appendOne({ ...one }) : await db.insert(webhookEvents).values(events).returning(outboxColumns);
     },
 
     async find(id: string): Promise<WebhookEventRow | null> {

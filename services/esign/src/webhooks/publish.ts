@@ -1,13 +1,14 @@
 import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { EsignJobs } from '../jobs/registry';
 import type { WebhookDelivery } from './delivery';
+import type { OutboxEvent } from './events-repository';
 
 /**
  * After the transaction that wrote the events commits: one `webhook.dispatch` each. A
  * crash before this loses nothing; the recovery sweep finds undispatched events.
  */
-export async function publishWebhookEvents(jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>, eventIds: string[]): Promise<void> {
-  for (const eventId of eventIds) await jobs.enqueue('webhook.dispatch', { eventId });
+export async function publishWebhookEvents(jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>, events: readonly (string | { id: string })[]): Promise<void> {
+  for (const event of events) await jobs.enqueue('webhook.dispatch', { eventId: typeof event === 'string' ? event : event.id });
 }
 
 /**
@@ -20,15 +21,15 @@ export async function publishWebhookEvents(jobs: Pick<JobQueue<EsignJobs>, 'enqu
 export async function dispatchWebhookEventsNow(
   delivery: Pick<WebhookDelivery, 'dispatch'>,
   jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>,
-  eventIds: string[],
+  events: readonly OutboxEvent[],
   logger: Logger,
 ): Promise<void> {
-  for (const eventId of eventIds) {
+  for (const event of events) {
     try {
-      await delivery.dispatch(eventId);
+      await delivery.dispatch(event);
     } catch (err) {
-      logger.warn({ eventId, err: (err as Error).message }, 'webhook fan-out failed; the webhook.dispatch job retries it');
-      await jobs.enqueue('webhook.dispatch', { eventId });
+      logger.warn({ eventId: event.id, err: (err as Error).message }, 'webhook fan-out failed; the webhook.dispatch job retries it');
+      await jobs.enqueue('webhook.dispatch', { eventId: event.id });
     }
   }
 }

@@ -27,6 +27,14 @@ export function createFakeDocumentsRepository(tables: FakeTables): DocumentsRepo
       const row = byId(id);
       return row ? withStatus(row, now) : null;
     },
+    async findRecord(id) {
+      const row = byId(id);
+      return row ? copy(row) : null;
+    },
+    async lockRecord(id) {
+      const row = byId(id);
+      return row ? copy(row) : null;
+    },
     // The fake unit of work runs one transaction at a time, which stands in for the row lock.
     async lock(id, now) {
       const row = byId(id);

@@ -58,7 +58,7 @@ export function createFakeWebhookEventsRepository(tables: FakeTables): WebhookEv
       return events.map((e) => {
         const row = { seq: rows.length + 1, id: randomUUID(), tenantId: e.tenantId, documentId: e.documentId, type: e.type, data: e.data, occurredAt: e.occurredAt, dispatchedAt: null };
         rows.push(row);
-        return row.id;
+        return { id: row.id, seq: row.seq, tenantId: row.tenantId, documentId: row.documentId, type: row.type };
       });
     },
     async find(id) {

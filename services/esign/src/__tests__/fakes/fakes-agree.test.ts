@@ -74,7 +74,7 @@ async function script(r: Repos): Promise<unknown[]> {
   note('audit trail', (await r.audit.listForDocument(DOC)).map(({ id: _id, ...row }) => row));
   note('otp outcomes', await r.audit.otpOutcomes());
   const eventIds = await r.webhookEvents.append({ tenantId: T, documentId: DOC, type: 'document_viewed', occurredAt: at(7), data: { page: 1 } });
-  note('webhook event', await r.webhookEvents.find(eventIds[0]!).then((e) => e && { ...e, id: typeof e.id, seq: typeof e.seq }));
+  note('webhook event', await r.webhookEvents.find(eventIds[0]!.id).then((e) => e && { ...e, id: typeof e.id, seq: typeof e.seq }));
   await r.meter.add(T, '2026-03-02', 'documents_uploaded');
   await r.meter.add(T, '2026-03-02', 'documents_uploaded', 2);
   await r.meter.add(T, '2026-03-02', 'storage_delta', 100);
@@ -84,6 +84,8 @@ async function script(r: Repos): Promise<unknown[]> {
   note('anonymised requests', await r.requests.anonymiseDocument(DOC));
   await r.documents.markErased(DOC, at(50));
   note('erased', await r.documents.find(DOC, at(50)));
+  note('erased record', await r.documents.findRecord(DOC));
+  note('missing record', await r.documents.lockRecord(OTHER_DOC.replace(/.$/, '0')));
   note('live of tenant', await r.documents.liveIdsOfTenant(T));
   note('finalised erased', await r.documents.markFinalised(DOC, { sha256: 'e'.repeat(64), level: 'B-B', tsaTime: null, at: at(51) }));
   note('finalised', await r.documents.markFinalised(OTHER_DOC, { sha256: 'e'.repeat(64), level: 'B-B', tsaTime: null, at: at(51) }));

@@ -1,0 +1,42 @@
+import type { AuditRepository } from '../audit/repository';
+import type { DocumentRow } from '../documents/repository';
+import type { SigningRequestRow } from '../signing-requests/repository';
+import type { appendAuditCertificate } from './audit-certificate';
+import type { SealMaterial } from './seal-files';
+
+export type CertificateEvents = Awaited<ReturnType<AuditRepository['listForDocument']>>;
+
+/** What the audit certificate prints: the final PDF's last pages, and the operator's sealed trail. */
+export function certificateData(
+  seal: SealMaterial,
+  doc: DocumentRow,
+  requests: SigningRequestRow[],
+  events: CertificateEvents,
+  tenant: string,
+  now: Date,
+): Parameters<typeof appendAuditCertificate>[1] {
+  return {
+    documentId: doc.id,
+    title: doc.title ?? doc.filename,
+    filename: doc.filename,
+    pages: doc.pages,
+    sha256: doc.sha256,
+    createdAt: doc.createdAt,
+    tenant,
+    signatures: requests
+      .filter((r) => r.signedAt)
+      .map((r) => ({
+        requestId: r.id,
+        name: r.signeeName,
+        email: r.signeeEmail,
+        signedAt: r.signedAt!,
+        level: r.signatureLevel ?? '-',
+        tsaTime: r.tsaTime,
+        signedSha256: r.signedSha256 ?? '-',
+      })),
+    events: events.map((e) => ({ at: e.occurredAt, kind: e.kind, email: e.email, ip: e.ip, userAgent: e.userAgent, documentSha256: e.documentSha256, details: e.details })),
+    verificationUrl: `${seal.publicUrl}/verificar/${doc.id}`,
+    seal: { commonName: seal.identity.commonName, selfSigned: seal.identity.selfSigned, level: seal.tsa ? 'B-T' : 'B-B' },
+    generatedAt: now,
+  };
+}
