@@ -1,20 +1,14 @@
-import type { Server } from 'node:http';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
 import { createTsaClient, createWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import {
-  closeServer,
-  createRedis,
   createLogger,
   createMetrics,
-  createStorageSweep,
-  listenHttp,
-  openServiceInfrastructure,
   runIfUnlocked,
-  startJobs,
-  type Database,
+  startService,
   type JobsRuntime,
   type Logger,
+  type ServiceLifecycle,
+  type StartedService,
 } from '@firma-riesgo/service-kit';
 import { createWildfireApp } from './app';
 import { createDecisionSupportService, type DecisionSupportService } from './decision-support/service';
@@ -28,7 +22,7 @@ import { createEcosystemRepository } from './ecosystem/repository';
 import { createEcosystemService, type EcosystemService } from './ecosystem/service';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
-import { WILDFIRE_QUEUE, wildfireJobs, wildfireSchedules, type WildfireJobs } from './jobs/registry';
+import { WILDFIRE_QUEUE, wildfireJobHandlers, wildfireJobs, wildfireSchedules, type WildfireJobs } from './jobs/registry';
 import { createIngestMunicipalities, type MunicipalityIngestSummary } from './municipalities/ingest-municipalities';
 import { createMunicipalitiesRepository } from './municipalities/repository';
 import { createMunicipalitiesService, type MunicipalitiesService } from './municipalities/service';
@@ -67,11 +61,9 @@ const noSealer = {
 
 export type WildfireRole = 'api' | 'worker' | 'all' | 'cli';
 
-export interface WildfireRuntime {
+export interface WildfireRuntime extends Omit<StartedService<typeof schema>, 'demoCredential'> {
   config: WildfireConfig;
   logger: Logger;
-  version: string;
-  database: Database<typeof schema>;
   jobs: JobsRuntime<WildfireJobs>;
   tokens: TokensService;
   municipalities: MunicipalitiesService;
@@ -98,13 +90,8 @@ export interface WildfireRuntime {
   rebuildAutomaticDecisions(): Promise<{ municipalities: number; created: number; updated: number; removed: number }>;
   /** What "now" is: decides "today" and "the future" for the date rules, and token expiry. */
   clock: () => Date;
-  redis?: Redis;
-  server?: Server;
-  /** Base URL the HTTP server listens on (api and all roles). */
-  url?: string;
   /** Plaintext demo token, only on an embedded first start. */
   demoToken?: string | null;
-  close(): Promise<void>;
 }
 
 /**
@@ -128,45 +115,39 @@ export interface StartOptions {
 export async function startWildfire(config: WildfireConfig, role: WildfireRole, options: StartOptions = {}): Promise<WildfireRuntime> {
   const logger = options.logger ?? createLogger({ service: 'wildfire', level: config.logLevel });
   const clock = options.clock ?? (() => new Date());
-  const { version, database, redis } = await openServiceInfrastructure({
+  const { demoCredential, ...started } = await startService({
     service: 'wildfire',
     role,
-    databaseUrl: config.databaseUrl,
-    redisUrl: config.redisUrl,
-    dataDir: config.dataDir,
+    config,
     schema,
     migrationsFolder: MIGRATIONS_FOLDER,
     packageDir: join(__dirname, '..'),
     logger,
+    compose: (lifecycle) => composeWildfire(lifecycle, config, clock, options),
   });
+  return { ...started, demoToken: demoCredential };
+}
 
-  // Token lookups are cached only where a change can reach the cache at once: a process
-  // that serves the API, with Redis, subscribed to the token-change channel; a worker
-  // authenticates nothing. The CLI announces its changes there (a connection of its own:
-  // the CLI role opens no other).
-  const cache = (role === 'api' || role === 'all') && redis && config.tokenCache.ttlMs > 0 ? createTokenCache(config.tokenCache) : undefined;
-  const cliPublisher = role === 'cli' && config.redisUrl ? createRedis(config.redisUrl) : undefined;
-  cliPublisher?.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  const publisher = redis ?? cliPublisher;
-  // Each service and use case gets the repositories and collaborators it uses, and no others.
-  const tokens = createTokensService(createTokensRepository(database.db), clock, {
-    cache,
-    announce: publisher && tokenChangePublisher(publisher, config.rateLimits.prefix),
-    logger,
+type WildfireFeatures = Omit<WildfireRuntime, keyof StartedService<typeof schema> | 'demoToken'>;
+
+/** Each service and use case gets the repositories and collaborators it uses, and no others. */
+async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: WildfireConfig, clock: () => Date, options: StartOptions) {
+  const { database, redis, logger } = life;
+  const { cache, announce } = life.credentials({
+    ttlMs: config.tokenCache.ttlMs,
+    createCache: () => createTokenCache(config.tokenCache),
+    publisher: (publisher) => tokenChangePublisher(publisher, config.rateLimits.prefix),
+    follow: (subscriber, tokenCache, log) => followTokenChanges(subscriber, config.rateLimits.prefix, tokenCache, log),
   });
+  const tokens = createTokensService(createTokensRepository(database.db), clock, { cache, announce, logger });
   const municipalitiesRepo = createMunicipalitiesRepository(database);
   const municipalities = createMunicipalitiesService(municipalitiesRepo);
   const seasonsRepo = createSeasonsRepository(database);
   const seasons = createSeasonsService({ repo: seasonsRepo, clock });
-  try {
-    const seeded = await municipalities.seedRegistryIfNeeded();
-    if (seeded > 0) logger.info({ municipalities: seeded }, 'loaded the built-in municipality registry');
-    const seasonRows = await seasons.seedIfNeeded();
-    if (seasonRows > 0) logger.info({ communities: seasonRows }, 'loaded the built-in épocas de peligro table');
-  } catch (err) {
-    await database.close();
-    throw err;
-  }
+  const seeded = await municipalities.seedRegistryIfNeeded();
+  if (seeded > 0) logger.info({ municipalities: seeded }, 'loaded the built-in municipality registry');
+  const seasonRows = await seasons.seedIfNeeded();
+  if (seasonRows > 0) logger.info({ communities: seasonRows }, 'loaded the built-in épocas de peligro table');
   const readingsRepo = createReadingsRepository(database);
   const ecosystemRepo = createEcosystemRepository(database);
   const decisionsRepo = createDecisionsRepository(database);
@@ -199,19 +180,10 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   const files = createServiceFileStore(config, database);
   const reportsRepo = createReportsRepository(database.db);
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
-  let identity: SigningIdentity | undefined;
-  if (role !== 'cli') {
-    try {
-      identity = await loadReportSealIdentity(config);
-    } catch (err) {
-      if (redis) redis.disconnect();
-      await database.close();
-      throw err;
-    }
-  }
+  const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);
   const sealer = identity && createReportSealer({ identity, tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined, clock });
   // Threads start on the first PDF, so a process that renders none never loads the layout engine.
-  const pdfPool = createWorkerPool({ size: config.reports.pdfWorkers });
+  const pdfPool = await life.open('pdf workers', () => createWorkerPool({ size: config.reports.pdfWorkers }), (pool) => pool.close());
   const generateReport = createGenerateReport({
     repo: reportsRepo,
     municipalities,
@@ -227,7 +199,6 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     ...options.reportRendering,
   });
 
-  const stopFollowing = cache && redis ? await followTokenChanges(redis.duplicate(), config.rateLimits.prefix, cache, logger) : undefined;
   const usageRepo = createUsageRepository(database.db);
   const usageOptions = { repo: usageRepo, flushMs: config.rateLimits.usageFlushMs, clock, logger };
   const limits = createRateLimits({
@@ -237,11 +208,12 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     usage: redis ? createRedisUsageCounter({ ...usageOptions, redis, keyPrefix: config.rateLimits.prefix }) : createMemoryUsageCounter(usageOptions),
     clock,
   });
+  // The requests served since the last flush reach account_usage before the process stops.
+  life.defer('usage counters', () => limits.close().catch((err: unknown) => logger.warn({ err }, 'could not flush the usage counters at shutdown')));
 
   // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
   const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
   const purgeExpiredFiles = createPurgeExpiredFiles({ repo: reportsRepo, files, clock, exclusive, testRetentionDays: config.reports.testRetentionDays });
-  const sweepOrphanBlobs = createStorageSweep({ service: 'wildfire', files, clock, exclusive });
   // Late-bound: the schedule creates reports through the reports service, which needs the queue.
   let reportsService: ReportsService | undefined;
   const runScheduledReports = createRunScheduledReports({
@@ -252,22 +224,18 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     exclusive,
   });
 
-  const jobs = startJobs({
-    redisUrl: config.redisUrl,
+  const jobs: JobsRuntime<WildfireJobs> = life.queue({
     queueName: WILDFIRE_QUEUE,
-    prefix: config.queuePrefix,
     registry: wildfireJobs,
-    handlers: () => ({
-      'token.touch': (payload) => tokens.touch(payload.tokenId, new Date(payload.usedAt)),
-      'report.generate': (payload, ctx) => generateReport(payload.reportId, ctx),
-      'report.retention': (_payload, ctx) => purgeExpiredFiles(ctx.logger),
-      'report.scheduled': (_payload, ctx) => runScheduledReports(ctx.logger),
-      'storage.sweep': (_payload, ctx) => sweepOrphanBlobs(ctx.logger),
-    }),
-    runWorker: role === 'worker' || role === 'all',
+    handlers: () =>
+      wildfireJobHandlers({
+        tokens,
+        reports: { generateReport, purgeExpiredFiles, runScheduledReports },
+        storageSweep: { service: 'wildfire', files, clock, exclusive },
+      }),
     concurrency: config.workerConcurrency,
     stalledAfterMs: config.jobStalledMs,
-    logger,
+    schedules: () => wildfireSchedules(config, files),
   });
   const reports = createReportsService({
     repo: reportsRepo,
@@ -282,51 +250,9 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
   });
   reportsService = reports;
   const reportSchedules = createReportSchedules({ repo: reportsRepo, tokens, municipalities, clock });
-  // The process that runs the jobs (a worker, or the embedded in-process queue) declares the
-  // repeatable ones; BullMQ keeps one scheduler per job however many workers declare it.
-  if (role === 'worker' || role === 'all' || (role === 'api' && jobs.mode === 'in-process')) {
-    try {
-      await jobs.queue.setSchedules(wildfireSchedules(config, files));
-    } catch (err) {
-      await jobs.close();
-      await pdfPool.close();
-      if (redis) redis.disconnect();
-      await database.close();
-      throw err;
-    }
-  }
-
-  let server: Server | undefined;
-  let url: string | undefined;
-  if (role === 'api' || role === 'all') {
-    const app = createWildfireApp({
-      config,
-      logger,
-      metrics: createMetrics('wildfire'),
-      version,
-      database,
-      redis,
-      tokens,
-      readings,
-      ecosystem,
-      decisionSupport,
-      decisions,
-      framing,
-      reports,
-      limits,
-      jobs: jobs.queue,
-      signing: { selfSigned: identity!.selfSigned, tsa: Boolean(config.signing.tsaUrl) },
-      clock,
-    });
-    ({ server, url } = await listenHttp(app, config.port, config.host));
-  }
-  const demoToken = role !== 'cli' && role !== 'worker' && config.demoToken ? await tokens.createDemoTokenIfEmpty() : null;
-
-  return {
+  const features: WildfireFeatures = {
     config,
     logger,
-    version,
-    database,
     jobs,
     tokens,
     municipalities,
@@ -342,20 +268,29 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     ingest,
     rebuildAutomaticDecisions: createRebuildAutomaticDecisions({ repo: decisionsRepo, clock }),
     clock,
-    redis,
-    server,
-    url,
-    demoToken,
-    async close() {
-      if (server) await closeServer(server, config.shutdownGraceMs);
-      // The requests served since the last flush reach account_usage before the process stops.
-      await limits.close().catch((err: unknown) => logger.warn({ err }, 'could not flush the usage counters at shutdown'));
-      await stopFollowing?.();
-      if (cliPublisher) await cliPublisher.quit().catch(() => cliPublisher.disconnect());
-      await jobs.close();
-      await pdfPool.close();
-      if (redis) await redis.quit().catch(() => redis.disconnect());
-      await database.close();
-    },
+  };
+  return {
+    runtime: features,
+    app: () =>
+      createWildfireApp({
+        config,
+        logger,
+        metrics: createMetrics('wildfire'),
+        version: life.version,
+        database,
+        redis,
+        tokens,
+        readings,
+        ecosystem,
+        decisionSupport,
+        decisions,
+        framing,
+        reports,
+        limits,
+        jobs: jobs.queue,
+        signing: { selfSigned: identity!.selfSigned, tsa: Boolean(config.signing.tsaUrl) },
+        clock,
+      }),
+    demoCredential: config.demoToken ? () => tokens.createDemoTokenIfEmpty() : undefined,
   };
 }
