@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { sealPdf, type SigningIdentity, type TsaClient } from '@firma-riesgo/pdf-core';
-import type { JobContext, JobQueue, Logger } from '@firma-riesgo/service-kit';
+import type { JobContext, JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
 import { FINALISE_CLAIM_STALE_MS, FINALISE_HEARTBEAT_MS, ownerKey, type ClaimOwner } from '../documents/finalise-claim';
 import type { DocumentRow, DocumentsRepository } from '../documents/repository';
-import type { EsignJobs } from '../jobs/registry';
+import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
@@ -14,7 +14,7 @@ import type { MeterRepository } from '../metering/repository';
 import type { WebhookEventsRepository } from '../webhooks/events-repository';
 import { publishWebhookEvents } from '../webhooks/publish';
 import { appendAuditCertificate } from './audit-certificate';
-import { sealRequestJob } from './jobs';
+import { sealRequestJob, type SignatureJobs } from './jobs';
 import { drawStamps, type StampData } from './stamp';
 
 /** Sealing reads requests and documents, records seals and the final PDF, and writes their events. */
@@ -32,7 +32,7 @@ export interface SignaturesDeps {
   identity: SigningIdentity;
   /** Set when TSA_URL is: every seal is then B-T or fails. */
   tsa?: TsaClient;
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<SignatureJobs | typeof dispatchWebhookEventJob>;
   publicUrl: string;
   /** The tenant's display name, from the keys feature (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;

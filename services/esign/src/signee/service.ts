@@ -7,13 +7,14 @@ import {
   RateLimitedError,
   ValidationError,
 } from '@firma-riesgo/errors';
-import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
+import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import { ipClient, type ClientInfo } from '../audit/client';
 import type { Sender } from '../branding/service';
 import type { AuditRepository, NewAuditEvent } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentRow, DocumentsRepository } from '../documents/repository';
-import type { EsignJobs } from '../jobs/registry';
+import type { sendEmailJob } from '../mail/jobs';
+import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { MailRepository } from '../mail/repository';
 import type { MeterRepository } from '../metering/repository';
 import type { WebhookEventsRepository } from '../webhooks/events-repository';
@@ -58,7 +59,7 @@ export interface SigneeDeps {
   /** The sender as signees see it (branding): the page and the code email show it. */
   sender: (tenantId: string) => Promise<Sender>;
   files: FileStore;
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob>;
   signatures: Pick<SignaturesService, 'sealOrRetryLater'>;
   /** The confirmation's `document_signed` is fanned out to the tenant's endpoints right after commit. */
   webhooks: Pick<WebhookDelivery, 'dispatch'>;

@@ -1,12 +1,12 @@
-import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
-import type { EsignJobs } from '../jobs/registry';
+import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
+import type { dispatchWebhookEventJob } from './jobs';
 import type { WebhookDelivery } from './delivery';
 
 /**
  * After the transaction that wrote the events commits: one `webhook.dispatch` each. A
  * crash before this loses nothing; the recovery sweep finds undispatched events.
  */
-export async function publishWebhookEvents(jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>, eventIds: string[]): Promise<void> {
+export async function publishWebhookEvents(jobs: JobEnqueuer<typeof dispatchWebhookEventJob>, eventIds: string[]): Promise<void> {
   for (const eventId of eventIds) await jobs.enqueue('webhook.dispatch', { eventId });
 }
 
@@ -19,7 +19,7 @@ export async function publishWebhookEvents(jobs: Pick<JobQueue<EsignJobs>, 'enqu
  */
 export async function dispatchWebhookEventsNow(
   delivery: Pick<WebhookDelivery, 'dispatch'>,
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>,
+  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>,
   eventIds: string[],
   logger: Logger,
 ): Promise<void> {
