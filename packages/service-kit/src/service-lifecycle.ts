@@ -81,16 +81,19 @@ export interface ServiceComposition<T> {
   demoCredential?: () => Promise<string | null>;
 }
 
-export interface ServiceSpec<TSchema extends Record<string, unknown>, T> {
+/** What a service is, for the lifecycle: its name, its database schema and migrations, and its package folder (for its version). */
+export interface ServiceDefinition<TSchema extends Record<string, unknown>> {
   service: string;
-  role: ProcessRole;
-  config: Pick<ServiceSettings, 'host' | 'dataDir' | 'redisUrl' | 'queuePrefix' | 'shutdownGraceMs'> & { port: number; databaseUrl?: string };
   schema: TSchema;
   migrationsFolder: string;
-  /** The service's package folder (for its version). */
   packageDir: string;
+}
+
+/** One start of a service: the process role, the service's configuration (its common settings and port) and the logger. */
+export interface ServiceStart {
+  role: ProcessRole;
+  config: Pick<ServiceSettings, 'host' | 'dataDir' | 'redisUrl' | 'queuePrefix' | 'shutdownGraceMs'> & { port: number; databaseUrl?: string };
   logger: Logger;
-  compose(lifecycle: ServiceLifecycle<TSchema>): Promise<ServiceComposition<T>>;
 }
 
 export interface StartedService<TSchema extends Record<string, unknown>> {
@@ -106,6 +109,13 @@ export interface StartedService<TSchema extends Record<string, unknown>> {
   close(): Promise<void>;
 }
 
+/** The fields every service's runtime has: what the lifecycle opened, the configuration, the logger and the main job queue. */
+export interface ServiceRuntime<TSchema extends Record<string, unknown>, Config, R extends JobRegistry> extends Omit<StartedService<TSchema>, 'demoCredential'> {
+  config: Config;
+  logger: Logger;
+  jobs: JobsRuntime<R>;
+}
+
 /** Quits a ready connection politely; one still connecting (or one that cannot quit) is cut. */
 export async function releaseRedis(redis: Redis): Promise<void> {
   if (redis.status !== 'ready') return redis.disconnect();
@@ -119,8 +129,11 @@ export async function releaseRedis(redis: Redis): Promise<void> {
  * demo credential, and releases in reverse whatever it opened: at `close()`, or at once when
  * any step of the start fails.
  */
-export async function startService<TSchema extends Record<string, unknown>, T>(spec: ServiceSpec<TSchema, T>): Promise<T & StartedService<TSchema>> {
-  const { role, config, logger } = spec;
+export async function startService<TSchema extends Record<string, unknown>, T>(
+  spec: ServiceDefinition<TSchema>,
+  { role, config, logger }: ServiceStart,
+  compose: (lifecycle: ServiceLifecycle<TSchema>) => Promise<ServiceComposition<T>>,
+): Promise<T & StartedService<TSchema>> {
   const stack = new DisposalStack(logger);
   const queues: { runtime: JobsRuntime<JobRegistry>; schedules?: () => ServiceSchedule<JobRegistry>[] }[] = [];
   let followCredentials: (() => Promise<() => Promise<void>>) | undefined;
@@ -173,7 +186,7 @@ export async function startService<TSchema extends Record<string, unknown>, T>(s
         return runtime;
       },
     };
-    const composed = await spec.compose(lifecycle);
+    const composed = await compose(lifecycle);
 
     // The repeatable jobs (BullMQ keeps one scheduler per job however many workers declare it).
     for (const { runtime, schedules } of queues) {

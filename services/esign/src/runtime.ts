@@ -1,17 +1,6 @@
 import { join } from 'node:path';
 import { resolveEngineSandbox, type ResolvedSandbox } from '@firma-riesgo/pdf-core';
-import {
-  createLogger,
-  createMetrics,
-  runIfUnlocked,
-  servesHttp,
-  startService,
-  type JobQueue,
-  type JobsRuntime,
-  type Logger,
-  type ServiceLifecycle,
-  type StartedService,
-} from '@firma-riesgo/service-kit';
+import { createLogger, createMetrics, runIfUnlocked, servesHttp, startService, type JobQueue, type JobsRuntime, type Logger, type ProcessRole, type ServiceLifecycle, type ServiceRuntime, type StartedService } from '@firma-riesgo/service-kit';
 import { createEsignApp } from './app';
 import type { EsignConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
@@ -33,12 +22,9 @@ import { loadSealIdentity } from './signatures/seal-identity';
 import { createResumeInterruptedWork } from './recovery/resume-interrupted-work';
 import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type ContractTemplate } from './contracts/template-catalogue';
 
-export type EsignRole = 'api' | 'worker' | 'all' | 'cli';
+export type EsignRole = ProcessRole;
 
-export interface EsignRuntime extends Omit<StartedService<typeof schema>, 'demoCredential'> {
-  config: EsignConfig;
-  logger: Logger;
-  jobs: JobsRuntime<EsignJobs>;
+export interface EsignRuntime extends ServiceRuntime<typeof schema, EsignConfig, EsignJobs> {
   keys: KeysService;
   mail: MailService;
   signing: SigningFeatures;
@@ -48,17 +34,18 @@ export interface EsignRuntime extends Omit<StartedService<typeof schema>, 'demoC
   demoKey?: string | null;
 }
 
-/**
- * Composition root: builds every dependency explicitly for one process role.
- * `api` serves HTTP (and runs jobs in-process when there is no Redis), `worker` runs
- * BullMQ jobs, `all` does both, `cli` only opens the database and the queue producer.
- */
 export interface StartOptions {
   logger?: Logger;
   /** Every service's "now" (tests move it); the SQL that filters on time takes it too. */
   clock?: () => Date;
 }
 
+const ESIGN_SERVICE = { service: 'esign', schema, migrationsFolder: MIGRATIONS_FOLDER, packageDir: join(__dirname, '..') };
+
+/**
+ * The composition root of esign: service-kit's lifecycle opens what the role needs
+ * (`startService`); `composeEsign` builds the features, their jobs and the app on it.
+ */
 export async function startEsign(config: EsignConfig, role: EsignRole, options: StartOptions = {}): Promise<EsignRuntime> {
   const logger = options.logger ?? createLogger({ service: 'esign', level: config.logLevel });
   const clock = options.clock ?? (() => new Date());
@@ -75,16 +62,7 @@ export async function startEsign(config: EsignConfig, role: EsignRole, options: 
       'PDF engines run WITHOUT a sandbox: bubblewrap cannot create namespaces here, so engines have network access and see what this process sees (the LibreOffice profile and link stripping still apply; see the README, Security)',
     );
   }
-  const { demoCredential, ...started } = await startService({
-    service: 'esign',
-    role,
-    config,
-    schema,
-    migrationsFolder: MIGRATIONS_FOLDER,
-    packageDir: join(__dirname, '..'),
-    logger,
-    compose: (lifecycle) => composeEsign(lifecycle, config, clock, { templates, engineSandbox }),
-  });
+  const { demoCredential, ...started } = await startService(ESIGN_SERVICE, { role, config, logger }, (lifecycle) => composeEsign(lifecycle, config, clock, { templates, engineSandbox }));
   return { ...started, demoKey: demoCredential };
 }
 

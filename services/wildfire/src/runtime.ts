@@ -1,15 +1,6 @@
 import { join } from 'node:path';
 import { createTsaClient, createWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
-import {
-  createLogger,
-  createMetrics,
-  runIfUnlocked,
-  startService,
-  type JobsRuntime,
-  type Logger,
-  type ServiceLifecycle,
-  type StartedService,
-} from '@firma-riesgo/service-kit';
+import { createLogger, createMetrics, runIfUnlocked, startService, type JobsRuntime, type Logger, type ProcessRole, type ServiceLifecycle, type ServiceRuntime, type StartedService } from '@firma-riesgo/service-kit';
 import { createWildfireApp } from './app';
 import { createDecisionSupportService, type DecisionSupportService } from './decision-support/service';
 import { createIngestDecisions, type DecisionIngestSummary } from './decisions/ingest-decisions';
@@ -59,12 +50,9 @@ const noSealer = {
   },
 };
 
-export type WildfireRole = 'api' | 'worker' | 'all' | 'cli';
+export type WildfireRole = ProcessRole;
 
-export interface WildfireRuntime extends Omit<StartedService<typeof schema>, 'demoCredential'> {
-  config: WildfireConfig;
-  logger: Logger;
-  jobs: JobsRuntime<WildfireJobs>;
+export interface WildfireRuntime extends ServiceRuntime<typeof schema, WildfireConfig, WildfireJobs> {
   tokens: TokensService;
   municipalities: MunicipalitiesService;
   readings: ReadingsService;
@@ -94,11 +82,6 @@ export interface WildfireRuntime extends Omit<StartedService<typeof schema>, 'de
   demoToken?: string | null;
 }
 
-/**
- * Composition root: builds every dependency explicitly for one process role.
- * `api` serves HTTP (and runs jobs in-process when there is no Redis), `worker` runs
- * BullMQ jobs, `all` does both, `cli` only opens the database and the queue producer.
- */
 export interface StartOptions {
   logger?: Logger;
   /** Tests pin the date; everything else takes the system clock. */
@@ -112,19 +95,16 @@ export interface StartOptions {
   reportRendering?: { onRenderSlot?: (report: { id: string; accountId: string; municipioId: string }) => Promise<void>; busyRetryMs?: number };
 }
 
+const WILDFIRE_SERVICE = { service: 'wildfire', schema, migrationsFolder: MIGRATIONS_FOLDER, packageDir: join(__dirname, '..') };
+
+/**
+ * Wildfire for one process role, on service-kit's lifecycle (`startService`), which opens
+ * and releases the infrastructure; `composeWildfire` builds the features, jobs and app.
+ */
 export async function startWildfire(config: WildfireConfig, role: WildfireRole, options: StartOptions = {}): Promise<WildfireRuntime> {
   const logger = options.logger ?? createLogger({ service: 'wildfire', level: config.logLevel });
   const clock = options.clock ?? (() => new Date());
-  const { demoCredential, ...started } = await startService({
-    service: 'wildfire',
-    role,
-    config,
-    schema,
-    migrationsFolder: MIGRATIONS_FOLDER,
-    packageDir: join(__dirname, '..'),
-    logger,
-    compose: (lifecycle) => composeWildfire(lifecycle, config, clock, options),
-  });
+  const { demoCredential, ...started } = await startService(WILDFIRE_SERVICE, { role, config, logger }, (lifecycle) => composeWildfire(lifecycle, config, clock, options));
   return { ...started, demoToken: demoCredential };
 }
 
