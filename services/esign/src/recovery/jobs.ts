@@ -12,7 +12,7 @@ export const recoverySweepJob = defineJob({
   schema: z.object({}),
   // A failed round is not retried: the next round (ESIGN_RECOVERY_INTERVAL_MS later) is the retry.
   attempts: 1,
-  removeOnComplete: true,
+  removeOnComplete: 30,
   timeoutMs: 30 * 60_000,
 });
 
