@@ -2,38 +2,15 @@ import { join } from 'node:path';
 import { createTsaClient, createWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import { createLogger, createMetrics, runIfUnlocked, startService, type JobsRuntime, type Logger, type ProcessRole, type ServiceLifecycle, type ServiceRuntime, type StartedService } from '@firma-riesgo/service-kit';
 import { createWildfireApp } from './app';
-import { createDecisionSupportService, type DecisionSupportService } from './decision-support/service';
-import { createIngestDecisions, type DecisionIngestSummary } from './decisions/ingest-decisions';
-import { AUTOMATIC_MIN_FWI, createRebuildAutomaticDecisions, createUpdateAutomaticDecisions } from './decisions/automatic-decisions';
-import { createDecisionsRepository } from './decisions/repository';
-import { createDecisionsService, type DecisionsService } from './decisions/service';
-import { createFramingService, type FramingService } from './framing/service';
-import { createIngestEcosystem, type EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
-import { createEcosystemRepository } from './ecosystem/repository';
-import { createEcosystemService, type EcosystemService } from './ecosystem/service';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
+import { createDataFeatures, createReportFeatures, type DataFeatures } from './features';
 import { WILDFIRE_QUEUE, wildfireJobHandlers, wildfireJobs, wildfireSchedules, type WildfireJobs } from './jobs/registry';
-import { createIngestMunicipalities, type MunicipalityIngestSummary } from './municipalities/ingest-municipalities';
-import { createMunicipalitiesRepository } from './municipalities/repository';
-import { createMunicipalitiesService, type MunicipalitiesService } from './municipalities/service';
-import { todayInSpain } from './calendar';
-import { createIngestWeather, type WeatherIngestSummary } from './readings/ingest-weather';
-import { createReadingsRepository } from './readings/repository';
-import { createReadingsService, type ReadingsService } from './readings/service';
-import { createGenerateReport } from './reports/generate-report';
-import { createPurgeExpiredFiles } from './reports/purge-expired-files';
-import { createServiceFileStore } from './storage/file-store';
-import { createReportSchedules, type ReportSchedules } from './reports/report-schedules';
-import { createReportsRepository } from './reports/repository';
-import { createRunScheduledReports } from './reports/run-scheduled-reports';
-import { createReportsService, type ReportsService } from './reports/service';
+import type { ReportGenerationQueue } from './reports/jobs';
+import type { ReportSchedules } from './reports/report-schedules';
+import type { ReportsService } from './reports/service';
 import { loadReportSealIdentity } from './reports/seal-identity';
 import { createReportSealer } from './reports/seal-report';
-import { createIngestSeasons, type SeasonIngestSummary } from './seasons/ingest-seasons';
-import { createSeasonsRepository } from './seasons/repository';
-import { createSeasonsService, type SeasonsService } from './seasons/service';
-import { createSyntheticData } from './synthetic/synthetic-data';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
 import { createRedisUsageCounter } from './rate-limits/redis-usage-counter';
@@ -52,30 +29,13 @@ const noSealer = {
 
 export type WildfireRole = ProcessRole;
 
-export interface WildfireRuntime extends ServiceRuntime<typeof schema, WildfireConfig, WildfireJobs> {
+export interface WildfireRuntime extends ServiceRuntime<typeof schema, WildfireConfig, WildfireJobs>, Omit<DataFeatures, 'synthetic'> {
   tokens: TokensService;
-  municipalities: MunicipalitiesService;
-  readings: ReadingsService;
-  ecosystem: EcosystemService;
-  decisionSupport: DecisionSupportService;
-  decisions: DecisionsService;
-  seasons: SeasonsService;
-  framing: FramingService;
   reports: ReportsService;
   /** `wildfire reports schedule|schedules|unschedule`: the accounts' monthly report schedules. */
   reportSchedules: ReportSchedules;
   /** Per-token rate limits (in Redis when REDIS_URL is set, else in this process) and monthly usage. */
   limits: RateLimits;
-  /** `wildfire ingest ...`: each validates the whole file and loads all of it or nothing. */
-  ingest: {
-    weather(path: string): Promise<WeatherIngestSummary>;
-    municipalities(path: string): Promise<MunicipalityIngestSummary>;
-    ecosystem(path: string): Promise<EcosystemIngestSummary>;
-    decisions(path: string): Promise<DecisionIngestSummary>;
-    seasons(path: string): Promise<SeasonIngestSummary>;
-  };
-  /** `wildfire decisions rebuild-automatic`: the automatic decisions of every stored reading, derived again. */
-  rebuildAutomaticDecisions(): Promise<{ municipalities: number; created: number; updated: number; removed: number }>;
   /** What "now" is: decides "today" and "the future" for the date rules, and token expiry. */
   clock: () => Date;
   /** Plaintext demo token, only on an embedded first start. */
@@ -120,67 +80,34 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
     follow: (subscriber, tokenCache, log) => followTokenChanges(subscriber, config.rateLimits.prefix, tokenCache, log),
   });
   const tokens = createTokensService(createTokensRepository(database.db), clock, { cache, announce, logger });
-  const municipalitiesRepo = createMunicipalitiesRepository(database);
-  const municipalities = createMunicipalitiesService(municipalitiesRepo);
-  const seasonsRepo = createSeasonsRepository(database);
-  const seasons = createSeasonsService({ repo: seasonsRepo, clock });
-  const seeded = await municipalities.seedRegistryIfNeeded();
-  if (seeded > 0) logger.info({ municipalities: seeded }, 'loaded the built-in municipality registry');
-  const seasonRows = await seasons.seedIfNeeded();
-  if (seasonRows > 0) logger.info({ communities: seasonRows }, 'loaded the built-in épocas de peligro table');
-  const readingsRepo = createReadingsRepository(database);
-  const ecosystemRepo = createEcosystemRepository(database);
-  const decisionsRepo = createDecisionsRepository(database);
-  const updateAutomaticDecisions = createUpdateAutomaticDecisions({ repo: decisionsRepo, clock });
-  const ingest = {
-    weather: createIngestWeather({
-      repo: readingsRepo,
-      municipalities,
-      today: () => todayInSpain(clock()),
-      highFwi: AUTOMATIC_MIN_FWI,
-      afterReadings: async (tx, touched, highRuns) => {
-        const counts = await updateAutomaticDecisions(tx, touched, highRuns);
-        if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
-      },
-    }),
-    municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
-    ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
-    decisions: createIngestDecisions({ repo: decisionsRepo, municipalities, clock }),
-    seasons: createIngestSeasons({ repo: seasonsRepo, clock }),
-  };
-  // One synthetic model for every feature, so its cache serves m1 and the fuel moisture index alike.
-  const synthetic = createSyntheticData({ cacheSize: options.syntheticCacheSize });
-  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock });
-  const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
-  const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, ecosystem, synthetic, clock });
-  const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
-  const framing = createFramingService({ decisionSupport });
-
-  // Report files: under DATA_DIR/wildfire/files (API and worker processes must share that folder), in the database, or in S3 (WILDFIRE_STORAGE).
-  const files = createServiceFileStore(config, database);
-  const reportsRepo = createReportsRepository(database.db);
+  const data = await createDataFeatures({ database, clock, logger, syntheticCacheSize: options.syntheticCacheSize });
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);
   const sealer = identity && createReportSealer({ identity, tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined, clock });
   // Threads start on the first PDF, so a process that renders none never loads the layout engine.
   const pdfPool = await life.open('pdf workers', () => createWorkerPool({ size: config.reports.pdfWorkers }), (pool) => pool.close());
-  const generateReport = createGenerateReport({
-    repo: reportsRepo,
-    municipalities,
-    readings,
-    synthetic,
-    decisions,
-    ecosystem,
+  // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
+  const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
+  // Late-bound: the job handlers need the reports, and the reports enqueue jobs.
+  const enqueuer: ReportGenerationQueue = {
+    enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts),
+    enqueueAndWait: (name, payload, opts) => jobs.queue.enqueueAndWait(name, payload, opts),
+  };
+  const reporting = createReportFeatures({
+    config,
+    database,
+    data,
+    tokens,
     pool: pdfPool,
     sealer: sealer ?? noSealer,
-    files,
+    jobs: enqueuer,
+    exclusive,
     clock,
-    accountConcurrency: config.reports.accountConcurrency,
-    ...options.reportRendering,
+    logger,
+    rendering: options.reportRendering,
   });
 
-  const usageRepo = createUsageRepository(database.db);
-  const usageOptions = { repo: usageRepo, flushMs: config.rateLimits.usageFlushMs, clock, logger };
+  const usageOptions = { repo: createUsageRepository(database.db), flushMs: config.rateLimits.usageFlushMs, clock, logger };
   const limits = createRateLimits({
     perMinute: config.rateLimits.perMinute,
     keyPrefix: config.rateLimits.prefix,
@@ -191,64 +118,18 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   // The requests served since the last flush reach account_usage before the process stops.
   life.defer('usage counters', () => limits.close().catch((err: unknown) => logger.warn({ err }, 'could not flush the usage counters at shutdown')));
 
-  // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
-  const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
-  const purgeExpiredFiles = createPurgeExpiredFiles({ repo: reportsRepo, files, clock, exclusive, testRetentionDays: config.reports.testRetentionDays });
-  // Late-bound: the schedule creates reports through the reports service, which needs the queue.
-  let reportsService: ReportsService | undefined;
-  const runScheduledReports = createRunScheduledReports({
-    repo: reportsRepo,
-    tokens,
-    reports: { createScheduled: (schedule, periodo) => reportsService!.createScheduled(schedule, periodo) },
-    clock,
-    exclusive,
-  });
-
   const jobs: JobsRuntime<WildfireJobs> = life.queue({
     queueName: WILDFIRE_QUEUE,
     registry: wildfireJobs,
-    handlers: () =>
-      wildfireJobHandlers({
-        tokens,
-        reports: { generateReport, purgeExpiredFiles, runScheduledReports },
-        storageSweep: { service: 'wildfire', files, clock, exclusive },
-      }),
+    handlers: () => wildfireJobHandlers({ tokens, reports: reporting, storageSweep: { service: 'wildfire', files: reporting.files, clock, exclusive } }),
     concurrency: config.workerConcurrency,
     stalledAfterMs: config.jobStalledMs,
-    schedules: () => wildfireSchedules(config, files),
+    schedules: () => wildfireSchedules(config, reporting.files),
   });
-  const reports = createReportsService({
-    repo: reportsRepo,
-    municipalities,
-    readings,
-    jobs: jobs.queue,
-    files,
-    clock,
-    waitMs: config.reports.waitMs,
-    testRetentionDays: config.reports.testRetentionDays,
-    logger,
-  });
-  reportsService = reports;
-  const reportSchedules = createReportSchedules({ repo: reportsRepo, tokens, municipalities, clock });
-  const features: WildfireFeatures = {
-    config,
-    logger,
-    jobs,
-    tokens,
-    municipalities,
-    readings,
-    ecosystem,
-    decisionSupport,
-    decisions,
-    seasons,
-    framing,
-    reports,
-    reportSchedules,
-    limits,
-    ingest,
-    rebuildAutomaticDecisions: createRebuildAutomaticDecisions({ repo: decisionsRepo, clock }),
-    clock,
-  };
+  const { reports, reportSchedules } = reporting;
+  // The runtime answers the data services (the CLI and tests use them), not the synthetic model they share.
+  const { synthetic: _shared, ...dataServices } = data;
+  const features: WildfireFeatures = { ...dataServices, config, logger, jobs, tokens, reports, reportSchedules, limits, clock };
   return {
     runtime: features,
     app: () =>
@@ -260,11 +141,11 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
         database,
         redis,
         tokens,
-        readings,
-        ecosystem,
-        decisionSupport,
-        decisions,
-        framing,
+        readings: data.readings,
+        ecosystem: data.ecosystem,
+        decisionSupport: data.decisionSupport,
+        decisions: data.decisions,
+        framing: data.framing,
         reports,
         limits,
         jobs: jobs.queue,
