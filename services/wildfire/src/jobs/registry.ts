@@ -3,13 +3,14 @@ import type { WildfireConfig } from '../config';
 import { generateReportJob, reportJobHandlers, reportJobSchedules, reportRetentionJob, scheduledReportsJob } from '../reports/jobs';
 import { tokenJobHandlers, touchTokenJob } from '../tokens/jobs';
 
+export const WILDFIRE_QUEUE = 'wildfire';
+
 /**
  * Every job wildfire runs, collected from the features' `jobs.ts` (each defines its jobs,
  * their handlers and their schedules). A job without a handler stops the worker from starting.
  */
 export const wildfireJobs = createJobRegistry([touchTokenJob, generateReportJob, reportRetentionJob, scheduledReportsJob, storageSweepJob]);
 export type WildfireJobs = typeof wildfireJobs;
-export const WILDFIRE_QUEUE = 'wildfire';
 
 export function wildfireJobHandlers(features: {
   tokens: Parameters<typeof tokenJobHandlers>[0];
