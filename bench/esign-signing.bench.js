@@ -12,7 +12,7 @@ const { benchDatabase } = require('./lib');
 
 const CONCURRENCY = Number(process.env.BENCH_SIGN_CONCURRENCY || 4);
 const CODE = '123456';
-// BENCH_SIGN_ONLY_SMALL=1: the 100 KB lines only (B-B and B-T), for iterating on issue 17's confirm row.
+// BENCH_SIGN_ONLY_SMALL=1: the 100 KB lines only (B-B and B-T), for iterating on the confirm row.
 const ONLY_SMALL = process.env.BENCH_SIGN_ONLY_SMALL === '1';
 
 function percentile(sorted, p) {

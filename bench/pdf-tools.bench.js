@@ -1,7 +1,7 @@
 'use strict';
 // The PDF tools over HTTP (tenant key, multipart upload, validation, temp dirs, worker threads)
 // beside the bare engine doing the same job on the same file in the same run: the service's
-// overhead as a ratio. First the quick tools against issue 17's goal (BENCH_QUICK_RUNS runs each,
+// overhead as a ratio. First the quick tools against their goal (BENCH_QUICK_RUNS runs each,
 // alternating with the engine, which a small node process of its own runs and times), then the
 // others, then throughput of info, compress and watermark under 8 concurrent requests.
 // BENCH_QUICK_ONLY=1 stops after the quick tools.
@@ -24,7 +24,7 @@ const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS || 3);
 /** The quick tools are measured over more runs, service and engine alternating, after one warm-up call each. */
 const QUICK_RUNS = Number(process.env.BENCH_QUICK_RUNS || 15);
-/** Issue 17: a quick tool over HTTP takes at most 1.15x the bare engine, or the engine + 5 ms, whichever is larger. */
+/** The goal: a quick tool over HTTP takes at most 1.15x the bare engine, or the engine + 5 ms, whichever is larger. */
 const QUICK_TOOLS = ['info', 'rotate', 'split', 'extract-pages', 'flatten', 'protect', 'unprotect', 'metadata'];
 const goalMs = (engineMs) => Math.max(1.15 * engineMs, engineMs + 5);
 
@@ -224,7 +224,7 @@ module.exports = async function pdfToolsBench() {
       `%!\n/ICCProfile (${icc}) def\n[/_objdef {icc_PDFA} /type /stream /OBJ pdfmark\n[{icc_PDFA} << /N 3 >> /PUT pdfmark\n[{icc_PDFA} ICCProfile (r) file /PUT pdfmark\n[/_objdef {OI} /type /dict /OBJ pdfmark\n[{OI} << /Type /OutputIntent /S /GTS_PDFA1 /DestOutputProfile {icc_PDFA} /OutputConditionIdentifier (sRGB) >> /PUT pdfmark\n[{Catalog} << /OutputIntents [ {OI} ] >> /PUT pdfmark\n`,
     );
 
-    // The quick tools (issue 17): each beside the engine command(s) the tool runs, with the same options, on the same file.
+    // The quick tools: each beside the engine command(s) the tool runs, with the same options, on the same file.
     // info runs three: qpdf's structure (the keys the tool reads), then poppler's pdfinfo for the Info strings and the XMP, side by side.
     bare = bareEngines();
     const qpdf = (args) => bare.run([[['qpdf', ['--warning-exit-0', ...args]]]]);
@@ -243,7 +243,7 @@ module.exports = async function pdfToolsBench() {
       ['unprotect', { password: 'pw' }, 'qpdf', (i) => qpdf(['--password=pw', '--decrypt', i.locked, fresh('u.pdf')]), true],
       ['metadata', { title: 'Bench' }, 'pdf-lib, own node process', null],
     ];
-    console.log(`\nQuick PDF tools (issue 17): median of ${QUICK_RUNS} runs, service and bare engine alternating, the engine run and timed by a small node process of its own; goal: service <= max(1.15x engine, engine + 5 ms)\n`);
+    console.log(`\nQuick PDF tools: median of ${QUICK_RUNS} runs, service and bare engine alternating, the engine run and timed by a small node process of its own; goal: service <= max(1.15x engine, engine + 5 ms)\n`);
     console.log(`${'tool'.padEnd(16)} ${'pages'.padStart(5)} ${'service ms'.padStart(11)} ${'engine ms'.padStart(10)} ${'ratio'.padStart(7)} ${'goal ms'.padStart(8)}  goal  engine`);
     for (const [tool, fields, engineName, bare, locked] of quick) {
       for (const pages of [10, 100]) {

@@ -74,6 +74,13 @@ export class UnsupportedMediaTypeError extends AppError {
   }
 }
 
+/** A well-formed request the service cannot act on (a date outside the served range, an unsupported format). */
+export class UnprocessableError extends AppError {
+  constructor(message: string, code = 'UNPROCESSABLE', options?: AppErrorOptions) {
+    super(422, code, message, options);
+  }
+}
+
 export class LockedError extends AppError {
   constructor(message: string, code = 'LOCKED', options?: AppErrorOptions) {
     super(423, code, message, options);

@@ -1,4 +1,5 @@
 export * from './app-error';
+export * from './catalogue';
 export * from './validation-error';
 export * from './error-handler';
 export * from './envelopes';

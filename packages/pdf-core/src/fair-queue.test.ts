@@ -37,6 +37,8 @@ describe('one client cannot take every engine slot', () => {
     const flood = withToolCaller({ client: 'key-A' }, () =>
       Promise.all([1, 2, 3, 4].map((i) => sh.run('pdfsig', ['-c', hold, 'sh', `a${i}`], { cwd: dir }))),
     );
+    // A holds its slot (its first run is past its start) before B asks for one.
+    for (let i = 0; i < 500 && !existsSync(join(dir, 'started-a1')); i++) await new Promise((r) => setTimeout(r, 20));
     const other = await sh.run('pdfsig', ['-c', 'echo done'], { cwd: dir, client: 'key-B' });
 
     expect(other.stdout.toString()).toBe('done\n');

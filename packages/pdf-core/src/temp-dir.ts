@@ -1,7 +1,7 @@
 import { lstat, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TOOL_TIMEOUTS } from './tools/engines';
+import { TOOL_TIMEOUTS } from './tool-timeouts';
 import type { OutputBudget } from './output-budget';
 import { currentToolCaller } from './tool-caller';
 

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { AppError } from '@firma-riesgo/errors';
+import { AppError, UnavailableError } from '@firma-riesgo/errors';
 import type { OutputBudget } from './output-budget';
 
 /**
@@ -54,4 +54,4 @@ export class ToolCallAbortedError extends AppError {
 }
 
 /** Refused because the process is shutting down (the pool and the runner use the same error). */
-export const shuttingDown = () => new AppError(503, 'SHUTTING_DOWN', 'The service is shutting down');
+export const shuttingDown = () => new UnavailableError('The service is shutting down', 'SHUTTING_DOWN');

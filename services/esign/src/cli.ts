@@ -86,7 +86,8 @@ function commands(): CliCommand<EsignRuntime>[] {
           throw new CliUsageError(`cannot read ${positionals[0]}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         }
         const rt = await open();
-        const report = await rt.signing.verification.verifyFile(bytes);
+        // The operator's own call: one client of the worker pool's fair share, like any other.
+        const report = await rt.signing.verification.verifyFile(bytes, 'cli');
         out.log(values.json ? JSON.stringify(report, null, 2) : formatFileVerification(report));
         return report.valid ? 0 : 1;
       },

@@ -15,6 +15,7 @@ import { createOtpCodes } from './signing-requests/otp-code';
 import type { SentEmail } from './mail/service';
 import { createSignaturesService, type SignaturesService } from './signatures/service';
 import { createSigneeService, type SigneeService } from './signee/service';
+import { createSigningEventRecorder } from './signing-events/record-event';
 import { createRecordEmailSent } from './signing-requests/record-email-sent';
 import { createSigningRequestsRepository, type SigningRequestsRepository } from './signing-requests/repository';
 import { createSigningRequestsService, type SigningRequestsService } from './signing-requests/service';
@@ -104,15 +105,12 @@ export function createSigningFeatures(deps: {
   const documents = createDocumentsRepository(db);
   const requests = createSigningRequestsRepository(db);
   const audit = createAuditRepository(db);
+  // Every state change records its event through this one recorder, on these repositories of its unit of work.
+  const record = createSigningEventRecorder({ meterDay: meterDayOf });
+  const eventTables = { audit: createAuditRepository, webhookEvents: createWebhookEventsRepository, meter: createMeterRepository };
   const signatures = createSignaturesService({
-    repos: createUnitOfWork(db, {
-      requests: createSigningRequestsRepository,
-      documents: createDocumentsRepository,
-      audit: createAuditRepository,
-      webhookEvents: createWebhookEventsRepository,
-      meter: createMeterRepository,
-    }),
-    meterDay: (at) => meterDay(at, config.meteringTimeZone),
+    repos: createUnitOfWork(db, { ...eventTables, requests: createSigningRequestsRepository, documents: createDocumentsRepository }),
+    record,
     files,
     identity: deps.identity,
     tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined,
@@ -123,12 +121,10 @@ export function createSigningFeatures(deps: {
     clock,
   });
   const withOutbox = {
+    ...eventTables,
     documents: createDocumentsRepository,
     requests: createSigningRequestsRepository,
-    audit: createAuditRepository,
     outbox: mailRepositoryWith(createBodySealer(deps.atRest.outbox)),
-    webhookEvents: createWebhookEventsRepository,
-    meter: createMeterRepository,
   };
 
   const secrets = createSecretBox(config.webhooks.secretKey);
@@ -154,7 +150,7 @@ export function createSigningFeatures(deps: {
     logger,
     pool: deps.pool,
     jobs,
-    meterDay: meterDayOf,
+    record,
     mailFiles: createMailFiles(config.mailDir),
     clock,
   });
@@ -163,7 +159,7 @@ export function createSigningFeatures(deps: {
     files,
     identity: deps.identity,
     documents: documentsService,
-    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, meterDay: meterDayOf, clock }),
+    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, record, clock }),
     signee: createSigneeService({
       repos: createUnitOfWork(db, withOutbox),
       sender: branding.sender,
@@ -175,14 +171,14 @@ export function createSigningFeatures(deps: {
       signatureLevel: config.signing.tsaUrl ? 'B-T' : 'B-B',
       logger,
       otp: createOtpCodes(deps.atRest.otp),
-      meterDay: meterDayOf,
+      record,
       clock,
     }),
     signatures,
     verification: createVerificationService({ repos: { documents, requests }, clock, files: { pool: deps.pool, ownCertificateDer: deps.identity.certificateDer } }),
     emailSent: createRecordEmailSent({
-      repos: createUnitOfWork(db, { documents: createDocumentsRepository, audit: createAuditRepository, meter: createMeterRepository }),
-      meterDay: meterDayOf,
+      repos: createUnitOfWork(db, { ...eventTables, documents: createDocumentsRepository }),
+      record,
       clock,
     }),
     branding,

@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import { OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { ESIGN_ERROR_CODES } from './error-codes';
 
 /** The version of "Electronic Signature Service Interface" this service implements (its §9). */
 export const ESIGN_INTERFACE_VERSION = '1.1.0';
+
+const codeTable = Object.entries(ESIGN_ERROR_CODES)
+  .filter(([, e]) => !('scope' in e && e.scope === 'internal'))
+  .map(([code, e]) => `| ${[e.status].flat().join(', ')} | \`${code}\` | ${e.description} |`)
+  .join('\n');
 
 /** The esign OpenAPI registry with the shared components: security scheme and error bodies. */
 export function createEsignRegistry(): OpenAPIRegistry {
@@ -24,7 +30,7 @@ export function createEsignRegistry(): OpenAPIRegistry {
     'ErrorBody',
     z
       .object({ detail: z.string(), code: z.string(), request_id: z.string() })
-      .describe('Every other error. `code` is stable (e.g. NOT_FOUND, INVALID_API_KEY, PAYLOAD_TOO_LARGE, INTERNAL_ERROR).'),
+      .describe(`Every other error. \`code\` is stable:\n\n| Status | Code | Meaning |\n| --- | --- | --- |\n${codeTable}`),
   );
   return registry;
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { WILDFIRE_ERROR_CODES } from './error-codes';
+
+export { WILDFIRE_ERROR_CODES } from './error-codes';
 
 /**
  * The revision of the "Wildfire Risk Service Interface" this service implements, served
@@ -10,57 +13,11 @@ import { OpenAPIRegistry } from '@firma-riesgo/service-kit';
  */
 export const WILDFIRE_INTERFACE_VERSION = '2025-07-28';
 
-/** Every error code wildfire answers so far, with its status; the OpenAPI document lists them. */
-export const WILDFIRE_ERROR_CODES = [
-  { code: 'MISSING_REQUIRED_PARAM', status: 400, meaning: 'a required parameter is absent (`param` names it)' },
-  { code: 'INVALID_PARAM_FORMAT', status: 400, meaning: 'a parameter is malformed, or holds control characters such as NUL (`param` names it)' },
-  { code: 'INVALID_JSON', status: 400, meaning: 'the request body is not valid JSON' },
-  { code: 'INVALID_CONTENT_ENCODING', status: 400, meaning: 'the body is not valid data for its `Content-Encoding` (gzip, deflate, br)' },
-  { code: 'UNSUPPORTED_ENCODING', status: 415, meaning: 'an unknown `Content-Encoding`, or a charset other than UTF-8' },
-  {
-    code: 'MISSING_AUTH_HEADER',
-    status: 401,
-    meaning: 'no `Authorization: Bearer <token>` header, or a token was put in the query string (`token`, `api_key`, `access_token`, `key`), which is always refused',
-  },
-  { code: 'INVALID_API_KEY', status: 401, meaning: 'the header is not `Bearer <token>`, or the token is unknown, revoked or expired' },
-  {
-    code: 'INSUFFICIENT_SCOPE',
-    status: 403,
-    meaning: 'the token lacks a scope the endpoint requires (the message names it), or `municipio_id` is outside the token’s municipality list (`param` is `municipio_id`)',
-  },
-  { code: 'IP_NOT_ALLOWED', status: 403, meaning: 'the token has an IP allowlist and the request comes from outside it' },
-  { code: 'NOT_FOUND', status: 404, meaning: 'no such route' },
-  { code: 'MUNICIPALITY_NOT_FOUND', status: 404, meaning: '`municipio_id` is well-formed but no municipality has that INE code' },
-  {
-    code: 'READING_NOT_FOUND',
-    status: 404,
-    meaning:
-      'live tokens: the latest reading was asked for and nothing is stored yet, m3/framing asked for a `date` with no stored reading (`param` is `date`), or a report for a month with no stored reading (`param` is `periodo`)',
-  },
-  { code: 'REPORT_NOT_FOUND', status: 404, meaning: 'no report with the given id, or it belongs to another account (`param` is `report_id`)' },
-  { code: 'REPORT_EXPIRED', status: 410, meaning: 'the report was generated more than 12 months ago and is no longer available' },
-  { code: 'ECOSYSTEM_NOT_FOUND', status: 404, meaning: 'no ecosystem data is loaded for the municipality yet (live tokens, m10 and /ecosystem)' },
-  { code: 'PAYLOAD_TOO_LARGE', status: 413, meaning: 'the request body exceeds WILDFIRE_JSON_LIMIT (100 kB by default)' },
-  { code: 'DATE_OUT_OF_RANGE', status: 422, meaning: 'a date is before 2015-01-01 or after today (Spanish calendar), or a report `periodo` before 2015-01 or after the current month; `param` names it' },
-  { code: 'UNSUPPORTED_FORMAT', status: 422, meaning: 'the report `format` is not one of pdf, csv, json (`param` is `format`)' },
-  { code: 'INVALID_DATE_RANGE', status: 422, meaning: '`date_from` is after `date_to`' },
-  { code: 'DATE_RANGE_TOO_LARGE', status: 422, meaning: 'the range covers more than 366 days (both ends included)' },
-  {
-    code: 'RATE_LIMIT_EXCEEDED',
-    status: 429,
-    meaning: 'the token’s per-minute budget for the endpoint is spent (100/min on data endpoints, 10/min on report creation); wait `Retry-After` seconds',
-  },
-  { code: 'QUOTA_EXCEEDED', status: 429, meaning: 'the account’s monthly request quota is spent (live tokens); `Retry-After` counts the seconds to the next month (Spanish time)' },
-  { code: 'INTERNAL_ERROR', status: 500, meaning: 'an unexpected error; it is logged under the `request_id`' },
-  { code: 'REPORT_FAILED', status: 500, meaning: 'the report generation job failed; retry `POST /api/v1/report`' },
-  {
-    code: 'SERVICE_UNAVAILABLE',
-    status: 503,
-    meaning: 'a dependency (database, Redis) is unavailable; retry with backoff. Rate-limited endpoints answer it rather than serve uncounted requests when Redis is down',
-  },
-] as const;
 
-const codeTable = WILDFIRE_ERROR_CODES.map((e) => `| ${e.status} | \`${e.code}\` | ${e.meaning} |`).join('\n');
+const codeTable = Object.entries(WILDFIRE_ERROR_CODES)
+  .filter(([, e]) => !('scope' in e && e.scope === 'internal'))
+  .map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.description} |`)
+  .join('\n');
 
 export const ZErrorBodySchema = z
   .object({

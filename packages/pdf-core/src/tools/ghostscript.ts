@@ -1,7 +1,8 @@
 import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PdfInputError, ToolOutputError } from './errors';
-import { TOOL_TIMEOUTS, type ToolEngines } from './engines';
+import { TOOL_TIMEOUTS } from '../tool-timeouts';
+import type { ToolEngines } from './engines';
 import { xmpPacket, pdfaOf } from './info';
 import { preparePdf } from './input';
 import { runQpdf } from './qpdf';

@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './engines';
+export * from '../tool-timeouts';
 export * from './input';
 export * from './page-ranges';
 export * from './info';

@@ -2,7 +2,8 @@ import { writeFile, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { EngineFailedError } from '../engine-errors';
 import { notPdf, PdfInputError } from './errors';
-import { TOOL_TIMEOUTS, type ToolEngines } from './engines';
+import { TOOL_TIMEOUTS } from '../tool-timeouts';
+import type { ToolEngines } from './engines';
 import { hasPdfHeader, probePdf, type QpdfEncryptJson } from './input';
 import { runQpdf } from './qpdf';
 

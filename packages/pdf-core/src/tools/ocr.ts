@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { EngineFailedError } from '../engine-errors';
 import type { EngineRunner } from '../engine-runner';
 import { damagedPdf, passwordRequired, PdfInputError } from './errors';
-import { TOOL_TIMEOUTS, type ToolEngines } from './engines';
+import { TOOL_TIMEOUTS } from '../tool-timeouts';
+import type { ToolEngines } from './engines';
 import { preparePdf } from './input';
 
 /**

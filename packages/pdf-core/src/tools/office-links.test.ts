@@ -7,7 +7,8 @@ import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { createEngineRunner } from '../engine-runner';
 import { PdfInputError } from './errors';
 import { OFFICE_PROFILE_XCU } from './office';
-import { leavesPackage, MAX_UNPACKED_BYTES, stripOfficeLinks } from './office-links';
+import { stripOfficeLinks } from './office-links';
+import { leavesPackage, MAX_UNPACKED_BYTES } from './office-package';
 
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';

@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { UnsupportedMediaTypeError } from '@firma-riesgo/errors';
 import { EngineFailedError } from '../engine-errors';
 import { PdfInputError } from './errors';
-import { TOOL_TIMEOUTS, type ToolEngines } from './engines';
+import { TOOL_TIMEOUTS } from '../tool-timeouts';
+import type { ToolEngines } from './engines';
 import type { OfficePackageKind } from './office-links';
 
 const ZIP = 'zip';

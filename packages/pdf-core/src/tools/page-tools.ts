@@ -1,7 +1,8 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { notPdf, PdfInputError } from './errors';
-import { TOOL_TIMEOUTS, type ToolEngines } from './engines';
+import { TOOL_TIMEOUTS } from '../tool-timeouts';
+import type { ToolEngines } from './engines';
 import { hasPdfHeader, probePdf } from './input';
 import { preparePdfQuick, workWhileLooking } from './quick-check';
 import { formatPageList, parsePageList, parsePageRanges } from './page-ranges';

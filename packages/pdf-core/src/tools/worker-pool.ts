@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { AppError, ValidationError, type ValidationIssue } from '@firma-riesgo/errors';
+import { AppError, InternalError, ValidationError, type ValidationIssue } from '@firma-riesgo/errors';
 import { FairQueue, halfOf } from '../fair-queue';
 import { currentToolCaller, shuttingDown, ToolCallAbortedError } from '../tool-caller';
 import { OutputBudgetExceededError, type OutputBudget } from '../output-budget';
@@ -114,11 +114,11 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): PdfWorkerPool
     worker.unref();
     const slot: Slot = { worker };
     worker.on('message', (msg: WorkerResponse) => onMessage(slot, msg));
-    worker.on('error', (err) => finish(slot, undefined, new AppError(500, 'TOOL_WORKER_FAILED', 'The PDF worker failed', { cause: err })));
+    worker.on('error', (err) => finish(slot, undefined, new InternalError('The PDF worker failed', 'TOOL_WORKER_FAILED', { cause: err })));
     worker.on('exit', () => {
       const i = slots.indexOf(slot);
       if (i >= 0) slots.splice(i, 1);
-      if (slot.job) finish(slot, undefined, new AppError(500, 'TOOL_WORKER_FAILED', 'The PDF worker stopped during the job'));
+      if (slot.job) finish(slot, undefined, new InternalError('The PDF worker stopped during the job', 'TOOL_WORKER_FAILED'));
       dispatch();
     });
     slots.push(slot);

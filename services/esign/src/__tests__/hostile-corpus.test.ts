@@ -14,7 +14,7 @@ import { linkedDocx, linkedOdt, linkedRtf, recordingListener } from '../tools/__
 import { linkOf, mailText, otpOf, startTestEsign, type TestEsign } from './support';
 
 /**
- * The hostile-input corpus of esign (issue 19): every input a penetration test threw at
+ * The hostile-input corpus of esign: every input a penetration test threw at
  * the service, the ones it used to fail and the ones it already handled, kept as a table.
  * Each case goes through the HTTP API and must get a 4xx in the documented body, or the
  * documented success; never a 5xx. Meanwhile /health keeps answering within 2 s, and
@@ -90,7 +90,7 @@ const oversizedDocx = () => {
 };
 
 const CASES: Case[] = [
-  // office-to-pdf with linked content (issue 27)
+  // office-to-pdf with linked content: nothing outside the document is fetched
   { name: 'tool office-to-pdf: .docx with external pictures, fields, OLE link, template', send: (api) => linkedOffice(api, linkedDocx, 'linked.docx'), expect: [200, 422] },
   { name: 'tool office-to-pdf: .odt with external pictures, object, section, frame', send: (api) => linkedOffice(api, linkedOdt, 'linked.odt'), expect: [200, 422] },
   { name: 'tool office-to-pdf: .rtf with an INCLUDEPICTURE field', send: (api) => linkedOffice(api, linkedRtf, 'linked.rtf'), expect: [200, 422] },
@@ -226,11 +226,11 @@ const CASES: Case[] = [
     expect: [200],
     check: (res) => expect(res.headers['content-type']).toBe('application/pdf'),
   },
-  // issue 27: the dashboard's session cookie, mangled (an API client: the missing-header 422)
+  // the dashboard's session cookie, mangled (an API client: the missing-header 422)
   { name: 'admin dashboard: a %E0 session cookie', send: (api) => api().get('/admin/').set('cookie', 'esign_admin=%E0'), expect: [422] },
   { name: 'admin dashboard: a same-length multibyte session signature', send: (api) => api().get('/admin/').set('cookie', `esign_admin=k.9999999999999.${'%C3%A9'.repeat(43)}`), expect: [422] },
   { name: 'admin logout: a %E0 cookie and a multibyte CSRF token', send: (api) => api().post('/admin/logout').set('cookie', 'esign_admin=%E0').type('form').send({ csrf: 'é'.repeat(43) }), expect: [403] },
-  // issue 27: output amplification; the budget here is 4 x 2 MB (ESIGN_TOOL_OUTPUT_FACTOR x ESIGN_MAX_UPLOAD_MB)
+  // output amplification; the budget here is 4 x 2 MB (ESIGN_TOOL_OUTPUT_FACTOR x ESIGN_MAX_UPLOAD_MB)
   {
     name: 'tool split: a 1 MB page copied into 60 parts (80 MB before the output budget)',
     send: async (api) => tool(api, 'split', { ranges: Array(60).fill('1-1').join(',') }, { data: await sharedResourcePdf(1, 1024 * 1024), name: 'a.pdf' }),
@@ -243,7 +243,7 @@ const CASES: Case[] = [
     expect: [413],
     check: (res) => expect(res.body.code).toBe('TOOL_OUTPUT_TOO_LARGE'),
   },
-  // erasure (issue 27): a tenant key cannot erase a tenant; a made-up or malformed document id is simply missing
+  // erasure: a tenant key cannot erase a tenant; a made-up or malformed document id is simply missing
   { name: 'erasure: tenant erasure with a tenant key', send: (api, ctx) => api().delete('/admin/tenants/acme/data').set('authorization', ctx.key), expect: [403] },
   { name: 'erasure: signed-pdf of a made-up document', send: (api, ctx) => api().get('/firma/documentos/00000000-0000-4000-8000-000000000000/signed-pdf').set('authorization', ctx.key), expect: [404] },
   { name: 'erasure: signed-pdf of a malformed id', send: (api, ctx) => api().get(`/firma/documentos/${encodeURIComponent("' or 1=1 --")}/signed-pdf`).set('authorization', ctx.key), expect: [404, 422] },

@@ -12,7 +12,7 @@ const DIST = join(__dirname, '..', '..', 'dist');
 const KEY = Buffer.alloc(32, 0x42).toString('base64');
 
 /**
- * Horizontal scaling on one machine (issue 18): two esign API processes, each with a
+ * Horizontal scaling on one machine: two esign API processes, each with a
  * DATA_DIR of its own, and a separate worker process, sharing only Postgres and Redis
  * (ESIGN_STORAGE=postgres, one sealing identity in the database). Real OS processes
  * started from the compiled output; the test sends HTTP, reads the emails the worker sends

@@ -3,6 +3,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { z } from 'zod';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { parseAuthorizationHeader } from '@firma-riesgo/auth';
+import { ForbiddenError } from '../errors';
 import { errorResponse, validationErrorResponse } from '../openapi';
 import type { KeysService } from '../keys/service';
 import { renderDashboard, renderLogin } from './dashboard-page';
@@ -57,7 +58,7 @@ export function dashboardRouter(
     tags: ['administration'],
     security: [{ ApiKey: [] }],
     before: [dashboardAuth],
-    responses: { 200: { description: 'The dashboard', content: HTML }, 303: { description: 'A browser without a session: to /admin/login' }, 401: errorResponse('Unknown or revoked key'), 403: errorResponse('A tenant key'), 422: validationErrorResponse('No authorization header') },
+    responses: { 200: { description: 'The dashboard', content: HTML }, 303: { description: 'A browser without a session: to /admin/login' }, 401: errorResponse('Unknown or revoked key (INVALID_API_KEY)'), 403: errorResponse('A tenant key (SUPERADMIN_REQUIRED)'), 422: validationErrorResponse('No authorization header') },
     handler: async (_input, req, res) => {
       const nonce = randomBytes(16).toString('base64');
       pageHeaders(res, nonce);
@@ -112,13 +113,10 @@ export function dashboardRouter(
     body: z.object({ csrf: z.string().max(200).optional() }),
     bodyContentType: 'application/x-www-form-urlencoded',
     before: [forms],
-    responses: { 303: { description: 'Signed out' }, 403: errorResponse('Missing or wrong CSRF token') },
+    responses: { 303: { description: 'Signed out' }, 403: errorResponse('Missing or wrong CSRF token (CSRF_FAILED)') },
     handler: async ({ body }, req, res) => {
       const cookie = cookieValue(req.get('cookie'), SESSION_COOKIE);
-      if (!deps.sessions.checkCsrf(cookie, body.csrf)) {
-        res.status(403).json({ detail: 'Missing or wrong CSRF token', code: 'CSRF_FAILED', request_id: req.requestId ?? '' });
-        return;
-      }
+      if (!deps.sessions.checkCsrf(cookie, body.csrf)) throw new ForbiddenError('Missing or wrong CSRF token', 'CSRF_FAILED');
       res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'strict', secure: secureCookie(deps.publicUrl, req.secure), path: '/admin' });
       res.redirect(303, '/admin/login');
     },

@@ -25,7 +25,7 @@ const TAGS = ['administration'];
 const SECURITY = [{ ApiKey: [] }];
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 const ACCESS = {
-  401: errorResponse('Unknown or revoked key'),
+  401: errorResponse('Unknown or revoked key (INVALID_API_KEY)'),
   403: errorResponse('A tenant key: these operations need a superadmin key (SUPERADMIN_REQUIRED)'),
   422: validationErrorResponse('No authorization header, or a parameter out of range'),
 };
@@ -60,7 +60,7 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
     params: ZTenantParamsSchema,
     query: ZMeteringRangeSchema,
     before,
-    responses: { 200: { description: 'The statistics object', content: json(ZMeteringSchema) }, 404: errorResponse('No such tenant, or no activity'), ...ACCESS },
+    responses: { 200: { description: 'The statistics object', content: json(ZMeteringSchema) }, 404: errorResponse('No such tenant, or no activity (TENANT_NOT_FOUND)'), ...ACCESS },
     handler: async ({ params, query }) => metering.forTenant(params.tenant, query),
   });
 
@@ -74,7 +74,7 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
     params: ZTenantParamsSchema,
     query: ZMeteringDailyRangeSchema,
     before,
-    responses: { 200: { description: 'A JSON array, one object per day', content: json(z.array(ZMeteringDaySchema)) }, 404: errorResponse('No such tenant'), ...ACCESS },
+    responses: { 200: { description: 'A JSON array, one object per day', content: json(z.array(ZMeteringDaySchema)) }, 404: errorResponse('No such tenant (TENANT_NOT_FOUND)'), ...ACCESS },
     handler: async ({ params, query }) => metering.daily(params.tenant, query),
   });
 
@@ -140,7 +140,7 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
     before,
     responses: {
       200: { description: 'The trail', content: { ...json(ZAdminAuditSchema), 'application/pdf': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } } },
-      404: errorResponse('The document does not exist'),
+      404: errorResponse('The document does not exist (DOCUMENT_NOT_FOUND)'),
       ...ACCESS,
     },
     handler: async ({ params, query }, _req, res) => {

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@firma-riesgo/errors';
+import { ConflictError, NotFoundError } from '../errors';
 import type { Logger, QueueDepth } from '@firma-riesgo/service-kit';
 import type { AuditRepository } from '../audit/repository';
 import { documentRecord, type DocumentsService } from '../documents/service';

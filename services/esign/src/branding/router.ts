@@ -23,7 +23,7 @@ export function brandingRouter(registry: OpenAPIRegistry, deps: { branding: Bran
     tags: TAGS,
     security: SECURITY,
     before: [deps.authenticate],
-    responses: { 200: { description: 'The branding', content: JSON_BODY }, 401: errorResponse('Unknown or revoked key'), 422: validationErrorResponse('No authorization header') },
+    responses: { 200: { description: 'The branding', content: JSON_BODY }, 401: errorResponse('Unknown or revoked key (INVALID_API_KEY)'), 422: validationErrorResponse('No authorization header') },
     handler: async (_input, _req, res) => branding.get(principalOf(res.locals)),
   });
 
@@ -40,7 +40,7 @@ export function brandingRouter(registry: OpenAPIRegistry, deps: { branding: Bran
     responses: {
       200: { description: 'The branding as saved', content: JSON_BODY },
       400: errorResponse('A broken multipart body (INVALID_MULTIPART)'),
-      401: errorResponse('Unknown or revoked key'),
+      401: errorResponse('Unknown or revoked key (INVALID_API_KEY)'),
       413: errorResponse(`A logo over ${LOGO_MAX_BYTES / 1024} KiB`),
       422: validationErrorResponse('A name over 100 characters, a colour not written #rrggbb, a logo that is not a readable PNG or SVG, or a PNG over the pixel cap (`image_too_large`)'),
     },
@@ -56,7 +56,7 @@ export function brandingRouter(registry: OpenAPIRegistry, deps: { branding: Bran
     tags: TAGS,
     security: SECURITY,
     before: [deps.authenticate],
-    responses: { 204: { description: 'Removed (no body)' }, 401: errorResponse('Unknown or revoked key'), 422: validationErrorResponse('No authorization header') },
+    responses: { 204: { description: 'Removed (no body)' }, 401: errorResponse('Unknown or revoked key (INVALID_API_KEY)'), 422: validationErrorResponse('No authorization header') },
     handler: async (_input, _req, res) => {
       await branding.remove(principalOf(res.locals));
       res.status(204).end();
@@ -70,7 +70,7 @@ export function brandingRouter(registry: OpenAPIRegistry, deps: { branding: Bran
     description: 'Public (emails and signing pages show it). The name is random and changes with every logo, so the image never changes under it.',
     tags: TAGS,
     params: ZLogoParamsSchema,
-    responses: { 200: { description: 'The logo', content: { 'image/png': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } } }, 404: errorResponse('No such logo') },
+    responses: { 200: { description: 'The logo', content: { 'image/png': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } } }, 404: errorResponse('No such logo (LOGO_NOT_FOUND)') },
     handler: async ({ params }, _req, res) => {
       const png = await branding.logo(params.logo_id);
       res.set({ 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' });

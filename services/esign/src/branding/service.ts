@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { NotFoundError, ValidationError } from '@firma-riesgo/errors';
+import { NotFoundError, ValidationError } from '../errors';
 import { checkImages, isPng, type PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { EsignPrincipal } from '../keys/authenticate';
 import { accessibleAccent } from './contrast';

@@ -1,6 +1,7 @@
 import type { LayoutBlock, LayoutInline } from '@firma-riesgo/pdf-core';
 import { formattingFunctions, printValue } from './expressions';
-import type { TemplateInline, TemplateNode } from './template-body';
+import type { TemplateNode } from './template-body';
+import type { TemplateInline } from './template-inlines';
 
 /**
  * Fills a parsed template with validated variables, giving the blocks the PDF is laid

@@ -56,10 +56,9 @@ export function contractsRouter(registry: OpenAPIRegistry, deps: ContractsRouter
         },
         content: PDF,
       },
-      400: errorResponse('Malformed JSON (INVALID_JSON)'),
       404: errorResponse('No template with this id (TEMPLATE_NOT_FOUND)'),
       413: errorResponse('A body larger than the JSON limit'),
-      422: validationErrorResponse("The variables do not match the template's schema: one item per problem, `loc` = [\"body\", ...path]"),
+      422: validationErrorResponse("Malformed JSON, or variables that do not match the template's schema: one item per problem, `loc` = [\"body\", ...path]"),
       429: errorResponse('Too many renderings from this client; wait `Retry-After` seconds'),
       500: errorResponse("The template's own expressions failed on valid variables (TEMPLATE_ERROR): an operator template's fault, logged with the expression"),
     },
@@ -91,10 +90,9 @@ export function contractsRouter(registry: OpenAPIRegistry, deps: ContractsRouter
     before: [deps.authenticate],
     responses: {
       200: { description: 'The document record', content: { 'application/json': { schema: ZDocumentSchema } } },
-      400: errorResponse('Malformed JSON (INVALID_JSON)'),
-      401: errorResponse('Unknown or revoked key'),
+      401: errorResponse('Unknown or revoked key (INVALID_API_KEY)'),
       404: errorResponse('No template with this id (TEMPLATE_NOT_FOUND)'),
-      422: validationErrorResponse("No authorization header, or variables that do not match the template's schema"),
+      422: validationErrorResponse("No authorization header, malformed JSON, or variables that do not match the template's schema"),
     },
     handler: async ({ params, body }, req, res) => {
       const principal = principalOf(res.locals);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { InternalError, NotFoundError, ValidationError } from '@firma-riesgo/errors';
+import { InternalError, NotFoundError, ValidationError } from '../errors';
 import type { LayoutDocument, PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { DocumentRow } from '../documents/repository';
 import type { DocumentsService } from '../documents/service';

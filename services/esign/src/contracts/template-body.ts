@@ -1,5 +1,6 @@
 import type { LayoutAlign } from '@firma-riesgo/pdf-core';
-import { compileExpression, type Expression } from './expressions';
+import type { Expression } from './expressions';
+import { parseExpression, parseInlines, TemplateSyntaxError, type TemplateInline } from './template-inlines';
 
 /**
  * The parser of `body.md`, the line-oriented template format of
@@ -8,20 +9,6 @@ import { compileExpression, type Expression } from './expressions';
  * Values are only ever inserted into that tree as text (evaluate-template.ts), so
  * nothing a client sends is parsed here.
  */
-
-export interface TextInline {
-  kind: 'text';
-  text: string;
-  bold: boolean;
-  italic: boolean;
-}
-export interface ExpressionInline {
-  kind: 'expression';
-  expression: Expression;
-  bold: boolean;
-  italic: boolean;
-}
-export type TemplateInline = TextInline | ExpressionInline;
 
 export type TemplateNode =
   | { kind: 'title' | 'heading' | 'subheading' | 'paragraph'; content: TemplateInline[] }
@@ -40,16 +27,6 @@ export type TemplateNode =
   | { kind: 'signatures'; boxes: { label: TemplateInline[]; name: TemplateInline[] }[] }
   | { kind: 'page-break' };
 
-export class TemplateSyntaxError extends Error {
-  constructor(
-    readonly line: number,
-    message: string,
-  ) {
-    super(`line ${line}: ${message}`);
-    this.name = 'TemplateSyntaxError';
-  }
-}
-
 const NAME = '([A-Za-z_][A-Za-z0-9_]*)';
 const DIRECTIVES = {
   if: /^\{\{#if\s+(.+)\}\}$/,
@@ -64,56 +41,6 @@ const DIRECTIVES = {
   pageBreak: /^\{\{pagebreak\}\}$/,
 };
 const RESERVED_NAMES = new Set(['number', 'currency', 'percent', 'date', 'upper', 'index']);
-
-function expression(source: string, line: number): Expression {
-  try {
-    return compileExpression(source.trim());
-  } catch (err) {
-    throw new TemplateSyntaxError(line, `bad expression {{ ${source.trim()} }}: ${(err as Error).message}`);
-  }
-}
-
-/** Text with `**bold**`, `_italic_`, `{{ expression }}` and backslash escapes. */
-export function parseInlines(source: string, line: number): TemplateInline[] {
-  const out: TemplateInline[] = [];
-  let bold = false;
-  let italic = false;
-  let text = '';
-  const flush = () => {
-    if (text) out.push({ kind: 'text', text, bold, italic });
-    text = '';
-  };
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i] as string;
-    if (c === '\\') {
-      const next = source[i + 1];
-      if (next === undefined || !'*_{}|\\#-'.includes(next)) throw new TemplateSyntaxError(line, `"\\" escapes only * _ { } | \\ # -`);
-      text += next;
-      i++;
-    } else if (c === '{' && source[i + 1] === '{') {
-      const end = source.indexOf('}}', i + 2);
-      if (end < 0) throw new TemplateSyntaxError(line, 'a "{{" is not closed by "}}"');
-      flush();
-      out.push({ kind: 'expression', expression: expression(source.slice(i + 2, end), line), bold, italic });
-      i = end + 1;
-    } else if (c === '*' && source[i + 1] === '*') {
-      flush();
-      bold = !bold;
-      i++;
-    } else if (c === '_') {
-      flush();
-      italic = !italic;
-    } else if (c === '}' && source[i + 1] === '}') {
-      throw new TemplateSyntaxError(line, 'a "}}" has no "{{" before it');
-    } else {
-      text += c;
-    }
-  }
-  if (bold) throw new TemplateSyntaxError(line, '"**" is not closed');
-  if (italic) throw new TemplateSyntaxError(line, '"_" is not closed (write \\_ for an underscore)');
-  flush();
-  return out;
-}
 
 /** Cells of `| a | b |`, split on the pipes that are neither escaped nor inside `{{ }}`. */
 function tableCells(source: string, line: number): string[] {
@@ -188,7 +115,7 @@ export function parseTemplateBody(source: string): TemplateNode[] {
       endText();
     } else if ((m = DIRECTIVES.if.exec(line))) {
       endText();
-      const node: TemplateNode = { kind: 'if', test: expression(m[1] as string, lineNo), then: [], otherwise: [] };
+      const node: TemplateNode = { kind: 'if', test: parseExpression(m[1] as string, lineNo), then: [], otherwise: [] };
       emit(node);
       stack.push({ kind: 'if', line: lineNo, nodes: [], node });
     } else if (DIRECTIVES.else.test(line)) {
@@ -202,7 +129,7 @@ export function parseTemplateBody(source: string): TemplateNode[] {
       stack.pop();
     } else if ((m = DIRECTIVES.each.exec(line))) {
       endText();
-      const node: TemplateNode = { kind: 'each', items: expression(m[1] as string, lineNo), as: loopName(m[2] as string, lineNo), body: [] };
+      const node: TemplateNode = { kind: 'each', items: parseExpression(m[1] as string, lineNo), as: loopName(m[2] as string, lineNo), body: [] };
       emit(node);
       stack.push({ kind: 'each', line: lineNo, nodes: node.body, node });
     } else if (DIRECTIVES.endEach.test(line)) {
@@ -226,7 +153,7 @@ export function parseTemplateBody(source: string): TemplateNode[] {
       const cells = (row: { line: number; cells: string[] }) => row.cells.map((c) => parseInlines(c, row.line));
       emit({
         kind: 'table',
-        items: expression(m[1] as string, lineNo),
+        items: parseExpression(m[1] as string, lineNo),
         as: loopName(m[2] as string, lineNo),
         header: cells(header),
         align: alignments(alignRow.cells, alignRow.line),

@@ -10,7 +10,7 @@ interface PreparedQuery<R> {
 /**
  * A hot query built once per database handle instead of on every call: drizzle spends
  * more CPU building a query's SQL than node-postgres spends running it (0.4–0.7 ms per
- * query measured on the signing path, issue 17). `build` returns the query with
+ * query, measured on the signing path). `build` returns the query with
  * `sql.placeholder(...)` for its values, prepared as `UNNAMED`; the answer runs
  * it with the values. A unit of work's transaction handle lasts as long as its pooled
  * connection (db/unit-of-work.ts) and keeps its queries too; on a drizzle transaction's

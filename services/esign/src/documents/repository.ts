@@ -3,22 +3,19 @@ import type { EsignDb } from '../db';
 import { preparedQuery, UNNAMED } from '../db/prepared';
 import { requestFactsSql } from '../signing-requests/status-sql';
 import { FINALISE_CLAIM_STALE_MS, ownerKey, type ClaimOwner } from './finalise-claim';
-import type { DocumentStatus } from './rules';
+import { DOCUMENT_STATUS_OTHERWISE, DOCUMENT_STATUS_RULE, type DocumentFacts, type DocumentStatus } from './rules';
 import { documents } from './tables';
 
 export { DOCUMENT_STATUSES, type DocumentStatus } from './rules';
 
 export type DocumentRow = typeof documents.$inferSelect & { status: DocumentStatus };
 
-/** rules.ts `documentStatus`, in SQL, over the facts the signing-requests feature computes. */
+/** rules.ts `DOCUMENT_STATUS_RULE` as an SQL `case`, over the facts the signing-requests feature computes. */
 function statusSql(now: Date | Placeholder): SQL<DocumentStatus> {
-  const facts = requestFactsSql(documents.id, now);
-  return sql<DocumentStatus>`case
-  when ${documents.erasedAt} is not null then 'erased'
-  when not ${facts.hasRequests} then 'draft'
-  when ${facts.hasPending} then 'pending'
-  when ${facts.allSigned} then 'signed'
-  else 'expired' end`;
+  const facts: Record<keyof DocumentFacts, SQL<boolean>> = { erased: sql<boolean>`${documents.erasedAt} is not null`, ...requestFactsSql(documents.id, now) };
+  const literal = (status: DocumentStatus) => sql.raw(`'${status}'`);
+  const whens = DOCUMENT_STATUS_RULE.map((rule) => sql`when ${facts[rule.when]} then ${literal(rule.status)}`);
+  return sql<DocumentStatus>`case ${sql.join(whens, sql` `)} else ${literal(DOCUMENT_STATUS_OTHERWISE)} end`;
 }
 
 const columns = (now: Date | Placeholder) => ({ ...getTableColumns(documents), status: statusSql(now) });

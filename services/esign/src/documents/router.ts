@@ -63,7 +63,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     security: SECURITY,
     params: ZDocumentParamsSchema,
     before: [deps.authenticate],
-    responses: { 200: { description: 'The document', content: { 'application/json': { schema: ZDocumentSchema } } }, 404: errorResponse('Not found (or another tenant\'s)') },
+    responses: { 200: { description: 'The document', content: { 'application/json': { schema: ZDocumentSchema } } }, 404: errorResponse('Not found, or another tenant\'s (DOCUMENT_NOT_FOUND)') },
     handler: async ({ params }, _req, res) => {
       const principal = principalOf(res.locals);
       return documentRecord(await documents.get(principal, params.document_id), principal.tenant);
@@ -81,9 +81,9 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     before: [deps.authenticate],
     responses: {
       200: { description: 'The sealed PDF', content: PDF },
-      403: errorResponse('Another tenant\'s document'),
-      404: errorResponse('No such document, no signed request, or the document was erased (code `DOCUMENT_ERASED`)'),
-      409: errorResponse('Sealing in progress'),
+      403: errorResponse('Another tenant\'s document (NOT_DOCUMENT_OWNER)'),
+      404: errorResponse('No such document (DOCUMENT_NOT_FOUND), no signed request (NO_SIGNED_REQUEST), the document was erased (DOCUMENT_ERASED), or its file is missing from storage (FILE_MISSING)'),
+      409: errorResponse('Sealing in progress (SEAL_IN_PROGRESS)'),
     },
     handler: async ({ params }, _req, res) => {
       const { bytes, doc } = await documents.signedPdf(principalOf(res.locals), params.document_id);
@@ -103,9 +103,9 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     before: [deps.authenticate],
     responses: {
       200: { description: 'The final PDF', content: PDF },
-      404: errorResponse('Not found (or another tenant\'s)'),
-      409: errorResponse('Requests pending, or being built'),
-      410: errorResponse('Erased'),
+      404: errorResponse('Not found, or another tenant\'s (DOCUMENT_NOT_FOUND)'),
+      409: errorResponse('Requests pending, or being built (FINAL_PDF_NOT_READY)'),
+      410: errorResponse('Erased (DOCUMENT_ERASED)'),
     },
     handler: async ({ params }, _req, res) => {
       const { bytes, doc } = await documents.finalPdf(principalOf(res.locals), params.document_id);
@@ -123,7 +123,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
     security: SECURITY,
     params: ZDocumentParamsSchema,
     before: [deps.authenticate],
-    responses: { 200: { description: 'Erased', content: { 'application/json': { schema: ZErasureSchema } } }, 404: errorResponse('Not found (or another tenant\'s)') },
+    responses: { 200: { description: 'Erased', content: { 'application/json': { schema: ZErasureSchema } } }, 404: errorResponse('Not found, or another tenant\'s (DOCUMENT_NOT_FOUND)') },
     handler: async ({ params }, _req, res) => documents.erase(principalOf(res.locals), params.document_id),
   });
 

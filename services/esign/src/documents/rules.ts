@@ -3,11 +3,11 @@ import { effectiveStatus, type RequestStatus } from '../signing-requests/rules';
 export const DOCUMENT_STATUSES = ['draft', 'pending', 'signed', 'expired', 'erased'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
-/** What a document's status is decided from (the SQL in repository.ts computes the same facts). */
+/** What a document's status is decided from (repository.ts computes the same facts in SQL). */
 export interface DocumentFacts {
   erased: boolean;
-  /** Any request that is not cancelled. */
-  hasRequests: boolean;
+  /** No request, or only cancelled ones. */
+  noRequests: boolean;
   /** Any request still signable at `now`. */
   hasPending: boolean;
   /** Every request that is not cancelled is signed. */
@@ -15,16 +15,23 @@ export interface DocumentFacts {
 }
 
 /**
- * A document's status: erased once erased; draft without a (non-cancelled) request; pending
- * while one can still be signed; signed when all are; expired when none is pending and some
- * expired unsigned. A pending request past its expiry counts as expired before anyone reads it.
+ * A document's status, stated once: the first fact that holds decides, in this order;
+ * when none holds, `DOCUMENT_STATUS_OTHERWISE`. So: erased once erased; draft without a
+ * (non-cancelled) request; pending while one can still be signed; signed when all are;
+ * expired when none is pending and some expired unsigned (a pending request past its
+ * expiry counts as expired before anyone reads it). `documentStatus` evaluates it on
+ * facts; repository.ts builds its SQL `case` from the same list.
  */
+export const DOCUMENT_STATUS_RULE = [
+  { when: 'erased', status: 'erased' },
+  { when: 'noRequests', status: 'draft' },
+  { when: 'hasPending', status: 'pending' },
+  { when: 'allSigned', status: 'signed' },
+] as const satisfies readonly { when: keyof DocumentFacts; status: DocumentStatus }[];
+export const DOCUMENT_STATUS_OTHERWISE = 'expired' satisfies DocumentStatus;
+
 export function documentStatus(facts: DocumentFacts): DocumentStatus {
-  if (facts.erased) return 'erased';
-  if (!facts.hasRequests) return 'draft';
-  if (facts.hasPending) return 'pending';
-  if (facts.allSigned) return 'signed';
-  return 'expired';
+  return DOCUMENT_STATUS_RULE.find((rule) => facts[rule.when])?.status ?? DOCUMENT_STATUS_OTHERWISE;
 }
 
 /** The facts from the document's requests themselves, at `now`. */
@@ -32,7 +39,7 @@ export function documentFacts(doc: { erasedAt: Date | null }, requests: { status
   const live = requests.filter((r) => r.status !== 'cancelled');
   return {
     erased: doc.erasedAt !== null,
-    hasRequests: live.length > 0,
+    noRequests: live.length === 0,
     hasPending: live.some((r) => effectiveStatus(r, now) === 'pending'),
     allSigned: live.every((r) => r.status === 'signed'),
   };

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from '@firma-riesgo/errors';
+import { ConflictError, ForbiddenError, GoneError, NotFoundError, ValidationError } from '../errors';
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { Logger } from '@firma-riesgo/service-kit';
 import type { AuditRepository } from '../audit/repository';
@@ -8,7 +8,7 @@ import type { MailFiles } from '../mail/mail-files';
 import type { MailRepository } from '../mail/repository';
 import { expireDueRequests } from '../signing-requests/expire-due';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
-import type { MeterRepository } from '../metering/repository';
+import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { WebhookDeliveriesRepository } from '../webhooks/deliveries-repository';
 import type { WebhookEventsRepository } from '../webhooks/events-repository';
 import { publishWebhookEvents } from '../webhooks/publish';
@@ -27,15 +27,16 @@ export const MY_DOCUMENTS_PAGE_SIZE = 20;
  * Documents own their rows and files; erasure also cancels and anonymises the document's
  * requests, events and emails in the same transaction, and reads expire its requests.
  */
-export type DocumentsRepos = UnitOfWork<{
-  documents: DocumentsRepository;
-  requests: SigningRequestsRepository;
-  audit: AuditRepository;
-  outbox: MailRepository;
-  webhookEvents: WebhookEventsRepository;
-  webhookDeliveries: WebhookDeliveriesRepository;
-  meter: MeterRepository;
-}>;
+export type DocumentsRepos = UnitOfWork<
+  SigningEventRepos & {
+    documents: DocumentsRepository;
+    requests: SigningRequestsRepository;
+    audit: Pick<AuditRepository, 'anonymiseDocument'>;
+    outbox: MailRepository;
+    webhookEvents: Pick<WebhookEventsRepository, 'anonymiseDocument'>;
+    webhookDeliveries: WebhookDeliveriesRepository;
+  }
+>;
 
 export interface DocumentOrigin {
   kind: 'document_generated';
@@ -50,8 +51,8 @@ export interface DocumentsDeps {
   pool: Pick<PdfWorkerPool, 'run'>;
   /** Webhook events go out through `webhook.dispatch` after commit. */
   jobs: JobEnqueuer<typeof dispatchWebhookEventJob>;
-  /** The usage day (METERING_TIMEZONE) of an instant. */
-  meterDay: (at: Date) => string;
+  /** Writes uploads' and erasures' audit rows, webhook events and counts in their transactions. */
+  record: RecordSigningEvents;
   /** Embedded mode's .eml files (DATA_DIR/mail): erasure deletes the document's. */
   mailFiles?: Pick<MailFiles, 'removeForDocument'>;
   clock?: () => Date;
@@ -68,7 +69,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
     return doc;
   }
 
-  const expireDue = async (documentId: string) => publishWebhookEvents(deps.jobs, await expireDueRequests(repos, documentId, clock()));
+  const expireDue = async (documentId: string) => publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, documentId, clock()));
 
   /**
    * Erasure: cancels pending requests, anonymises requests and events, deletes the
@@ -89,23 +90,12 @@ export function createDocumentsService(deps: DocumentsDeps) {
       await tx.webhookEvents.anonymiseDocument(documentId);
       await tx.webhookDeliveries.scrubDocument(documentId);
       await tx.documents.markErased(documentId, now);
-      await tx.meter.add(doc.tenantId, deps.meterDay(now), 'documents_erased');
-      await tx.meter.add(doc.tenantId, deps.meterDay(now), 'storage_delta', -doc.sizeBytes);
       // The tenant's own call: its address is not the signees' data, but nothing about
       // the erased document may point at a person, so none is kept.
-      await tx.audit.append(
-        ...cancelled.map((r) => ({ documentId, requestId: r.id, tenantId: doc.tenantId, kind: 'request_cancelled' as const, occurredAt: now, documentSha256: doc.sha256, details: { reason: 'document_erased' } })),
-        { documentId, tenantId: doc.tenantId, kind: 'erased', occurredAt: now, documentSha256: doc.sha256, details: { requests_anonymised: requests, events_anonymised: events } },
-      );
-      const eventIds = await tx.webhookEvents.append(
-        ...cancelled.map((r) => ({
-          tenantId: doc.tenantId,
-          documentId,
-          type: 'request_cancelled' as const,
-          occurredAt: now,
-          data: { document_id: documentId, request_id: r.id, cancelled_at: now.toISOString(), reason: 'document_erased' },
-        })),
-        { tenantId: doc.tenantId, documentId, type: 'document_erased', occurredAt: now, data: { document_id: documentId, erased_at: now.toISOString() } },
+      const eventIds = await deps.record(
+        tx,
+        ...cancelled.map((request) => ({ kind: 'request_cancelled' as const, at: now, request, document: doc, reason: 'document_erased' as const })),
+        { kind: 'document_erased', at: now, document: doc, requestsAnonymised: requests, eventsAnonymised: events },
       );
       return { requests, events, eventIds, emailIds };
     });
@@ -157,11 +147,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
             sha256,
             createdAt,
           });
-          if (origin) {
-            await tx.audit.append({ documentId: id, tenantId: principal.tenantId, kind: origin.kind, occurredAt: createdAt, documentSha256: sha256, details: origin.details });
-          }
-          await tx.meter.add(principal.tenantId, deps.meterDay(createdAt), 'documents_uploaded');
-          await tx.meter.add(principal.tenantId, deps.meterDay(createdAt), 'storage_delta', file.buffer.length);
+          await deps.record(tx, { kind: 'document_uploaded', at: createdAt, document: row, generated: origin?.details });
           return row;
         });
       } catch (err) {

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { parseAuthorizationHeader } from '@firma-riesgo/auth';
-import { ForbiddenError, UnauthorizedError, ValidationError } from '@firma-riesgo/errors';
+import { ForbiddenError, UnauthorizedError, ValidationError } from '../errors';
 import type { KeyRecord } from './repository';
 import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import type { touchKeyJob } from './jobs';

@@ -1,5 +1,5 @@
 import { createTouchTracker, credentialChangeNotifier, type CredentialChangeOptions, displayPrefix, generateKey, hashKey } from '@firma-riesgo/auth';
-import { ConflictError } from '@firma-riesgo/errors';
+import { ConflictError } from '../errors';
 import type { KeyCache, KeyChange } from './key-cache';
 import type { KeyRecord, KeyRole, KeysRepository } from './repository';
 

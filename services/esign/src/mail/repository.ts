@@ -56,7 +56,7 @@ export function createMailRepository(db: EsignDb, sealer: BodySealer) {
           throw new Error(`the email's body does not open with this instance's at-rest key (is ESIGN_AT_REST_KEY the one that queued it?): ${(err as Error).message}`);
         }
       }
-      // A row queued by a version before issue 27 (plain bodies): sent as it is, then wiped.
+      // A row queued by a version that stored plain bodies: sent as it is, then wiped.
       if (row.textBody !== null) return { text: row.textBody, html: row.htmlBody };
       throw new Error('the email has no body left (sent or given up)');
     },

@@ -22,7 +22,7 @@ export const emailOutbox = pgTable(
      * and address; null once sent or failed for good.
      */
     sealedBody: bytea('sealed_body'),
-    /** Rows queued before issue 27 only: their plain bodies, sent as they are and then wiped. Always null now. */
+    /** Rows queued before bodies were sealed at rest only: their plain bodies, sent as they are and then wiped. Always null now. */
     textBody: text('text_body'),
     htmlBody: text('html_body'),
     /** The document and request a message is about, so erasure can delete it. */

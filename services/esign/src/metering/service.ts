@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from '@firma-riesgo/errors';
+import { NotFoundError, ValidationError } from '../errors';
 import type { KeysService } from '../keys/service';
 import { daysBetween, meterDay } from './day';
 import { ANONYMOUS_TENANT, type MeterRepository } from './repository';

@@ -10,21 +10,20 @@ import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
-import type { MeterRepository } from '../metering/repository';
-import type { WebhookEventsRepository } from '../webhooks/events-repository';
+import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import { publishWebhookEvents } from '../webhooks/publish';
 import { appendAuditCertificate } from './audit-certificate';
 import { sealRequestJob, type SignatureJobs } from './jobs';
 import { drawStamps, type StampData } from './stamp';
 
 /** Sealing reads requests and documents, records seals and the final PDF, and writes their events. */
-export type SignaturesRepos = UnitOfWork<{
-  requests: SigningRequestsRepository;
-  documents: DocumentsRepository;
-  audit: AuditRepository;
-  webhookEvents: WebhookEventsRepository;
-  meter: MeterRepository;
-}>;
+export type SignaturesRepos = UnitOfWork<
+  SigningEventRepos & {
+    requests: SigningRequestsRepository;
+    documents: DocumentsRepository;
+    audit: Pick<AuditRepository, 'listForDocument'>;
+  }
+>;
 
 export interface SignaturesDeps {
   repos: SignaturesRepos;
@@ -37,8 +36,8 @@ export interface SignaturesDeps {
   /** The tenant's display name, from the keys feature (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;
   logger: Logger;
-  /** The usage day (METERING_TIMEZONE) of an instant. */
-  meterDay: (at: Date) => string;
+  /** Writes the `sealed` and `document_completed` events in the transactions that record them. */
+  record: RecordSigningEvents;
   clock?: () => Date;
 }
 
@@ -132,16 +131,7 @@ export function createSignaturesService(deps: SignaturesDeps) {
       const locked = await tx.documents.lock(doc.id, clock());
       if (!locked || locked.erasedAt) return null;
       const row = await tx.requests.markSealed(request.id, { level: sealed.level, tsaTime: sealed.tsaTime, sha256: sealed.sha256, at: clock() });
-      if (row) {
-        await tx.audit.append({
-          documentId: doc.id,
-          requestId: request.id,
-          tenantId: doc.tenantId,
-          kind: 'sealed',
-          documentSha256: doc.sha256,
-          details: { level: sealed.level, tsa_time: sealed.tsaTime?.toISOString() ?? null, signed_sha256: sealed.sha256 },
-        });
-      }
+      if (row) await deps.record(tx, { kind: 'sealed', request, document: doc, seal: sealed });
       return row;
     });
     if (!recorded) {
@@ -238,24 +228,7 @@ export function createSignaturesService(deps: SignaturesDeps) {
           if (lost || ctx.signal?.aborted || !row || row.finalisedAt || row.erasedAt || row.finaliseClaimedBy !== ownerKey(owner)) return false;
           await files.write(storageKeys.final(doc.id), sealed.pdf);
           const won = await tx.documents.markFinalised(doc.id, { sha256: sealed.sha256, level: sealed.level, tsaTime: sealed.tsaTime, at: now });
-          if (won) {
-            await tx.meter.add(doc.tenantId, deps.meterDay(now), 'documents_completed');
-            await tx.audit.append({
-              documentId: doc.id,
-              tenantId: doc.tenantId,
-              kind: 'document_finalised',
-              occurredAt: now,
-              documentSha256: doc.sha256,
-              details: { final_sha256: sealed.sha256, level: sealed.level, tsa_time: sealed.tsaTime?.toISOString() ?? null },
-            });
-            return tx.webhookEvents.append({
-              tenantId: doc.tenantId,
-              documentId: doc.id,
-              type: 'document_completed',
-              occurredAt: now,
-              data: { document_id: doc.id, completed_at: now.toISOString(), document_sha256: doc.sha256, final_sha256: sealed.sha256, signature_level: sealed.level },
-            });
-          }
+          if (won) return deps.record(tx, { kind: 'document_completed', at: now, document: doc, final: sealed });
           return false;
         });
         if (recorded === false) {

@@ -1,8 +1,7 @@
 import { MAX_OTP_FAILURES } from '../signing-requests/rules';
-import type { SigneePageStrings } from './page-strings';
 
-/** The signee page in Catalan, Galician and Basque (see page-strings.ts for Spanish and English). */
-export const SIGNEE_TEXT_REGIONAL: Record<'ca' | 'gl' | 'eu', SigneePageStrings> = {
+/** The signee page in Catalan, Galician and Basque (see page-strings.ts for Spanish and English; its `SIGNEE_TEXT` holds each to their shape). */
+export const SIGNEE_TEXT_REGIONAL = {
   ca: {
     skip: 'Anar al formulari de signatura',
     asks: (tenant: string) => `${tenant} us demana que signeu aquest document`,

@@ -151,14 +151,3 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
 </main>`;
   return renderPage(locale, `${title}`, nonce, body, SIGNATURE_PAD_SCRIPT, { accent: ctx.brand.accentColor });
 }
-
-export function renderGonePage(locale: Locale, nonce: string, kind: 'expired' | 'cancelled' | 'locked' | 'erased'): string {
-  const t = SIGNEE_TEXT[locale];
-  const map = {
-    expired: [t.expiredTitle, t.expiredBody],
-    cancelled: [t.cancelledTitle, t.cancelledBody],
-    locked: [t.lockedTitle, t.lockedBody],
-    erased: [t.erasedTitle, t.erasedBody],
-  } as const;
-  return renderMessagePage(locale, nonce, map[kind][0], map[kind][1]);
-}

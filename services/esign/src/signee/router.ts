@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
-import { AppError, ValidationError } from '@firma-riesgo/errors';
+import { AppError } from '@firma-riesgo/errors';
+import { ValidationError } from '../errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { errorResponse } from '../openapi';
 import { clientOf } from '../audit/client';
@@ -94,7 +95,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     description: 'Exactly the uploaded bytes. Records `document_viewed` with IP and user agent; the code can only be requested after it.',
     tags: TAGS,
     params: ZTokenParamsSchema,
-    responses: { 200: { description: 'The PDF', content: PDF }, 404: errorResponse('Unknown link'), 410: errorResponse('Expired, cancelled or erased') },
+    responses: { 200: { description: 'The PDF', content: PDF }, 404: errorResponse('Unknown link (LINK_NOT_FOUND)'), 410: errorResponse('Expired (REQUEST_EXPIRED), cancelled (REQUEST_CANCELLED) or erased (DOCUMENT_ERASED)') },
     handler: async ({ params }, req, res) => {
       const { bytes } = await signee.viewDocument(params.token, clientOf(req));
       pdfHeaders(res, 'inline', 'documento.pdf');
@@ -113,8 +114,8 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     query: ZPageImageQuerySchema,
     responses: {
       200: { description: 'The page', content: { 'image/png': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } } },
-      404: errorResponse('Unknown link or page'),
-      410: errorResponse('Expired, cancelled or erased'),
+      404: errorResponse('Unknown link (LINK_NOT_FOUND) or page (PAGE_NOT_FOUND)'),
+      410: errorResponse('Expired (REQUEST_EXPIRED), cancelled (REQUEST_CANCELLED) or erased (DOCUMENT_ERASED)'),
     },
     handler: async ({ params, query }, req, res) => {
       const { png } = await signee.pageImage(params.token, params.n, query.ancho as PageImageWidth, clientOf(req));
@@ -137,11 +138,11 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     responses: {
       200: { description: 'Code sent', content: { 'application/json': { schema: ZOtpSentSchema } } },
       303: { description: 'Only for a form post whose Accept prefers text/html: back to the signing page' },
-      404: errorResponse('Unknown link'),
-      409: errorResponse('Document not viewed, or already signed'),
-      410: errorResponse('Expired or cancelled'),
-      423: errorResponse('Locked after five wrong codes'),
-      429: errorResponse('Too many codes this hour'),
+      404: errorResponse('Unknown link (LINK_NOT_FOUND)'),
+      409: errorResponse('Document not viewed (DOCUMENT_NOT_VIEWED), or already signed (ALREADY_SIGNED)'),
+      410: errorResponse('Expired (REQUEST_EXPIRED) or cancelled (REQUEST_CANCELLED)'),
+      423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
+      429: errorResponse('Too many codes this hour (OTP_RATE_LIMITED)'),
     },
     handler: async ({ params, body }, req, res) => {
       const form = wantsPageFlow(req);
@@ -173,11 +174,11 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     responses: {
       200: { description: 'Signed', content: { 'application/json': { schema: ZConfirmedSchema } } },
       303: { description: 'Only for a form post whose Accept prefers text/html: to the success page' },
-      404: errorResponse('Unknown link'),
+      404: errorResponse('Unknown link (LINK_NOT_FOUND)'),
       400: errorResponse('Wrong (INVALID_OTP) or expired (OTP_EXPIRED) code'),
-      409: errorResponse('Already signed, or no code requested'),
-      410: errorResponse('Expired or cancelled'),
-      423: errorResponse('Locked after five wrong codes'),
+      409: errorResponse('Already signed (ALREADY_SIGNED), or no code requested (OTP_NOT_REQUESTED)'),
+      410: errorResponse('Expired (REQUEST_EXPIRED) or cancelled (REQUEST_CANCELLED)'),
+      423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
     },
     handler: async ({ params, body }, req, res) => {
       const form = wantsPageFlow(req);
@@ -220,7 +221,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     description: 'Once signed and sealed, through the same link (attachment). 409 while the seal is still being applied.',
     tags: TAGS,
     params: ZTokenParamsSchema,
-    responses: { 200: { description: 'The sealed PDF', content: PDF }, 409: errorResponse('Not signed or not sealed yet'), 410: errorResponse('Erased') },
+    responses: { 200: { description: 'The sealed PDF', content: PDF }, 409: errorResponse('Not signed (NOT_SIGNED) or not sealed yet (SEAL_IN_PROGRESS)'), 410: errorResponse('Erased (DOCUMENT_ERASED)') },
     handler: async ({ params }, _req, res) => {
       const { bytes, request } = await signee.signedCopy(params.token);
       pdfHeaders(res, 'attachment', `firmado-${request.id}.pdf`);

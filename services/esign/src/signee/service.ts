@@ -1,26 +1,17 @@
-import {
-  BadRequestError,
-  ConflictError,
-  GoneError,
-  LockedError,
-  NotFoundError,
-  RateLimitedError,
-  ValidationError,
-} from '@firma-riesgo/errors';
+import { BadRequestError, ConflictError, GoneError, LockedError, NotFoundError, RateLimitedError, ValidationError } from '../errors';
 import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import { ipClient, type ClientInfo } from '../audit/client';
 import type { Sender } from '../branding/service';
-import type { AuditRepository, NewAuditEvent } from '../audit/repository';
+import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentRow, DocumentsRepository } from '../documents/repository';
 import type { sendEmailJob } from '../mail/jobs';
 import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { MailRepository } from '../mail/repository';
-import type { MeterRepository } from '../metering/repository';
-import type { WebhookEventsRepository } from '../webhooks/events-repository';
 import type { WebhookDelivery } from '../webhooks/delivery';
 import { dispatchWebhookEventsNow, publishWebhookEvents } from '../webhooks/publish';
 import type { SignaturesService } from '../signatures/service';
+import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import { otpEmail } from '../signing-requests/emails';
 import { newOtpCode, type OtpCodes } from '../signing-requests/otp-code';
 import { maskEmail } from '../signing-requests/mask-email';
@@ -42,13 +33,11 @@ const A4_WIDTH_PT = 595.28;
 /** `document_viewed` is recorded at most once per this per request. */
 const VIEW_EVENT_EVERY_MS = 60_000;
 
-type SigneeTables = {
+type SigneeTables = SigningEventRepos & {
   requests: SigningRequestsRepository;
   documents: DocumentsRepository;
-  audit: AuditRepository;
+  audit: Pick<AuditRepository, 'countSince' | 'has'>;
   outbox: MailRepository;
-  webhookEvents: WebhookEventsRepository;
-  meter: MeterRepository;
 };
 
 /** The signee flow reads its request and document, and writes the request, its events and the code email. */
@@ -65,8 +54,8 @@ export interface SigneeDeps {
   webhooks: Pick<WebhookDelivery, 'dispatch'>;
   /** Worker threads that decode the untrusted signature image off the request thread. */
   pool: Pick<PdfWorkerPool, 'run'>;
-  /** The usage day (METERING_TIMEZONE) of an instant. */
-  meterDay: (at: Date) => string;
+  /** Writes each step's audit rows, webhook event and counts in the step's transaction. */
+  record: RecordSigningEvents;
   /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
   signatureLevel: 'B-B' | 'B-T';
   logger: Logger;
@@ -111,32 +100,11 @@ export function createSigneeService(deps: SigneeDeps) {
     if (!request) throw new NotFoundError('Unknown signing link', 'LINK_NOT_FOUND');
     const now = clock();
     if (effectiveStatus(request, now) !== request.status) {
-      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, request.documentId, now));
+      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, request.documentId, now));
       request = (await repos.requests.findByTokenHash(tokenHash))!;
     }
     const document = (await repos.documents.find(request.documentId, now))!;
     return { request, document };
-  }
-
-  type EventExtra = { at?: Date; email?: boolean; details?: Record<string, string | number | boolean | null> };
-
-  function auditEntry(kind: NewAuditEvent['kind'], request: SigningRequestRow, document: DocumentRow, client: ClientInfo, extra: EventExtra = {}): NewAuditEvent {
-    return {
-      documentId: document.id,
-      requestId: request.id,
-      tenantId: request.tenantId,
-      kind,
-      occurredAt: extra.at ?? clock(),
-      ip: client.ip,
-      userAgent: client.userAgent,
-      email: extra.email ? request.signeeEmail : null,
-      documentSha256: document.sha256,
-      details: extra.details,
-    };
-  }
-
-  function event(tx: Pick<SigneeTables, 'audit'>, kind: NewAuditEvent['kind'], request: SigningRequestRow, document: DocumentRow, client: ClientInfo, extra: EventExtra = {}) {
-    return tx.audit.append(auditEntry(kind, request, document, client, extra));
   }
 
   /** The request and document behind a link whose document may be shown: closed links answer as `/documento` does. */
@@ -161,14 +129,7 @@ export function createSigneeService(deps: SigneeDeps) {
       if (!current || current.status === 'cancelled') return [];
       if ((await tx.audit.countSince(current.id, 'document_viewed', new Date(now.getTime() - VIEW_EVENT_EVERY_MS))).n > 0) return [];
       await tx.requests.markViewed(current.id, now);
-      await event(tx, 'document_viewed', current, document, client, { at: now, email: true, details: { via: how.via, ...(how.page ? { page: how.page } : {}) } });
-      return tx.webhookEvents.append({
-        tenantId: current.tenantId,
-        documentId: document.id,
-        type: 'document_viewed',
-        occurredAt: now,
-        data: { document_id: document.id, request_id: current.id, signee_email: current.signeeEmail, viewed_at: now.toISOString(), via: how.via },
-      });
+      return deps.record(tx, { kind: 'document_viewed', at: now, request: current, document, client, via: how.via, page: how.page });
     });
     await publishWebhookEvents(deps.jobs, eventIds);
   }
@@ -216,7 +177,7 @@ export function createSigneeService(deps: SigneeDeps) {
         // Under the request's lock, re-read: an erasure in between leaves it cancelled, and no address is written.
         await repos.transaction(async (tx) => {
           const current = await tx.requests.lockByTokenHash(request.tokenHash);
-          if (current && effectiveStatus(current, now) === 'pending' && !current.lockedAt) await event(tx, 'link_opened', current, document, client, { email: true });
+          if (current && effectiveStatus(current, now) === 'pending' && !current.lockedAt) await deps.record(tx, { kind: 'link_opened', at: clock(), request: current, document, client });
         });
       }
       const sender = await deps.sender(request.tenantId);
@@ -295,8 +256,7 @@ export function createSigneeService(deps: SigneeDeps) {
           brand: { name: sender.name, logoUrl: sender.logoUrl, accentColor: sender.accentColor },
         });
         const id = await tx.outbox.insert({ to: request.signeeEmail, ...email, documentId: document.id, requestId: request.id, kind: 'otp' });
-        await tx.meter.add(request.tenantId, deps.meterDay(now), 'otps_sent');
-        await event(tx, 'otp_sent', request, document, client, { at: now, email: true, details: { declaration_accepted: true } });
+        await deps.record(tx, { kind: 'code_sent', at: now, request, document, client });
         return id;
       });
       await deps.jobs.enqueue('email.send', { emailId });
@@ -339,7 +299,7 @@ export function createSigneeService(deps: SigneeDeps) {
           if (!deps.otp.matches(request.otpHash!, request.id, input.code!)) {
             const { failures, left, locks } = afterWrongCode(request);
             await tx.requests.update(request.id, { otpFailedAttempts: failures, ...(locks ? { lockedAt: now, otpHash: null, otpExpiresAt: null } : {}) });
-            await event(tx, 'otp_failed', request, document, client, { at: now, details: { attempts_left: left, locked: locks } });
+            await deps.record(tx, { kind: 'code_failed', at: now, request, document, client, attemptsLeft: left, locked: locks });
             return { kind: 'wrong' as const, left };
           }
           const signedPatch = {
@@ -352,26 +312,8 @@ export function createSigneeService(deps: SigneeDeps) {
             hasSignatureImage: Boolean(imageKey),
           };
           await tx.requests.update(request.id, signedPatch);
-          // Both events in one insert, in this order (their ids follow it).
-          await tx.audit.append(
-            auditEntry('otp_verified', request, document, client, { at: now, email: true }),
-            auditEntry('signed', request, document, client, { at: now, email: true, details: { declaration_accepted: true, handwritten_image: Boolean(imageKey), signature_image: signatureKind } }),
-          );
-          await tx.meter.add(request.tenantId, deps.meterDay(now), 'signatures_completed');
-          const eventIds = await tx.webhookEvents.append({
-            tenantId: request.tenantId,
-            documentId: document.id,
-            type: 'document_signed',
-            occurredAt: now,
-            data: {
-              document_id: document.id,
-              request_id: request.id,
-              signee_email: request.signeeEmail,
-              signed_at: now.toISOString(),
-              signature_level: deps.signatureLevel,
-              document_sha256: document.sha256,
-            },
-          });
+          // `otp_verified` then `signed`, in one insert (their ids follow that order).
+          const eventIds = await deps.record(tx, { kind: 'signed', at: now, request, document, client, signatureImage: signatureKind, signatureLevel: deps.signatureLevel });
           // The locked row as this transaction leaves it: the inline seal needs no second read.
           return { kind: 'signed' as const, request: { ...request, ...signedPatch }, eventIds };
         });

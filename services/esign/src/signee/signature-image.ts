@@ -1,5 +1,6 @@
 import { ImageHeaderError, readPngHeader, WorkerTimeoutError, type PdfWorkerPool } from '@firma-riesgo/pdf-core';
-import { AppError, ValidationError } from '@firma-riesgo/errors';
+import { AppError } from '@firma-riesgo/errors';
+import { ValidationError } from '../errors';
 
 /**
  * Limits of the handwritten signature. The pad draws 500×160; twice that on a high-DPI

@@ -1,6 +1,8 @@
-import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import { preparedQuery, UNNAMED } from '../db/prepared';
+import { EXPIRY } from './rules';
+import { effectiveStatusSql, expiryDueSql, stillPendingSql } from './status-sql';
 import { signingRequests } from './tables';
 
 export type SigningRequestRow = typeof signingRequests.$inferSelect;
@@ -103,11 +105,10 @@ export function createSigningRequestsRepository(db: EsignDb) {
     async expireDue(filter: { documentId?: string; id?: string }, now: Date): Promise<SigningRequestRow[]> {
       return db
         .update(signingRequests)
-        .set({ status: 'expired' })
+        .set({ status: EXPIRY.to })
         .where(
           and(
-            eq(signingRequests.status, 'pending'),
-            lte(signingRequests.expiresAt, now),
+            expiryDueSql(now),
             filter.documentId ? eq(signingRequests.documentId, filter.documentId) : undefined,
             filter.id ? eq(signingRequests.id, filter.id) : undefined,
           ),
@@ -202,7 +203,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
       const rows = await db
         .select({ id: signingRequests.id })
         .from(signingRequests)
-        .where(and(eq(signingRequests.tenantId, tenantId), eq(signingRequests.status, 'pending'), sql`${signingRequests.expiresAt} > ${now.toISOString()}::timestamptz`));
+        .where(and(eq(signingRequests.tenantId, tenantId), stillPendingSql(now)));
       return rows.map((r) => r.id);
     },
 
@@ -211,7 +212,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
       const at = now.toISOString();
       const [byStatus, [figures]] = await Promise.all([
         db
-          .select({ status: sql<string>`case when ${signingRequests.status} = 'pending' and ${signingRequests.expiresAt} <= ${at}::timestamptz then 'expired' else ${signingRequests.status} end`, n: sql<number>`count(*)::int` })
+          .select({ status: effectiveStatusSql(now), n: sql<number>`count(*)::int` })
           .from(signingRequests)
           .groupBy(sql`1`),
         db

@@ -33,9 +33,9 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
     before: [deps.authenticate, ...deps.createLimits],
     responses: {
       200: { description: 'Created; the email is on its way (interface §4.1: 200)', content: { 'application/json': { schema: ZCreatedSigningRequestSchema } } },
-      404: errorResponse('Document not found'),
-      409: errorResponse('Document finalised'),
-      410: errorResponse('Document erased'),
+      404: errorResponse('Document not found (DOCUMENT_NOT_FOUND)'),
+      409: errorResponse('Document finalised (DOCUMENT_FINALISED)'),
+      410: errorResponse('Document erased (DOCUMENT_ERASED)'),
       429: rateLimitedResponse('More than ESIGN_REQUEST_RATE_LIMIT requests this minute, or ESIGN_REQUEST_DAILY_LIMIT today, from this tenant (all its keys together)'),
     },
     handler: async ({ body }, req, res) => requests.create(principalOf(res.locals), body, clientOf(req)),
@@ -50,7 +50,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
     security: SECURITY,
     params: ZRequestParamsSchema,
     before: [deps.authenticate],
-    responses: { 200: { description: 'The status record', content: { 'application/json': { schema: ZSigningRequestStatusSchema } } }, 404: errorResponse('Not found (or another tenant\'s)') },
+    responses: { 200: { description: 'The status record', content: { 'application/json': { schema: ZSigningRequestStatusSchema } } }, 404: errorResponse('Not found, or another tenant\'s (REQUEST_NOT_FOUND)') },
     handler: async ({ params }, _req, res) => requests.status(principalOf(res.locals), params.request_id),
   });
 
@@ -63,7 +63,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
     params: ZDocumentParamsSchema,
     before: [deps.authenticate],
     description: 'A JSON array of the status records of the document\'s signing requests, oldest first (interface §4.1).',
-    responses: { 200: { description: 'Status records, oldest first', content: { 'application/json': { schema: ZDocumentRequestsSchema } } }, 404: errorResponse('Not found (or another tenant\'s)') },
+    responses: { 200: { description: 'Status records, oldest first', content: { 'application/json': { schema: ZDocumentRequestsSchema } } }, 404: errorResponse('Not found, or another tenant\'s (DOCUMENT_NOT_FOUND)') },
     handler: async ({ params }, _req, res) => requests.listForDocument(principalOf(res.locals), params.document_id),
   });
 

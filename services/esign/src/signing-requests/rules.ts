@@ -1,7 +1,7 @@
 /**
  * The rules that decide a signing request's state, as pure functions of the row and the
- * time. Every feature that needs one calls it here; SQL that filters on the same rule
- * takes `now` from the same clock (see status-sql.ts).
+ * time. Every feature that needs one calls it here; SQL that filters on the same rule is
+ * built from the same constants and takes `now` from the same clock (status-sql.ts).
  */
 import { isKeyedOtpHash } from './otp-code';
 
@@ -16,14 +16,17 @@ interface RequestState {
   otpFailedAttempts: number;
 }
 
+/**
+ * The expiry rule, stated once: a request in status `from` whose `expires_at <= now` is
+ * `to`. `effectiveStatus` applies it to a row; status-sql.ts builds every SQL form of it
+ * (the lazy update, the listings' filters, the figures) from these constants, and
+ * `expiry-sql-agreement.test.ts` checks each of those against `effectiveStatus`.
+ */
+export const EXPIRY = { from: 'pending', to: 'expired' } as const satisfies { from: RequestStatus; to: RequestStatus };
+
 /** A pending request past its expiry reads as expired even before the lazy update has run. */
 export function effectiveStatus(row: Pick<RequestState, 'status' | 'expiresAt'>, now: Date): RequestStatus {
-  return row.status === 'pending' && row.expiresAt <= now ? 'expired' : row.status;
-}
-
-/** Whether a pending request is due to be marked expired (its expiry has come). */
-export function isExpiryDue(row: Pick<RequestState, 'status' | 'expiresAt'>, now: Date): boolean {
-  return row.status === 'pending' && row.expiresAt <= now;
+  return row.status === EXPIRY.from && row.expiresAt <= now ? EXPIRY.to : row.status;
 }
 
 /** Why the link cannot be used to sign right now, or null when it can. */

@@ -1,8 +1,7 @@
-import { ConflictError, GoneError, NotFoundError } from '@firma-riesgo/errors';
+import { ConflictError, GoneError, NotFoundError } from '../errors';
 import type { JobEnqueuer } from '@firma-riesgo/service-kit';
 import type { z } from 'zod';
 import type { ClientInfo } from '../audit/client';
-import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentsRepository } from '../documents/repository';
 import type { sendEmailJob } from '../mail/jobs';
@@ -10,8 +9,7 @@ import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { Sender } from '../branding/service';
 import type { EsignPrincipal } from '../keys/authenticate';
 import type { MailRepository } from '../mail/repository';
-import type { MeterRepository } from '../metering/repository';
-import type { WebhookEventsRepository } from '../webhooks/events-repository';
+import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import { publishWebhookEvents } from '../webhooks/publish';
 import { signingLinkEmail } from './emails';
 import { expireDueRequests } from './expire-due';
@@ -24,14 +22,13 @@ import type { TSigningRequestStatus, ZCreateSigningRequestSchema } from './schem
  * Creating a request locks its document row (so a finalisation cannot slip in), and
  * writes the request, its link email and its audit event in one transaction.
  */
-export type SigningRequestsRepos = UnitOfWork<{
-  requests: SigningRequestsRepository;
-  documents: DocumentsRepository;
-  audit: AuditRepository;
-  outbox: MailRepository;
-  webhookEvents: WebhookEventsRepository;
-  meter: MeterRepository;
-}>;
+export type SigningRequestsRepos = UnitOfWork<
+  SigningEventRepos & {
+    requests: SigningRequestsRepository;
+    documents: DocumentsRepository;
+    outbox: MailRepository;
+  }
+>;
 
 export interface SigningRequestsDeps {
   repos: SigningRequestsRepos;
@@ -39,8 +36,8 @@ export interface SigningRequestsDeps {
   publicUrl: string;
   /** The sender as signees see it (branding): the link email shows its name, logo and accent. */
   sender: (tenantId: string) => Promise<Sender>;
-  /** The usage day (METERING_TIMEZONE) of an instant. */
-  meterDay: (at: Date) => string;
+  /** Writes the `request_created` audit row, webhook event and count in the creating transaction. */
+  record: RecordSigningEvents;
   clock?: () => Date;
 }
 
@@ -96,26 +93,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
           brand: { name: sender.name, logoUrl: sender.logoUrl, accentColor: sender.accentColor },
         });
         const emailId = await tx.outbox.insert({ to: body.signee_email, ...email, documentId: doc.id, requestId: request.id, kind: 'signing_link' });
-        await tx.meter.add(principal.tenantId, deps.meterDay(now), 'requests_created');
-        await tx.audit.append({
-          documentId: doc.id,
-          requestId: request.id,
-          tenantId: principal.tenantId,
-          kind: 'request_created',
-          occurredAt: now,
-          ip: client.ip,
-          userAgent: client.userAgent,
-          email: body.signee_email,
-          documentSha256: doc.sha256,
-          details: { expires_at: expiresAt.toISOString(), locale: body.locale },
-        });
-        const eventIds = await tx.webhookEvents.append({
-          tenantId: principal.tenantId,
-          documentId: doc.id,
-          type: 'request_created',
-          occurredAt: now,
-          data: { document_id: doc.id, request_id: request.id, signee_email: body.signee_email, expires_at: expiresAt.toISOString() },
-        });
+        const eventIds = await deps.record(tx, { kind: 'request_created', at: now, request, document: doc, client });
         return { request, emailId, eventIds };
       });
       await deps.jobs.enqueue('email.send', { emailId });
@@ -133,7 +111,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
     async status(principal: EsignPrincipal, requestId: string): Promise<TSigningRequestStatus> {
       const row = await ownedRequest(principal, requestId);
       const now = clock();
-      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, row.documentId, now));
+      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, row.documentId, now));
       return statusRecord((await repos.requests.find(requestId))!, now);
     },
 
@@ -142,7 +120,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
       // Ownership first: the sweep writes audit rows and webhook events, which another tenant's call must not cause.
       const doc = await repos.documents.find(documentId, now);
       if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
-      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, documentId, now));
+      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, documentId, now));
       const rows = await repos.requests.listForDocument(documentId);
       return rows.map((row) => statusRecord(row, now));
     },

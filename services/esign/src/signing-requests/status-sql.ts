@@ -1,18 +1,42 @@
 import { sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { EXPIRY, type RequestStatus } from './rules';
 import { signingRequests as r } from './tables';
 
 /**
- * Facts about a document's requests as SQL over signing_requests, for the documents
- * feature to derive the document's status in its own queries (documents/rules.ts states
- * the rule). The expiry test uses `now` from the caller's clock, the same instant the TS
- * rule (rules.ts `effectiveStatus`) is given, never the database's `now()`.
+ * The request rules of rules.ts as SQL over signing_requests, built from the same
+ * constants (`EXPIRY`). Every test against time uses `now` from the caller's clock, the
+ * same instant the TS rule (`effectiveStatus`) is given, never the database's `now()`.
+ * `expiry-sql-agreement.test.ts` checks each form against `effectiveStatus` where it is used.
  */
-export function requestFactsSql(documentId: AnyColumn, now: Date | Placeholder): { hasRequests: SQL<boolean>; hasPending: SQL<boolean>; allSigned: SQL<boolean> } {
-  // A placeholder (a query prepared once) is given `now` as an ISO string when it runs.
-  const at = now instanceof Date ? now.toISOString() : now;
+
+/** A placeholder (a query prepared once) is given `now` as an ISO string when it runs. */
+const instant = (now: Date | Placeholder) => (now instanceof Date ? now.toISOString() : now);
+/** A status constant as an SQL literal: the query text stays the same for every call. */
+const status = (value: RequestStatus) => sql.raw(`'${value}'`);
+
+/** The request's expiry has come while it is still `EXPIRY.from`: the lazy update marks it `EXPIRY.to`. */
+export function expiryDueSql(now: Date | Placeholder): SQL<boolean> {
+  return sql<boolean>`(${r.status} = ${status(EXPIRY.from)} and ${r.expiresAt} <= ${instant(now)}::timestamptz)`;
+}
+
+/** The request is `EXPIRY.from` and its expiry has not come: it can still be signed (the complement of `expiryDueSql` among those). */
+export function stillPendingSql(now: Date | Placeholder): SQL<boolean> {
+  return sql<boolean>`(${r.status} = ${status(EXPIRY.from)} and ${r.expiresAt} > ${instant(now)}::timestamptz)`;
+}
+
+/** rules.ts `effectiveStatus` of each row: a due request reads as `EXPIRY.to` before the update has run. */
+export function effectiveStatusSql(now: Date | Placeholder): SQL<RequestStatus> {
+  return sql<RequestStatus>`case when ${expiryDueSql(now)} then ${status(EXPIRY.to)} else ${r.status} end`;
+}
+
+/**
+ * Facts about a document's requests, for the documents feature to derive the document's
+ * status in its own queries (documents/rules.ts `DOCUMENT_STATUS_RULE` states the rule).
+ */
+export function requestFactsSql(documentId: AnyColumn, now: Date | Placeholder): { noRequests: SQL<boolean>; hasPending: SQL<boolean>; allSigned: SQL<boolean> } {
   return {
-    hasRequests: sql<boolean>`exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${r.status} <> 'cancelled')`,
-    hasPending: sql<boolean>`exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${r.status} = 'pending' and ${r.expiresAt} > ${at}::timestamptz)`,
+    noRequests: sql<boolean>`not exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${r.status} <> 'cancelled')`,
+    hasPending: sql<boolean>`exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${stillPendingSql(now)})`,
     allSigned: sql<boolean>`not exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${r.status} not in ('signed', 'cancelled'))`,
   };
 }

@@ -5,7 +5,6 @@ import type { EsignConfig } from '../config';
 
 /** esign's files: a blob store of service-kit (local files, Postgres or S3, by ESIGN_STORAGE). */
 export type FileStore = BlobStore;
-export { createFileStore } from '@firma-riesgo/service-kit';
 
 /** The store ESIGN_STORAGE chooses: DATA_DIR/esign/files, the `blobs` tables of esign's database, or `esign/` in the S3 bucket. */
 export function createServiceFileStore(config: Pick<EsignConfig, 'storage' | 'dataDir'>, database: Pick<Database<Record<string, unknown>>, 'pool' | 'description'>): FileStore {

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
-import { PayloadTooLargeError, ValidationError } from '@firma-riesgo/errors';
+import { PayloadTooLargeError, ValidationError } from '../errors';
 import { clientRateLimit, defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import type { RateLimiter } from '@firma-riesgo/auth';
 import { abortSignalOnClose, chargeOutput, OutputBudget, withToolCaller, type ToolEngines } from '@firma-riesgo/pdf-core';
@@ -54,7 +54,7 @@ const RATE_HEADERS = {
 };
 const ERROR_RESPONSES = {
   400: errorResponse('A broken multipart body (INVALID_MULTIPART)'),
-  401: errorResponse('An `authorization` header was sent but names no valid key (sending none is fine)'),
+  401: errorResponse('An `authorization` header was sent but names no valid key (INVALID_API_KEY; sending none is fine)'),
   413: errorResponse(
     'A file is larger than this tool accepts (PAYLOAD_TOO_LARGE), or the result would pass the output budget, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (TOOL_OUTPUT_TOO_LARGE: ask for fewer pages or parts, or a lower resolution)',
   ),
@@ -65,8 +65,9 @@ const ERROR_RESPONSES = {
   429: errorResponse('More than ESIGN_TOOLS_RATE_LIMIT calls this minute from this client (its key, or its IP without one); wait `Retry-After` seconds', {
     headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } }, ...RATE_HEADERS },
   }),
-  503: errorResponse('A PDF engine is not installed (named in the message), or the tools are busy'),
-  504: errorResponse('The engine ran past its time limit'),
+  500: errorResponse('A PDF engine failed on the file (ENGINE_FAILED, ENGINE_OUTPUT_TOO_LARGE), the PDF worker stopped (TOOL_WORKER_FAILED), or PDF/A output could not be made (ICC_PROFILE_MISSING, PDFA_CONVERSION_FAILED)'),
+  503: errorResponse('A PDF engine is not installed (ENGINE_MISSING, named in the message), the tools are busy (TOOLS_BUSY), or the service is shutting down (SHUTTING_DOWN)'),
+  504: errorResponse('The engine (ENGINE_TIMEOUT) or the PDF worker job (TOOL_TIMEOUT) ran past its time limit'),
 };
 
 export interface ToolSpec<B extends z.ZodObject> {
@@ -82,6 +83,8 @@ export interface ToolSpec<B extends z.ZodObject> {
   body: B;
   /** 200 response: a file (media type) or JSON (schema). */
   produces: { file: string } | { json: z.ZodType };
+  /** Error responses of this tool beside those every tool answers. */
+  errors?: Record<number, ReturnType<typeof errorResponse>>;
   handler: (body: z.infer<B>, req: Request, res: Response) => Promise<unknown>;
 }
 
@@ -104,7 +107,7 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
     security: [{}, { ApiKey: [] }],
     body: spec.body,
     bodyContentType: 'multipart/form-data',
-    responses: { 200: { description: 'Result', content, headers: RATE_HEADERS }, ...ERROR_RESPONSES },
+    responses: { 200: { description: 'Result', content, headers: RATE_HEADERS }, ...ERROR_RESPONSES, ...spec.errors },
     before: [authenticate(ctx.auth, { optional: true }), clientRateLimit(ctx.limiter, { clientOf: toolClient, what: 'tool calls' }), countToolCall(ctx.countCall), bodyLimit(spec.maxBodyBytes), multipartUpload({ files, maxFileBytes }), markFiles(files.map((f) => f.name))],
     // Every engine run and worker job of the call is done for this client: its share of the
     // pool and of each engine is capped, and its work stops if it disconnects.
@@ -163,7 +166,7 @@ function bodyLimit(maxBytes: number | undefined): RequestHandler {
   return (req, _res, next) => {
     const length = Number(req.get('content-length'));
     if (maxBytes !== undefined && Number.isFinite(length) && length > maxBytes) {
-      throw new PayloadTooLargeError(`The request is larger than this tool accepts (${Math.round(maxBytes / 1024 / 1024)} MB)`);
+      throw new PayloadTooLargeError(`The request is larger than this tool accepts (${Math.round(maxBytes / 1024 / 1024)} MB)`, 'PAYLOAD_TOO_LARGE');
     }
     next();
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OFFICE_EXTENSIONS, officeToPdf } from '@firma-riesgo/pdf-core';
+import { errorResponse } from '../openapi';
 import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext } from './http';
 
 export function registerOfficeToPdf(ctx: ToolContext): void {
@@ -16,6 +17,7 @@ export function registerOfficeToPdf(ctx: ToolContext): void {
       'stripped, answer 422 document_unsafe where the engines run without the sandbox.',
     body: z.object({ file: FormFile }),
     produces: { file: 'application/pdf' },
+    errors: { 415: errorResponse('An extension it cannot convert (UNSUPPORTED_FILE_TYPE)') },
     handler: async (_body, req, res) => {
       const file = theFile(req);
       const data = await officeToPdf(ctx.engines, file.buffer, file.originalname);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError } from '@firma-riesgo/errors';
+import { ValidationError } from '../errors';
 import { defineTool, downloadName, FormFile, formBool, sendPdf, theFile, type ToolContext } from './http';
 import { splitPatterns } from './redact-patterns';
 import { runOnPreparedPdf } from './run-in-worker';

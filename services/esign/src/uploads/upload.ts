@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import multer from 'multer';
-import { AppError, BadRequestError } from '@firma-riesgo/errors';
+import { AppError } from '@firma-riesgo/errors';
+import { BadRequestError } from '../errors';
 
 export interface UploadOptions {
   /** Form fields holding files, each with how many files it may carry. */

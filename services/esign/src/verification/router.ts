@@ -131,7 +131,7 @@ export function verificationRouter(
     query: ZVerificationQuerySchema,
     responses: {
       200: { description: 'The verification record', content: { 'application/json': { schema: ZVerificationSchema }, ...HTML } },
-      404: { description: 'No such document', content: { ...errorResponse('').content, ...HTML } },
+      404: { description: 'No such document (DOCUMENT_NOT_FOUND)', content: { ...errorResponse('').content, ...HTML } },
       410: { description: 'Erased: only the hashes remain', content: { 'application/json': { schema: ZErasedVerificationSchema }, ...HTML } },
     },
     handler: async ({ params, query }, req, res) => {

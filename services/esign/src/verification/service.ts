@@ -1,4 +1,4 @@
-import { NotFoundError, UnavailableError } from '@firma-riesgo/errors';
+import { NotFoundError, UnavailableError } from '../errors';
 import type { DocumentsRepository } from '../documents/repository';
 import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestsRepository } from '../signing-requests/repository';

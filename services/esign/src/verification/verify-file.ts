@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { UnavailableError, ValidationError } from '@firma-riesgo/errors';
+import { AppError } from '@firma-riesgo/errors';
+import { UnavailableError, ValidationError } from '../errors';
 import { WorkerTimeoutError, type PdfVerification, type PdfWorkerPool, type SignatureVerification } from '@firma-riesgo/pdf-core';
 import type { TFileVerification, TKnownDocument } from './schemas';
 
@@ -30,6 +31,8 @@ export function createVerifyFile(deps: VerifyFileDeps) {
     } catch (err) {
       if (err instanceof WorkerTimeoutError) throw ValidationError.single('form', 'file', 'The PDF could not be verified within the time allowed', 'verification_timeout');
       if (err instanceof UnavailableError) throw err;
+      // Our own fault (a job without its client): a 5xx, never blamed on the file.
+      if (err instanceof AppError && err.status >= 500) throw err;
       // The worker died on the file (heap limit): the file's fault, not a server error.
       throw ValidationError.single('form', 'file', 'The PDF could not be read for verification', 'unreadable_pdf');
     }

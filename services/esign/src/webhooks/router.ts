@@ -42,7 +42,7 @@ function registerEventPayloads(registry: OpenAPIRegistry): void {
   }
 }
 
-/** The tenant's webhook endpoints (interface §4.4, plus the additive routes of issue 11). */
+/** The tenant's webhook endpoints: interface §4.4's four, plus additive ones (read and update one, rotate its secret, list its deliveries and retry one). */
 export interface WebhooksRouterDeps {
   webhooks: WebhooksService;
   authenticate: RequestHandler;
@@ -181,7 +181,7 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDe
     params: ZDeliveryParamsSchema,
     status: 202,
     before: [deps.authenticate],
-    responses: { 202: { description: 'Queued', content: json(z.object({ delivery_id: z.uuid(), status: z.literal('pending') })) }, 404: errorResponse('No such webhook or delivery') },
+    responses: { 202: { description: 'Queued', content: json(z.object({ delivery_id: z.uuid(), status: z.literal('pending') })) }, 404: errorResponse('No such webhook (WEBHOOK_NOT_FOUND) or delivery (DELIVERY_NOT_FOUND)') },
     handler: async ({ params }, _req, res) => webhooks.retryDelivery(principalOf(res.locals), params.webhook_id, params.delivery_id),
   });
 

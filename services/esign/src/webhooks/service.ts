@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkOutboundUrl, OutboundAddressError, type OutboundPolicy } from '@firma-riesgo/auth';
-import { NotFoundError, ValidationError } from '@firma-riesgo/errors';
+import { NotFoundError, ValidationError } from '../errors';
 import type { z } from 'zod';
 import type { EsignPrincipal } from '../keys/authenticate';
 import type { WebhookDeliveriesRepository } from './deliveries-repository';

@@ -3,7 +3,7 @@ import { linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } fr
 import { startReceiver, verify } from './__tests__/receiver';
 
 /**
- * Tenant webhooks end to end (issue 11): real receivers on loopback, signatures checked
+ * Tenant webhooks end to end: real receivers on loopback, signatures checked
  * with the Standard Webhooks reference library, deliveries through BullMQ on Redis.
  */
 describe('webhooks', () => {

@@ -6,7 +6,7 @@ import { TOKEN_SCOPES } from '../tokens/service';
 import { clearRedisPrefix, REDIS_URL, testConfig, uniquePrefix } from './support';
 
 /**
- * The hostile-input corpus of wildfire (issue 19): malformed, oversized, injected and
+ * The hostile-input corpus of wildfire: malformed, oversized, injected and
  * encoded inputs through the HTTP API. Each must get a 4xx in the documented error object
  * (§7: `{"error": {code, message, param, request_id}}`) or the documented success; never a
  * 5xx. /health keeps answering within 2 s, and the logs hold no token.

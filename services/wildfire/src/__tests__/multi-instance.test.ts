@@ -11,7 +11,7 @@ import { clearRedisPrefix, eventually, REDIS_URL, shortTempDir, testConfig, uniq
 const DIST = join(__dirname, '..', '..', 'dist');
 
 /**
- * Horizontal scaling on one machine (issue 18): two wildfire API processes and a worker,
+ * Horizontal scaling on one machine: two wildfire API processes and a worker,
  * each with a DATA_DIR of its own, sharing only Postgres and Redis (WILDFIRE_STORAGE=postgres).
  * The sealing key is configuration (one WILDFIRE_SIGNING_P12_PATH given to every process,
  * as a mounted secret would be), not shared state. Real OS processes from the compiled output.

@@ -58,7 +58,7 @@ describe('wildfire worker process', () => {
 });
 
 /**
- * Interface §8 and issue 16: a report whose worker process dies mid-job is finished by the
+ * Interface §8: a report whose worker process dies mid-job is finished by the
  * next worker. To catch the worker mid-job without changing what it runs, the test holds
  * a row lock on the report, so the job renders and stores the file and then waits on its
  * `pending → ready` update; the process is killed there (SIGKILL: no clean-up of any kind).

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { bulkLoadColumns, bulkLoadColumnsAsFilled, isoOfPgDay, pgDayOf, type BulkMode, type ColumnSource } from './bulk-load';
+import { bulkLoadColumns, bulkLoadColumnsAsFilled, type BulkMode } from './bulk-load';
+import { isoOfPgDay, pgDayOf, type ColumnSource } from './binary-copy';
 import { withTransaction } from './locked-transaction';
 
 /** Rows that cross the binary COPY's 1 MB chunks (about 50 bytes each) and values that test the encoding. */

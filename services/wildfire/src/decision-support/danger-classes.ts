@@ -44,7 +44,3 @@ export const dangerClass = (fwi: number): DangerClass => dangerClassRow(fwi).cod
 
 /** The classes at which Ley 43/2003 art. 48.6 obliges the bans: "muy alto" and "extremo". */
 export const ART_48_6_CLASSES: readonly DangerClass[] = ['very_high', 'extreme'];
-
-export function atLeast(cls: DangerClass, floor: DangerClass): boolean {
-  return DANGER_CLASS_CODES.indexOf(cls) >= DANGER_CLASS_CODES.indexOf(floor);
-}

@@ -19,7 +19,8 @@ import { ART_48_6_LEGAL_BASIS, measuresFor } from '../decision-support/measures-
 import { SOURCES } from '../decision-support/sources';
 import { EARLIEST_DATE } from '../readings/date-range';
 import type { SyntheticData } from '../synthetic/synthetic-data';
-import type { AutomaticDecisionContent, AutomaticDecisionCounts, DayRun, DecisionsRepository, StoredDecision } from './repository';
+import type { AutomaticDecisionContent, AutomaticDecisionCounts, DayRun } from './automatic-sql';
+import type { DecisionsRepository, StoredDecision } from './repository';
 
 export const AUTOMATIC_MIN_FWI = DANGER_CLASSES.find((c) => c.code === 'very_high')!.minFwi;
 

@@ -1,4 +1,4 @@
-import { AppError } from '@firma-riesgo/errors';
+import { UnprocessableError } from '../errors';
 import { todayInSpain } from '../calendar';
 import { dangerClass } from '../decision-support/danger-classes';
 import { storedHistory, syntheticHistory } from '../decision-support/fwi-history';
@@ -32,7 +32,7 @@ export function createDecisionsService(deps: DecisionsServiceDeps) {
       if (query.date_from !== undefined) requireServedDay('date_from', query.date_from, today);
       if (query.date_to !== undefined) requireServedDay('date_to', query.date_to, today);
       if (query.date_from !== undefined && query.date_to !== undefined && query.date_from > query.date_to) {
-        throw new AppError(422, 'INVALID_DATE_RANGE', `date_from ${query.date_from} is after date_to ${query.date_to}`, { param: 'date_from' });
+        throw new UnprocessableError(`date_from ${query.date_from} is after date_to ${query.date_to}`, 'INVALID_DATE_RANGE', { param: 'date_from' });
       }
       const municipality = await deps.municipalities.find(municipioId);
       if (!municipality) throw municipalityNotFound(municipioId);

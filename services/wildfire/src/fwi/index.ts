@@ -3,3 +3,4 @@ export * from './components';
 export * from './day-length';
 export * from './series';
 export * from './csv-cli';
+export { FWI_OUTPUT_COLUMNS, FwiInputError } from './csv-layout';

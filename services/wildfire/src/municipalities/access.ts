@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError } from '@firma-riesgo/errors';
+import { ForbiddenError, NotFoundError } from '../errors';
 import type { TokenType } from '../tokens/repository';
 
 /** What the data endpoints need to know about the caller's token. */

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import type { RateLimitDecision } from '@firma-riesgo/auth';
-import { RateLimitedError } from '@firma-riesgo/errors';
+import { RateLimitedError } from '../errors';
 import { principalOf, type TokenAuth } from '../tokens/authenticate';
 import type { RateLimitKind, RateLimits } from './service';
 
@@ -29,7 +29,7 @@ export function rateLimit(limits: RateLimits, kind: RateLimitKind): RequestHandl
     setRateLimitHeaders(res, admission.decision);
     if (admission.outcome === 'rate-limited') {
       const { limit, retryAfterSeconds } = admission.decision;
-      throw new RateLimitedError(`Rate limit of ${limit} requests per minute for this token exceeded; retry in ${retryAfterSeconds} s`, retryAfterSeconds);
+      throw new RateLimitedError(`Rate limit of ${limit} requests per minute for this token exceeded; retry in ${retryAfterSeconds} s`, retryAfterSeconds, 'RATE_LIMIT_EXCEEDED');
     }
     if (admission.outcome === 'quota-exceeded') {
       throw new RateLimitedError(

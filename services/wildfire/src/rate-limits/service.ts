@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { createRateLimiter, RateLimiterUnavailableError, type RateLimitDecision, type RateLimiter, type RateLimitWindow } from '@firma-riesgo/auth';
-import { UnavailableError } from '@firma-riesgo/errors';
+import { UnavailableError } from '../errors';
 import type { WildfirePrincipal } from '../tokens/authenticate';
 import { monthInSpain, secondsToNextMonthInSpain } from './month';
 import type { AdmitInOneCall } from './redis-usage-counter';

@@ -10,12 +10,12 @@
 import * as fwi from '../fwi/components';
 import { dayLengthTables } from '../fwi/day-length';
 import { DEFAULT_START_CODES } from '../fwi';
-import { isoOfPgDay, type ColumnSource } from '../db/bulk-load';
-import { riskLabel, riskScore, type RiskLabel } from '../risk/risk-score';
+import { isoOfPgDay } from '../db/binary-copy';
+import { riskLabel, riskScore } from '../risk/risk-score';
+import { LABEL_NUMBER, READING_VALUE_COLUMNS, ReadingColumns } from './reading-columns';
 import type { WeatherColumns, WeatherOrder } from './weather-columns';
 
 export const MAX_CARRY_GAP_DAYS = 7;
-
 
 /** The stored day just before a municipality's first day in the file, where its codes continue from. */
 export interface StoredStart {
@@ -24,59 +24,6 @@ export interface StoredStart {
   ffmc: number;
   dmc: number;
   dc: number;
-}
-
-/** The value columns of a reading, in order, after municipio_id and date. */
-const FLOAT_COLUMNS = ['temp', 'rh', 'ws', 'prec', 'ffmc', 'dmc', 'dc', 'isi', 'bui', 'fwi', 'dsr', 'risk_score'] as const;
-export const LABELS: readonly RiskLabel[] = ['LOW', 'MEDIUM', 'HIGH'];
-export const LABEL_NUMBER: Record<RiskLabel, number> = { LOW: 0, MEDIUM: 1, HIGH: 2 };
-
-/** Readings (computed, or stored and read back), column by column: municipality number, day, READING_VALUE_COLUMNS, risk label number. */
-export class ReadingColumns {
-  length = 0;
-  municipality: Int32Array;
-  day: Int32Array;
-  values: Float64Array[];
-  label: Uint8Array;
-
-  /** `capacity`: the rows expected, so the arrays rarely grow. */
-  constructor(capacity = 256) {
-    this.municipality = new Int32Array(capacity);
-    this.day = new Int32Array(capacity);
-    this.values = FLOAT_COLUMNS.map(() => new Float64Array(capacity));
-    this.label = new Uint8Array(capacity);
-  }
-
-  push(municipality: number, day: number, values: Float64Array, label: number): void {
-    if (this.length === this.day.length) this.grow(Math.max(256, this.length * 2));
-    const i = this.length++;
-    this.municipality[i] = municipality;
-    this.day[i] = day;
-    for (let k = 0; k < values.length; k++) this.values[k]![i] = values[k]!;
-    this.label[i] = label;
-  }
-
-  /** The columns of the readings table, for `bulkLoadColumns`. */
-  sources(codes: readonly string[]): ColumnSource[] {
-    return [
-      { name: 'municipio_id', data: { type: 'text', index: this.municipality, dictionary: codes } },
-      { name: 'date', data: { type: 'date', days: this.day } },
-      ...FLOAT_COLUMNS.map((name, k): ColumnSource => ({ name, data: { type: 'float8', values: this.values[k]! } })),
-      { name: 'risk_label', data: { type: 'text', index: this.label, dictionary: LABELS } },
-    ];
-  }
-
-  private grow(size: number): void {
-    const more = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
-      const next = new (a.constructor as new (n: number) => T)(size);
-      next.set(a);
-      return next;
-    };
-    this.municipality = more(this.municipality);
-    this.day = more(this.day);
-    this.values = this.values.map(more);
-    this.label = more(this.label);
-  }
 }
 
 /** Runs of consecutive days, per municipality number: run k spans days `from[k]`..`to[k]` of municipality `municipality[k]`. */
@@ -169,7 +116,7 @@ export function* computeReadingsInBatches(
   const [storedTemp, storedRh, storedWs, storedPrec] = stored.values as [Float64Array, Float64Array, Float64Array, Float64Array];
   const monthOf = monthTable();
   const { inserts, updates, highRuns, highFwi } = result;
-  const out = new Float64Array(FLOAT_COLUMNS.length);
+  const out = new Float64Array(READING_VALUE_COLUMNS.length);
   let computed = 0;
   let restarts = 0;
   let sent = inserts.length;
@@ -264,4 +211,3 @@ function sameReading(stored: ReadingColumns, row: number, values: Float64Array, 
   return stored.label[row] === label;
 }
 
-export { FLOAT_COLUMNS as READING_VALUE_COLUMNS };

@@ -2,7 +2,7 @@
  * The date rules of `GET /api/v3/m1` (DESIGN §4): days from 2015-01-01 to today (in
  * Spain), at most 366 days per request, `date_from` not after `date_to`.
  */
-import { AppError } from '@firma-riesgo/errors';
+import { UnprocessableError } from '../errors';
 import { addDays, daysBetween } from '../calendar';
 
 /** The first day the API serves. */
@@ -28,12 +28,12 @@ export function resolveDateRange(query: { date_from?: string; date_to?: string }
   const from = query.date_from ?? maxDate(EARLIEST_DATE, addDays(query.date_to!, -(MAX_RANGE_DAYS - 1)));
   const to = query.date_to ?? today;
   if (query.date_from !== undefined && query.date_to !== undefined && from > to) {
-    throw new AppError(422, 'INVALID_DATE_RANGE', `date_from ${from} is after date_to ${to}`, { param: 'date_from' });
+    throw new UnprocessableError(`date_from ${from} is after date_to ${to}`, 'INVALID_DATE_RANGE', { param: 'date_from' });
   }
   const days = daysBetween(from, to) + 1;
   if (days > MAX_RANGE_DAYS) {
     const implied = query.date_to === undefined ? ' (date_to defaults to today)' : '';
-    throw new AppError(422, 'DATE_RANGE_TOO_LARGE', `${from} to ${to}${implied} covers ${days} days; at most ${MAX_RANGE_DAYS} per request`, {
+    throw new UnprocessableError(`${from} to ${to}${implied} covers ${days} days; at most ${MAX_RANGE_DAYS} per request`, 'DATE_RANGE_TOO_LARGE', {
       param: query.date_to === undefined ? 'date_from' : 'date_to',
     });
   }
@@ -43,10 +43,10 @@ export function resolveDateRange(query: { date_from?: string; date_to?: string }
 /** 422 DATE_OUT_OF_RANGE unless `value` (a well-formed day) is from 2015-01-01 to `today`; every dated endpoint shares it. */
 export function requireServedDay(param: string, value: string, today: string): void {
   if (value < EARLIEST_DATE) {
-    throw new AppError(422, 'DATE_OUT_OF_RANGE', `${param} ${value} is before ${EARLIEST_DATE}, the first day served`, { param });
+    throw new UnprocessableError(`${param} ${value} is before ${EARLIEST_DATE}, the first day served`, 'DATE_OUT_OF_RANGE', { param });
   }
   if (value > today) {
-    throw new AppError(422, 'DATE_OUT_OF_RANGE', `${param} ${value} is in the future (today is ${today} in Spain)`, { param });
+    throw new UnprocessableError(`${param} ${value} is in the future (today is ${today} in Spain)`, 'DATE_OUT_OF_RANGE', { param });
   }
 }
 

@@ -30,7 +30,7 @@
  */
 import type pg from 'pg';
 import type { MergeCounts } from '../db/bulk-merge';
-import { isoOfPgDay } from '../db/bulk-load';
+import { isoOfPgDay } from '../db/binary-copy';
 import { CsvInputError, unknownMunicipalityError } from '../csv-input';
 import { provinceOf } from '../municipalities/provinces';
 import type { MunicipalitiesService } from '../municipalities/service';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { eventually, testConfig } from '../__tests__/support';
 import { todayInSpain } from '../calendar';
-import { pgDayOf } from '../db/bulk-load';
+import { pgDayOf } from '../db/binary-copy';
 import { startWildfire, type WildfireRuntime } from '../runtime';
-import { READING_VALUE_COLUMNS, ReadingColumns } from './compute-readings';
+import { READING_VALUE_COLUMNS, ReadingColumns } from './reading-columns';
 import { createIngestWeather } from './ingest-weather';
 import { createReadingsRepository, weatherIngestion } from './repository';
 

@@ -1,4 +1,4 @@
-import { NotFoundError } from '@firma-riesgo/errors';
+import { NotFoundError } from '../errors';
 import { todayInSpain } from '../calendar';
 import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
 import type { MunicipalitiesService } from '../municipalities/service';

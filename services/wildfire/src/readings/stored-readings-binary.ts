@@ -7,7 +7,7 @@
  * held back, so memory stays at the columns' size.
  */
 import type { RiskLabel } from '../risk/risk-score';
-import { LABEL_NUMBER, READING_VALUE_COLUMNS, ReadingColumns } from './compute-readings';
+import { LABEL_NUMBER, READING_VALUE_COLUMNS, ReadingColumns } from './reading-columns';
 
 const HEADER_BYTES = 19;
 const FIELDS = 3 + READING_VALUE_COLUMNS.length;

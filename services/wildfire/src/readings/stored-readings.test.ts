@@ -6,8 +6,8 @@ import { testConfig } from '../__tests__/support';
 import { eachDay } from '../calendar';
 import { withTransaction } from '../db/locked-transaction';
 import { startWildfire, type WildfireRuntime } from '../runtime';
-import { isoOfPgDay } from '../db/bulk-load';
-import { READING_VALUE_COLUMNS } from './compute-readings';
+import { isoOfPgDay } from '../db/binary-copy';
+import { READING_VALUE_COLUMNS } from './reading-columns';
 import { weatherIngestion } from './repository';
 
 describe('the stored readings an ingestion compares with: binary COPY (Postgres) and query (embedded) read the same', () => {

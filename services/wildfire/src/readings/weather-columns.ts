@@ -2,7 +2,7 @@
  * A weather file held column by column in typed arrays (no object per row), and its
  * rows ordered per municipality and date whatever their order in the file.
  */
-import { pgDayOf } from '../db/bulk-load';
+import { pgDayOf } from '../db/binary-copy';
 
 function grown<T extends Int32Array | Float64Array>(array: T, size: number): T {
   const next = new (array.constructor as new (n: number) => T)(size);

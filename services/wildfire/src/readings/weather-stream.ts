@@ -12,7 +12,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { pgDayOf } from '../db/bulk-load';
+import { pgDayOf } from '../db/binary-copy';
 import { CsvInputError, csvHeader, csvLineText, csvRecord, type CsvHeader } from '../csv-input';
 import { EARLIEST_WEATHER_DATE, weatherValidator } from './weather-csv';
 import { WeatherColumns } from './weather-columns';

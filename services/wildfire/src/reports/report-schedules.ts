@@ -8,7 +8,8 @@
 import type { MunicipalitiesService } from '../municipalities/service';
 import type { TokenRecord } from '../tokens/repository';
 import type { TokensService } from '../tokens/service';
-import type { ReportScheduleRow, ReportsRepository } from './repository';
+import type { ReportsRepository } from './repository';
+import type { ReportScheduleRow } from './schedules-repository';
 import { REPORT_FORMATS, REPORT_LANGS } from './tables';
 
 export type ReportFormat = (typeof REPORT_FORMATS)[number];

@@ -1,10 +1,9 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { WildfireDb } from '../db';
-import { reportRenderSlots, reportSchedules, reports } from './tables';
+import { createReportSchedulesQueries } from './schedules-repository';
+import { reportRenderSlots, reports } from './tables';
 
 export type ReportRow = typeof reports.$inferSelect;
-export type ReportScheduleRow = typeof reportSchedules.$inferSelect;
-export type ReportScheduleKey = Pick<ReportScheduleRow, 'accountId' | 'municipioId' | 'format' | 'lang'>;
 export type NewReport = Omit<typeof reports.$inferInsert, 'status' | 'sizeBytes' | 'sha256' | 'fileKey' | 'error' | 'finishedAt'>;
 /** What `markReady` stores with a finished report. */
 export type ReportFileFacts = { fileKey: string; sizeBytes: number; sha256: string };
@@ -39,6 +38,8 @@ const sameReport = (key: ReportKey) => [
 
 export function createReportsRepository(db: WildfireDb) {
   return {
+    ...createReportSchedulesQueries(db),
+
     async insert(report: NewReport): Promise<ReportRow> {
       const [row] = await db
         .insert(reports)
@@ -214,41 +215,6 @@ export function createReportsRepository(db: WildfireDb) {
         )
         .limit(1);
       return row !== undefined;
-    },
-
-    /** Adds the schedules not there yet, in one statement; returns the municipalities added. */
-    async addSchedules(keys: ReportScheduleKey[], now: Date): Promise<string[]> {
-      if (keys.length === 0) return [];
-      const added = await db
-        .insert(reportSchedules)
-        .values(keys.map((k) => ({ ...k, createdAt: now })))
-        .onConflictDoNothing()
-        .returning({ municipioId: reportSchedules.municipioId });
-      return added.map((r) => r.municipioId);
-    },
-
-    /** Every schedule, or one account's, by account, municipality, format and language. */
-    async listSchedules(accountId?: string): Promise<ReportScheduleRow[]> {
-      return db
-        .select()
-        .from(reportSchedules)
-        .where(accountId === undefined ? undefined : eq(reportSchedules.accountId, accountId))
-        .orderBy(asc(reportSchedules.accountId), asc(reportSchedules.municipioId), asc(reportSchedules.format), asc(reportSchedules.lang));
-    },
-
-    /** Removes the account's schedules matching the filter (every municipality, format or language when absent); returns those removed. */
-    async removeSchedules(accountId: string, filter: { municipios?: string[]; format?: ReportRow['format']; lang?: ReportRow['lang'] }): Promise<ReportScheduleRow[]> {
-      return db
-        .delete(reportSchedules)
-        .where(
-          and(
-            eq(reportSchedules.accountId, accountId),
-            filter.municipios ? inArray(reportSchedules.municipioId, filter.municipios) : undefined,
-            filter.format ? eq(reportSchedules.format, filter.format) : undefined,
-            filter.lang ? eq(reportSchedules.lang, filter.lang) : undefined,
-          ),
-        )
-        .returning();
     },
 
     /** The account's reports, newest first, and their total. */

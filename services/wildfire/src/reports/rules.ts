@@ -3,7 +3,7 @@
  * which months may be asked for, which are provisional, which days a month covers,
  * when a report expires, which finished report a request reuses and what a download answers.
  */
-import { AppError } from '@firma-riesgo/errors';
+import { UnprocessableError } from '../errors';
 import { todayInSpain } from '../calendar';
 import { EARLIEST_DATE } from '../readings/date-range';
 
@@ -15,10 +15,10 @@ export const RETENTION_MONTHS = 12;
 /** 422 DATE_OUT_OF_RANGE unless `periodo` (well-formed YYYY-MM) is from 2015-01 to the current month in Spain. */
 export function requireServedPeriodo(periodo: string, today: string): void {
   if (periodo < EARLIEST_PERIODO) {
-    throw new AppError(422, 'DATE_OUT_OF_RANGE', `periodo ${periodo} is before ${EARLIEST_PERIODO}, the first month with data`, { param: 'periodo' });
+    throw new UnprocessableError(`periodo ${periodo} is before ${EARLIEST_PERIODO}, the first month with data`, 'DATE_OUT_OF_RANGE', { param: 'periodo' });
   }
   if (periodo > today.slice(0, 7)) {
-    throw new AppError(422, 'DATE_OUT_OF_RANGE', `periodo ${periodo} is in the future (today is ${today} in Spain)`, { param: 'periodo' });
+    throw new UnprocessableError(`periodo ${periodo} is in the future (today is ${today} in Spain)`, 'DATE_OUT_OF_RANGE', { param: 'periodo' });
   }
 }
 

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, GoneError, InternalError, NotFoundError } from '@firma-riesgo/errors';
+import { GoneError, InternalError, NotFoundError, UnprocessableError } from '../errors';
 import { JobFailedError, JobWaitTimeoutError, type FileStore } from '@firma-riesgo/service-kit';
 import { todayInSpain } from '../calendar';
 import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
 import type { MunicipalitiesService } from '../municipalities/service';
 import type { ReadingsService } from '../readings/service';
 import type { ReportGenerationQueue } from './jobs';
-import type { ReportRow, ReportScheduleKey, ReportsRepository } from './repository';
+import type { ReportRow, ReportsRepository } from './repository';
+import type { ReportScheduleKey } from './schedules-repository';
 import { downloadState, expiryOf, isProvisional, isReusable, monthDays, requireServedPeriodo, reuseSince, testExpiryOf } from './rules';
 import { DEFAULT_REPORTS_LIMIT, type TReportList, type TReportListQuery, type TReportRecord, type TReportRequest } from './schemas';
 import { REPORT_FORMATS } from './tables';
@@ -118,7 +119,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
     async create(caller: ReportCaller, request: TReportRequest, options: CreateOptions = {}): Promise<ReportOutcome> {
       const format = request.format ?? 'pdf';
       if (!isReportFormat(format)) {
-        throw new AppError(422, 'UNSUPPORTED_FORMAT', `format "${format}" is not available for the monthly report; use ${REPORT_FORMATS.join(', ')}`, { param: 'format' });
+        throw new UnprocessableError(`format "${format}" is not available for the monthly report; use ${REPORT_FORMATS.join(', ')}`, 'UNSUPPORTED_FORMAT', { param: 'format' });
       }
       const { municipio_id: municipioId, periodo } = request;
       requireMunicipalityAllowed(caller, municipioId);

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { missingScopes, parseCidrList } from '@firma-riesgo/auth';
-import { ForbiddenError, UnauthorizedError } from '@firma-riesgo/errors';
+import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { JobEnqueuer } from '@firma-riesgo/service-kit';
 import type { touchTokenJob } from './jobs';
 import type { TokenRecord } from './repository';

@@ -1,5 +1,5 @@
 import { createTouchTracker, credentialChangeNotifier, type CredentialChangeOptions, displayPrefix, generateKey, hashKey, InvalidCidrError, parseCidrList } from '@firma-riesgo/auth';
-import { ConflictError } from '@firma-riesgo/errors';
+import { ConflictError } from '../errors';
 import type { TokenRecord, TokenRef, TokenType, TokensRepository } from './repository';
 import type { TokenCache, TokenChange } from './token-cache';
 

@@ -31,7 +31,7 @@ export function rgbaStripes(width: number, height: number): Buffer {
 }
 
 /**
- * The file that froze esign (issue 19, defect 1): a PNG cut inside its image data, about
+ * The file that once froze esign: a PNG cut inside its image data, about
  * 60 bytes. pdf-lib's decoder loops forever on it.
  */
 export function truncatedPng(): Buffer {

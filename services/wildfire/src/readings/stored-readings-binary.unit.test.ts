@@ -1,5 +1,5 @@
-import { binaryCopy } from '../db/bulk-load';
-import { READING_VALUE_COLUMNS, ReadingColumns } from './compute-readings';
+import { binaryCopy } from '../db/binary-copy';
+import { READING_VALUE_COLUMNS, ReadingColumns } from './reading-columns';
 import { StoredReadingsDecoder } from './stored-readings-binary';
 
 const codes = ['28079', '41091', '08019'];

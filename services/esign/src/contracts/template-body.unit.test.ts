@@ -1,5 +1,6 @@
 import { evaluateTemplate } from './evaluate-template';
-import { parseInlines, parseTemplateBody, TemplateSyntaxError } from './template-body';
+import { parseTemplateBody } from './template-body';
+import { parseInlines, TemplateSyntaxError } from './template-inlines';
 
 const fill = async (body: string, variables: unknown, locale = 'es-ES') => evaluateTemplate(parseTemplateBody(body), variables, locale);
 

@@ -1,4 +1,4 @@
-import { isoOfPgDay } from '../db/bulk-load';
+import { isoOfPgDay } from '../db/binary-copy';
 import { firstRepeat, orderByMunicipalityAndDay, WeatherColumns } from './weather-columns';
 
 /** Columns from [municipio_id, date] rows on lines 2, 3, …; the weather is the line number, to follow rows. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isoOfPgDay } from '../db/bulk-load';
+import { isoOfPgDay } from '../db/binary-copy';
 import { CsvInputError, fileLines } from '../csv-input';
 import { weatherRows } from './weather-csv';
 import { weatherColumnsOf } from './weather-stream';

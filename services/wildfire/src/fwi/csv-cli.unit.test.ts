@@ -1,6 +1,7 @@
 import { CFFDRS_INPUT_COLUMNS, CFFDRS_TEST_FWI_EXPECTED, CFFDRS_TEST_FWI_INPUT } from './__fixtures__/cffdrs-test-fwi';
 import { referenceTolerance } from './__fixtures__/reference-tolerance';
-import { FWI_OUTPUT_COLUMNS, FwiInputError, FwiUsageError, parseFwiArgs, runFwiCsv } from './csv-cli';
+import { FwiUsageError, parseFwiArgs, runFwiCsv } from './csv-cli';
+import { FWI_OUTPUT_COLUMNS, FwiInputError } from './csv-layout';
 import { computeSeries } from './series';
 
 /** cffdrs's data/test_fwi.csv, rebuilt from the fixture numbers. */

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { signingRequests } from '../../signing-requests/tables';
+import type { SigningRequestRow, SigningRequestsRepository } from '../../signing-requests/repository';
+import { EXPIRY, effectiveStatus } from '../../signing-requests/rules';
+import { copy, notFaked, type FakeTables } from './fake-tables';
+
+/**
+ * In-memory signing-requests repository (signing-requests/repository.ts), over `tables.requests`.
+ * The expiry rule is rules.ts' `effectiveStatus` (the SQL forms are built from the same `EXPIRY`).
+ * The administration figures (`tenantSummaries`, `stats`) are not faked.
+ */
+export function createFakeSigningRequestsRepository(tables: FakeTables): SigningRequestsRepository {
+  const rows = tables.requests;
+  const byId = (id: string) => rows.find((r) => r.id === id);
+  const ofDocument = (documentId: string) =>
+    rows.filter((r) => r.documentId === documentId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+  const sealed = (r: SigningRequestRow) => r.status === 'signed' && r.sealStatus === 'sealed';
+  return {
+    async insert(values: typeof signingRequests.$inferInsert) {
+      if (rows.some((r) => r.tokenHash === values.tokenHash)) throw new Error('duplicate key value violates unique constraint "signing_requests_token_hash_unique"');
+      const row: SigningRequestRow = {
+        id: randomUUID(),
+        signeeName: null,
+        message: null,
+        redirectUrl: null,
+        locale: 'es',
+        status: 'pending',
+        createdAt: new Date(),
+        viewedAt: null,
+        signedAt: null,
+        cancelledAt: null,
+        otpHash: null,
+        otpExpiresAt: null,
+        otpFailedAttempts: 0,
+        lockedAt: null,
+        signatureImageKey: null,
+        hasSignatureImage: false,
+        sealStatus: null,
+        signatureLevel: null,
+        tsaTime: null,
+        signedSha256: null,
+        sealedAt: null,
+        sealError: null,
+        ...values,
+      } as SigningRequestRow;
+      rows.push(row);
+      return copy(row);
+    },
+    async find(id) {
+      const row = byId(id);
+      return row ? copy(row) : null;
+    },
+    async findByTokenHash(tokenHash) {
+      const row = rows.find((r) => r.tokenHash === tokenHash);
+      return row ? copy(row) : null;
+    },
+    // The fake unit of work runs one transaction at a time, which stands in for the row lock.
+    async lockByTokenHash(tokenHash) {
+      const row = rows.find((r) => r.tokenHash === tokenHash);
+      return row ? copy(row) : null;
+    },
+    async listForDocument(documentId) {
+      return ofDocument(documentId).map(copy);
+    },
+    async positionInDocument(documentId, id) {
+      const index = ofDocument(documentId).findIndex((r) => r.id === id);
+      return Math.max(0, index);
+    },
+    async update(id, patch) {
+      const row = byId(id);
+      if (row) Object.assign(row, patch);
+    },
+    async markViewed(id, at) {
+      const row = byId(id);
+      if (row && !row.viewedAt) row.viewedAt = at;
+    },
+    async expireDue(filter, now) {
+      const due = rows.filter(
+        (r) =>
+          r.status === EXPIRY.from &&
+          effectiveStatus(r, now) === EXPIRY.to &&
+          (!filter.documentId || r.documentId === filter.documentId) &&
+          (!filter.id || r.id === filter.id),
+      );
+      for (const r of due) r.status = EXPIRY.to;
+      return due.map(copy);
+    },
+    async markSealed(id, seal) {
+      const row = byId(id);
+      if (!row || row.sealStatus === 'sealed') return null;
+      Object.assign(row, { sealStatus: 'sealed', signatureLevel: seal.level, tsaTime: seal.tsaTime, signedSha256: seal.sha256, sealedAt: seal.at, sealError: null });
+      return copy(row);
+    },
+    async recordSealFailure(id, error, final) {
+      const row = byId(id);
+      if (!row || row.sealStatus === 'sealed') return;
+      row.sealError = error.slice(0, 500);
+      if (final) row.sealStatus = 'failed';
+    },
+    async cancelPending(documentId, at) {
+      const pending = rows.filter((r) => r.documentId === documentId && r.status === 'pending');
+      for (const r of pending) Object.assign(r, { status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null });
+      return pending.map(copy);
+    },
+    async anonymiseDocument(documentId) {
+      const mine = rows.filter((r) => r.documentId === documentId);
+      const gone = (v: string | null) => (v === null ? null : '[suprimido]');
+      for (const r of mine) {
+        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null });
+      }
+      return mine.length;
+    },
+    async allSealed(documentId) {
+      const mine = rows.filter((r) => r.documentId === documentId);
+      return mine.length > 0 && mine.every(sealed);
+    },
+    async fullySealedAmong(documentIds) {
+      return documentIds.filter((id) => {
+        const mine = rows.filter((r) => r.documentId === id);
+        return mine.length > 0 && mine.every(sealed);
+      });
+    },
+    async findBySignedSha256(sha256) {
+      const row = rows.find((r) => r.signedSha256 === sha256);
+      return row ? copy(row) : null;
+    },
+    tenantSummaries: () => notFaked('signing requests tenantSummaries'),
+    async pendingOfTenant(tenantId, now) {
+      return rows.filter((r) => r.tenantId === tenantId && effectiveStatus(r, now) === 'pending').map((r) => r.id);
+    },
+    stats: () => notFaked('signing requests stats'),
+    async pendingSealIds() {
+      return rows.filter((r) => r.status === 'signed' && r.sealStatus === 'sealing' && r.signedAt).map((r) => r.id);
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import type { ErrorCatalogue } from '@firma-riesgo/errors';
+
+/**
+ * Every error code esign answers (`{"detail","code","request_id"}`): its status and meaning.
+ * The error classes of `./errors` take only these codes, each with its own status; the
+ * OpenAPI `ErrorBody` description lists them, and `error-codes.test.ts` checks the served
+ * document against this table. `scope: 'any'` codes can answer on every route (the
+ * envelope's own); `'internal'` ones never reach a client as a code (422 answers its list of
+ * invalid inputs without one; the operator CLI's conflicts).
+ */
+export const ESIGN_ERROR_CODES = {
+  INVALID_MULTIPART: { status: 400, description: 'the multipart/form-data body is malformed' },
+  INVALID_OTP: { status: 400, description: 'the signing code is wrong; the message says how many attempts are left' },
+  OTP_EXPIRED: { status: 400, description: 'the signing code has expired; ask for a new one' },
+  INVALID_CONTENT_ENCODING: { status: 400, description: 'the body is not valid data for its `Content-Encoding`', scope: 'any' },
+  BAD_REQUEST: { status: 400, description: 'the request could not be parsed', scope: 'any' },
+  INVALID_API_KEY: { status: 401, description: 'the key in `authorization` is unknown or revoked' },
+  UNAUTHORIZED: { status: 401, description: '`/metrics` without `Authorization: Bearer <METRICS_TOKEN>`', scope: 'any' },
+  SUPERADMIN_REQUIRED: { status: 403, description: 'a tenant key on an operation that needs a superadmin key' },
+  NOT_DOCUMENT_OWNER: { status: 403, description: 'the document belongs to another tenant' },
+  CSRF_FAILED: { status: 403, description: 'a dashboard form without its session’s CSRF token' },
+  NOT_FOUND: { status: 404, description: 'no such route', scope: 'any' },
+  DOCUMENT_NOT_FOUND: { status: 404, description: 'no such document, or it belongs to another tenant' },
+  REQUEST_NOT_FOUND: { status: 404, description: 'no such signing request, or it belongs to another tenant' },
+  TENANT_NOT_FOUND: { status: 404, description: 'no such tenant (or already erased), or no recorded activity' },
+  LINK_NOT_FOUND: { status: 404, description: 'the signing link is unknown' },
+  PAGE_NOT_FOUND: { status: 404, description: 'the document has no such page' },
+  WEBHOOK_NOT_FOUND: { status: 404, description: 'no such webhook endpoint of this tenant' },
+  DELIVERY_NOT_FOUND: { status: 404, description: 'no such delivery of this webhook endpoint' },
+  LOGO_NOT_FOUND: { status: 404, description: 'the tenant has no logo' },
+  TEMPLATE_NOT_FOUND: { status: 404, description: 'no contract template with this id' },
+  NO_SIGNED_REQUEST: { status: 404, description: 'no request of the document is signed yet' },
+  FILE_MISSING: { status: 404, description: 'the stored file is missing from storage' },
+  DOCUMENT_ERASED: { status: [404, 410], description: 'the document was erased (404 on its signed PDF, 410 elsewhere)' },
+  ALREADY_SIGNED: { status: 409, description: 'the signing request is already signed' },
+  DOCUMENT_NOT_VIEWED: { status: 409, description: 'the signee asked for a code before opening the document' },
+  OTP_NOT_REQUESTED: { status: 409, description: 'a signature without a code asked for first' },
+  NOT_SIGNED: { status: 409, description: 'the signing request is not signed' },
+  SEAL_IN_PROGRESS: { status: 409, description: 'the signature is still being sealed; try again shortly' },
+  FINAL_PDF_NOT_READY: { status: 409, description: 'the final PDF is being built, or not every request is signed' },
+  DOCUMENT_FINALISED: { status: 409, description: 'every request of the document is signed and its final PDF built' },
+  TENANT_HAS_PENDING_REQUESTS: { status: 409, description: 'a signing request of the tenant is still pending' },
+  REQUEST_EXPIRED: { status: 410, description: 'the signing link has expired' },
+  REQUEST_CANCELLED: { status: 410, description: 'the signing request was cancelled' },
+  PAYLOAD_TOO_LARGE: { status: 413, description: 'the body or a file is over its limit', scope: 'any' },
+  TOOL_OUTPUT_TOO_LARGE: { status: 413, description: 'a tool’s result would exceed its output budget' },
+  UNSUPPORTED_ENCODING: { status: 415, description: 'an unknown `Content-Encoding`, or a charset other than UTF-8', scope: 'any' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'the body’s media type is not accepted', scope: 'any' },
+  UNSUPPORTED_FILE_TYPE: { status: 415, description: 'the office tool cannot convert files of this extension' },
+  RANGE_NOT_SATISFIABLE: { status: 416, description: 'the requested range is outside the body', scope: 'any' },
+  REQUEST_LOCKED: { status: 423, description: 'five wrong codes: the signing request is locked' },
+  RATE_LIMIT_EXCEEDED: { status: 429, description: 'a per-tenant or per-client budget is spent; wait `Retry-After` seconds' },
+  OTP_RATE_LIMITED: { status: 429, description: 'too many signing codes this hour; wait `Retry-After` seconds' },
+  INTERNAL_ERROR: { status: 500, description: 'an unexpected error; it is logged under the `request_id`', scope: 'any' },
+  TEMPLATE_ERROR: { status: 500, description: 'a template’s own expressions failed on valid variables' },
+  TOOL_WORKER_FAILED: { status: 500, description: 'the PDF worker stopped during the job' },
+  ENGINE_FAILED: { status: 500, description: 'a PDF engine failed on the file' },
+  ENGINE_OUTPUT_TOO_LARGE: { status: 500, description: 'a PDF engine wrote more than its output limit' },
+  ICC_PROFILE_MISSING: { status: 500, description: 'no sRGB ICC profile is installed for PDF/A' },
+  PDFA_CONVERSION_FAILED: { status: 500, description: 'Ghostscript’s output is not PDF/A-2b' },
+  SERVICE_UNAVAILABLE: { status: 503, description: 'a dependency (database, Redis, the rate limiter, the verifier) is unavailable; retry shortly', scope: 'any' },
+  ENGINE_MISSING: { status: 503, description: 'a PDF engine is not installed (the message names it)' },
+  TOOLS_BUSY: { status: 503, description: 'the PDF tools are busy; retry after `Retry-After` seconds' },
+  SHUTTING_DOWN: { status: 503, description: 'the service is shutting down' },
+  ENGINE_TIMEOUT: { status: 504, description: 'a PDF engine did not finish within its time limit' },
+  TOOL_TIMEOUT: { status: 504, description: 'a PDF worker job did not finish within its time limit' },
+  VALIDATION_ERROR: { status: 422, description: 'invalid input, answered as the `detail` list', scope: 'internal' },
+  INVALID_JSON: { status: 422, description: 'a malformed JSON body, answered as the `detail` list', scope: 'internal' },
+  INVALID_INPUT: { status: 422, description: 'a PDF tool’s invalid input, answered as the `detail` list', scope: 'internal' },
+  REQUEST_ABORTED: { status: 499, description: 'the client closed the request; its work was stopped', scope: 'internal' },
+  TOOL_CLIENT_MISSING: { status: 500, description: 'a worker job started without a client: a programming error', scope: 'internal' },
+  AMBIGUOUS_KEY: { status: 409, description: 'the operator CLI: a key prefix matches more than one key', scope: 'internal' },
+} as const satisfies ErrorCatalogue;
+
+export type EsignErrorCode = keyof typeof ESIGN_ERROR_CODES;
