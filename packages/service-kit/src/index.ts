@@ -13,3 +13,6 @@ export * from './cli-frame';
 export * from './service-infrastructure';
 export * from './run-service-process';
 export * from './storage';
+export * from './disposal-stack';
+export * from './service-config';
+export * from './service-lifecycle';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, parseConfig, s3Env, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
+import { ConfigError, env, parseConfig, serviceEnv, serviceSettings, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
 import { ENGINE_SANDBOX_MODES } from '@firma-riesgo/pdf-core';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
 
@@ -35,12 +35,9 @@ function aes256Key() {
  * configuration table lists the same names and defaults.
  */
 const ZEsignEnvSchema = z.object({
+  ...serviceEnv,
   ESIGN_PORT: env.port(8001),
-  HOST: z.string().default('0.0.0.0'),
   ESIGN_DATABASE_URL: env.url(['postgres', 'postgresql']).optional(),
-  DATA_DIR: z.string().optional(),
-  INIT_CWD: z.string().optional(),
-  REDIS_URL: env.url(['redis', 'rediss']).optional(),
   SMTP_URL: env.url(['smtp', 'smtps']).optional(),
   SMTP_FROM: z.string().default('Firma <no-reply@localhost>'),
   ESIGN_PUBLIC_URL: env.url(['http', 'https']).optional(),
@@ -90,7 +87,6 @@ const ZEsignEnvSchema = z.object({
       }
     }, 'must be an IANA time zone such as UTC or Europe/Madrid'),
   NODE_ENV: z.string().optional(),
-  TRUSTED_PROXIES: env.list(),
   ESIGN_DEMO_KEY: env.bool(true),
   ESIGN_WORKER_CONCURRENCY: env.int(4, 1),
   ESIGN_TOOLS_RATE_LIMIT: env.int(60, 1),
@@ -101,13 +97,8 @@ const ZEsignEnvSchema = z.object({
   ESIGN_KEY_CACHE_MS: env.int(5_000, 0),
   ESIGN_KEY_CACHE_SIZE: env.int(10_000, 1),
   ESIGN_RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]+$/, 'letters, digits, _, : and - only').default('esign-rl'),
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('bull'),
-  SHUTDOWN_GRACE_MS: env.int(10_000),
   ESIGN_RECOVERY_INTERVAL_MS: env.int(60_000, 1_000),
-  LOG_LEVEL: env.logLevel(),
-  ...httpEdgeEnv,
   ESIGN_STORAGE: storageKindEnv(),
-  ...s3Env,
 });
 
 export type EsignConfig = ReturnType<typeof loadConfig>;
@@ -132,14 +123,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       'ESIGN_AT_REST_KEY: required with ESIGN_DATABASE_URL (or SIGNING_IDENTITY_KEY, from which it is then derived), so that every instance opens queued emails and checks signing codes with one key (see the README, Secrets at rest)',
     ]);
   }
-  // npm -w runs scripts inside the workspace folder; INIT_CWD is where the user typed the command.
-  const dataDir = resolve(e.INIT_CWD ?? process.cwd(), e.DATA_DIR ?? 'data');
+  const base = serviceSettings(e);
+  const { dataDir } = base;
   return {
+    /** HOST, DATA_DIR, REDIS_URL, QUEUE_PREFIX, TRUSTED_PROXIES, SHUTDOWN_GRACE_MS, LOG_LEVEL, HTTP_*_TIMEOUT_MS and METRICS_TOKEN, read as every service reads them. */
+    ...base,
     port: e.ESIGN_PORT,
-    host: e.HOST,
     databaseUrl: e.ESIGN_DATABASE_URL,
-    dataDir,
-    redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.SMTP_FROM,
     mailDir: resolve(dataDir, 'mail'),
@@ -193,7 +183,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       secretKey: e.WEBHOOK_SECRET_KEY,
       concurrency: e.ESIGN_WEBHOOK_CONCURRENCY,
     },
-    trustedProxies: e.TRUSTED_PROXIES,
     // A demo key is only created on an embedded first start, never against a real database.
     demoKey: e.ESIGN_DEMO_KEY && !e.ESIGN_DATABASE_URL,
     workerConcurrency: e.ESIGN_WORKER_CONCURRENCY,
@@ -212,13 +201,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     rateLimitPrefix: e.ESIGN_RATE_LIMIT_PREFIX,
     /** API-key lookups cached per API instance with Redis (0 ms: off); changes are announced on `${rateLimitPrefix}:key-changes`. */
     keyCache: { ttlMs: e.ESIGN_KEY_CACHE_MS, maxEntries: e.ESIGN_KEY_CACHE_SIZE },
-    queuePrefix: e.QUEUE_PREFIX,
-    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     /** How often a job-running process sweeps for work a crash interrupted (one instance at a time). */
     recoveryIntervalMs: e.ESIGN_RECOVERY_INTERVAL_MS,
-    logLevel: e.LOG_LEVEL,
-    /** Server timeouts and the /metrics token (HTTP_*_TIMEOUT_MS, METRICS_TOKEN). */
-    http: httpEdgeSettings(e),
     /** Where the service's files live (ESIGN_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
     storage,
     /** Another backend from the same variables: the target of `esign storage migrate --to KIND` (ConfigError when its variables are missing). */

@@ -1,6 +1,5 @@
-import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, env, httpEdgeEnv, httpEdgeSettings, isCronPattern, parseConfig, s3Env, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
+import { ConfigError, env, isCronPattern, parseConfig, serviceEnv, serviceSettings, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
 
 /** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */
 export interface DeprecatedPrefix {
@@ -82,19 +81,14 @@ const deprecatedPrefixes = () =>
  * configuration table lists the same names and defaults.
  */
 const ZWildfireEnvSchema = z.object({
+  ...serviceEnv,
   WILDFIRE_PORT: env.port(8002),
-  HOST: z.string().default('0.0.0.0'),
   WILDFIRE_DATABASE_URL: env.url(['postgres', 'postgresql']).optional(),
-  DATA_DIR: z.string().optional(),
-  INIT_CWD: z.string().optional(),
-  REDIS_URL: env.url(['redis', 'rediss']).optional(),
-  TRUSTED_PROXIES: env.list(),
   WILDFIRE_DEPRECATED_PREFIXES: deprecatedPrefixes(),
   WILDFIRE_DEMO_TOKEN: env.bool(true),
   WILDFIRE_WORKER_CONCURRENCY: env.int(4, 1),
   WILDFIRE_JOB_STALLED_MS: env.int(30_000, 1_000),
   WILDFIRE_JSON_LIMIT: z.string().default('100kb'),
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('bull'),
   RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('wildfire-rl'),
   WILDFIRE_RATE_LIMIT_DATA: env.int(100, 1),
   WILDFIRE_RATE_LIMIT_REPORTS: env.int(10, 1),
@@ -110,11 +104,7 @@ const ZWildfireEnvSchema = z.object({
   WILDFIRE_SIGNING_P12_PATH: z.string().min(1).optional(),
   WILDFIRE_SIGNING_P12_PASSWORD: z.string().optional(),
   WILDFIRE_TSA_URL: env.url(['http', 'https']).optional(),
-  SHUTDOWN_GRACE_MS: env.int(10_000),
-  LOG_LEVEL: env.logLevel(),
-  ...httpEdgeEnv,
   WILDFIRE_STORAGE: storageKindEnv(),
-  ...s3Env,
 });
 
 export type WildfireConfig = ReturnType<typeof loadConfig>;
@@ -125,15 +115,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     // A password alone means the operator meant their own certificate: never fall back to a self-signed seal quietly.
     throw new ConfigError(['WILDFIRE_SIGNING_P12_PASSWORD: set without WILDFIRE_SIGNING_P12_PATH']);
   }
-  // npm -w runs scripts inside the workspace folder; INIT_CWD is where the user typed the command.
-  const dataDir = resolve(e.INIT_CWD ?? process.cwd(), e.DATA_DIR ?? 'data');
   return {
+    /** HOST, DATA_DIR, REDIS_URL, QUEUE_PREFIX, TRUSTED_PROXIES, SHUTDOWN_GRACE_MS, LOG_LEVEL, HTTP_*_TIMEOUT_MS and METRICS_TOKEN, read as every service reads them. */
+    ...serviceSettings(e),
     port: e.WILDFIRE_PORT,
-    host: e.HOST,
     databaseUrl: e.WILDFIRE_DATABASE_URL,
-    dataDir,
-    redisUrl: e.REDIS_URL,
-    trustedProxies: e.TRUSTED_PROXIES,
     deprecatedPrefixes: e.WILDFIRE_DEPRECATED_PREFIXES,
     jsonLimit: e.WILDFIRE_JSON_LIMIT,
     // A demo token is only created on an embedded first start, never against a real database.
@@ -141,7 +127,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     workerConcurrency: e.WILDFIRE_WORKER_CONCURRENCY,
     /** How long a killed worker's job stays claimed before another worker runs it again (BullMQ lock and stalled check). */
     jobStalledMs: e.WILDFIRE_JOB_STALLED_MS,
-    queuePrefix: e.QUEUE_PREFIX,
     rateLimits: {
       prefix: e.RATE_LIMIT_PREFIX,
       perMinute: { data: e.WILDFIRE_RATE_LIMIT_DATA, reports: e.WILDFIRE_RATE_LIMIT_REPORTS },
@@ -166,10 +151,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     },
     /** The identity that seals report PDFs (a self-signed one under DATA_DIR unless a PKCS#12 is given), and the TSA for B-T seals. */
     signing: { p12Path: e.WILDFIRE_SIGNING_P12_PATH, p12Password: e.WILDFIRE_SIGNING_P12_PASSWORD, tsaUrl: e.WILDFIRE_TSA_URL },
-    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    logLevel: e.LOG_LEVEL,
-    /** Server timeouts and the /metrics token (HTTP_*_TIMEOUT_MS, METRICS_TOKEN). */
-    http: httpEdgeSettings(e),
     /** Where the service's files live (WILDFIRE_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
     storage: storageSettings(e.WILDFIRE_STORAGE, e, 'WILDFIRE_STORAGE'),
     /** Another backend from the same variables: the target of `wildfire storage migrate --to KIND` (ConfigError when its variables are missing). */

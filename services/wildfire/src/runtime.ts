@@ -1,54 +1,16 @@
-import type { Server } from 'node:http';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
 import { createTsaClient, createWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
-import {
-  closeServer,
-  createRedis,
-  createLogger,
-  createMetrics,
-  createStorageSweep,
-  listenHttp,
-  openServiceInfrastructure,
-  runIfUnlocked,
-  startJobs,
-  type Database,
-  type JobsRuntime,
-  type Logger,
-} from '@firma-riesgo/service-kit';
+import { createLogger, createMetrics, runIfUnlocked, startService, type JobsRuntime, type Logger, type ProcessRole, type ServiceLifecycle, type ServiceRuntime, type StartedService } from '@firma-riesgo/service-kit';
 import { createWildfireApp } from './app';
-import { createDecisionSupportService, type DecisionSupportService } from './decision-support/service';
-import { createIngestDecisions, type DecisionIngestSummary } from './decisions/ingest-decisions';
-import { AUTOMATIC_MIN_FWI, createRebuildAutomaticDecisions, createUpdateAutomaticDecisions } from './decisions/automatic-decisions';
-import { createDecisionsRepository } from './decisions/repository';
-import { createDecisionsService, type DecisionsService } from './decisions/service';
-import { createFramingService, type FramingService } from './framing/service';
-import { createIngestEcosystem, type EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
-import { createEcosystemRepository } from './ecosystem/repository';
-import { createEcosystemService, type EcosystemService } from './ecosystem/service';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
-import { WILDFIRE_QUEUE, wildfireJobs, wildfireSchedules, type WildfireJobs } from './jobs/registry';
-import { createIngestMunicipalities, type MunicipalityIngestSummary } from './municipalities/ingest-municipalities';
-import { createMunicipalitiesRepository } from './municipalities/repository';
-import { createMunicipalitiesService, type MunicipalitiesService } from './municipalities/service';
-import { todayInSpain } from './calendar';
-import { createIngestWeather, type WeatherIngestSummary } from './readings/ingest-weather';
-import { createReadingsRepository } from './readings/repository';
-import { createReadingsService, type ReadingsService } from './readings/service';
-import { createGenerateReport } from './reports/generate-report';
-import { createPurgeExpiredFiles } from './reports/purge-expired-files';
-import { createServiceFileStore } from './storage/file-store';
-import { createReportSchedules, type ReportSchedules } from './reports/report-schedules';
-import { createReportsRepository } from './reports/repository';
-import { createRunScheduledReports } from './reports/run-scheduled-reports';
-import { createReportsService, type ReportsService } from './reports/service';
+import { createDataFeatures, createReportFeatures, type DataFeatures } from './features';
+import { WILDFIRE_QUEUE, wildfireJobHandlers, wildfireJobs, wildfireSchedules, type WildfireJobs } from './jobs/registry';
+import type { ReportGenerationQueue } from './reports/jobs';
+import type { ReportSchedules } from './reports/report-schedules';
+import type { ReportsService } from './reports/service';
 import { loadReportSealIdentity } from './reports/seal-identity';
 import { createReportSealer } from './reports/seal-report';
-import { createIngestSeasons, type SeasonIngestSummary } from './seasons/ingest-seasons';
-import { createSeasonsRepository } from './seasons/repository';
-import { createSeasonsService, type SeasonsService } from './seasons/service';
-import { createSyntheticData } from './synthetic/synthetic-data';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
 import { createRedisUsageCounter } from './rate-limits/redis-usage-counter';
@@ -65,53 +27,21 @@ const noSealer = {
   },
 };
 
-export type WildfireRole = 'api' | 'worker' | 'all' | 'cli';
+export type WildfireRole = ProcessRole;
 
-export interface WildfireRuntime {
-  config: WildfireConfig;
-  logger: Logger;
-  version: string;
-  database: Database<typeof schema>;
-  jobs: JobsRuntime<WildfireJobs>;
+export interface WildfireRuntime extends ServiceRuntime<typeof schema, WildfireConfig, WildfireJobs>, Omit<DataFeatures, 'synthetic'> {
   tokens: TokensService;
-  municipalities: MunicipalitiesService;
-  readings: ReadingsService;
-  ecosystem: EcosystemService;
-  decisionSupport: DecisionSupportService;
-  decisions: DecisionsService;
-  seasons: SeasonsService;
-  framing: FramingService;
   reports: ReportsService;
   /** `wildfire reports schedule|schedules|unschedule`: the accounts' monthly report schedules. */
   reportSchedules: ReportSchedules;
   /** Per-token rate limits (in Redis when REDIS_URL is set, else in this process) and monthly usage. */
   limits: RateLimits;
-  /** `wildfire ingest ...`: each validates the whole file and loads all of it or nothing. */
-  ingest: {
-    weather(path: string): Promise<WeatherIngestSummary>;
-    municipalities(path: string): Promise<MunicipalityIngestSummary>;
-    ecosystem(path: string): Promise<EcosystemIngestSummary>;
-    decisions(path: string): Promise<DecisionIngestSummary>;
-    seasons(path: string): Promise<SeasonIngestSummary>;
-  };
-  /** `wildfire decisions rebuild-automatic`: the automatic decisions of every stored reading, derived again. */
-  rebuildAutomaticDecisions(): Promise<{ municipalities: number; created: number; updated: number; removed: number }>;
   /** What "now" is: decides "today" and "the future" for the date rules, and token expiry. */
   clock: () => Date;
-  redis?: Redis;
-  server?: Server;
-  /** Base URL the HTTP server listens on (api and all roles). */
-  url?: string;
   /** Plaintext demo token, only on an embedded first start. */
   demoToken?: string | null;
-  close(): Promise<void>;
 }
 
-/**
- * Composition root: builds every dependency explicitly for one process role.
- * `api` serves HTTP (and runs jobs in-process when there is no Redis), `worker` runs
- * BullMQ jobs, `all` does both, `cli` only opens the database and the queue producer.
- */
 export interface StartOptions {
   logger?: Logger;
   /** Tests pin the date; everything else takes the system clock. */
@@ -125,111 +55,59 @@ export interface StartOptions {
   reportRendering?: { onRenderSlot?: (report: { id: string; accountId: string; municipioId: string }) => Promise<void>; busyRetryMs?: number };
 }
 
+const WILDFIRE_SERVICE = { service: 'wildfire', schema, migrationsFolder: MIGRATIONS_FOLDER, packageDir: join(__dirname, '..') };
+
+/**
+ * Wildfire for one process role, on service-kit's lifecycle (`startService`), which opens
+ * and releases the infrastructure; `composeWildfire` builds the features, jobs and app.
+ */
 export async function startWildfire(config: WildfireConfig, role: WildfireRole, options: StartOptions = {}): Promise<WildfireRuntime> {
   const logger = options.logger ?? createLogger({ service: 'wildfire', level: config.logLevel });
   const clock = options.clock ?? (() => new Date());
-  const { version, database, redis } = await openServiceInfrastructure({
-    service: 'wildfire',
-    role,
-    databaseUrl: config.databaseUrl,
-    redisUrl: config.redisUrl,
-    dataDir: config.dataDir,
-    schema,
-    migrationsFolder: MIGRATIONS_FOLDER,
-    packageDir: join(__dirname, '..'),
-    logger,
-  });
+  const { demoCredential, ...started } = await startService(WILDFIRE_SERVICE, { role, config, logger }, (lifecycle) => composeWildfire(lifecycle, config, clock, options));
+  return { ...started, demoToken: demoCredential };
+}
 
-  // Token lookups are cached only where a change can reach the cache at once: a process
-  // that serves the API, with Redis, subscribed to the token-change channel; a worker
-  // authenticates nothing. The CLI announces its changes there (a connection of its own:
-  // the CLI role opens no other).
-  const cache = (role === 'api' || role === 'all') && redis && config.tokenCache.ttlMs > 0 ? createTokenCache(config.tokenCache) : undefined;
-  const cliPublisher = role === 'cli' && config.redisUrl ? createRedis(config.redisUrl) : undefined;
-  cliPublisher?.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  const publisher = redis ?? cliPublisher;
-  // Each service and use case gets the repositories and collaborators it uses, and no others.
-  const tokens = createTokensService(createTokensRepository(database.db), clock, {
-    cache,
-    announce: publisher && tokenChangePublisher(publisher, config.rateLimits.prefix),
-    logger,
-  });
-  const municipalitiesRepo = createMunicipalitiesRepository(database);
-  const municipalities = createMunicipalitiesService(municipalitiesRepo);
-  const seasonsRepo = createSeasonsRepository(database);
-  const seasons = createSeasonsService({ repo: seasonsRepo, clock });
-  try {
-    const seeded = await municipalities.seedRegistryIfNeeded();
-    if (seeded > 0) logger.info({ municipalities: seeded }, 'loaded the built-in municipality registry');
-    const seasonRows = await seasons.seedIfNeeded();
-    if (seasonRows > 0) logger.info({ communities: seasonRows }, 'loaded the built-in épocas de peligro table');
-  } catch (err) {
-    await database.close();
-    throw err;
-  }
-  const readingsRepo = createReadingsRepository(database);
-  const ecosystemRepo = createEcosystemRepository(database);
-  const decisionsRepo = createDecisionsRepository(database);
-  const updateAutomaticDecisions = createUpdateAutomaticDecisions({ repo: decisionsRepo, clock });
-  const ingest = {
-    weather: createIngestWeather({
-      repo: readingsRepo,
-      municipalities,
-      today: () => todayInSpain(clock()),
-      highFwi: AUTOMATIC_MIN_FWI,
-      afterReadings: async (tx, touched, highRuns) => {
-        const counts = await updateAutomaticDecisions(tx, touched, highRuns);
-        if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
-      },
-    }),
-    municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
-    ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
-    decisions: createIngestDecisions({ repo: decisionsRepo, municipalities, clock }),
-    seasons: createIngestSeasons({ repo: seasonsRepo, clock }),
-  };
-  // One synthetic model for every feature, so its cache serves m1 and the fuel moisture index alike.
-  const synthetic = createSyntheticData({ cacheSize: options.syntheticCacheSize });
-  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock });
-  const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
-  const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, ecosystem, synthetic, clock });
-  const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
-  const framing = createFramingService({ decisionSupport });
+type WildfireFeatures = Omit<WildfireRuntime, keyof StartedService<typeof schema> | 'demoToken'>;
 
-  // Report files: under DATA_DIR/wildfire/files (API and worker processes must share that folder), in the database, or in S3 (WILDFIRE_STORAGE).
-  const files = createServiceFileStore(config, database);
-  const reportsRepo = createReportsRepository(database.db);
+/** Each service and use case gets the repositories and collaborators it uses, and no others. */
+async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: WildfireConfig, clock: () => Date, options: StartOptions) {
+  const { database, redis, logger } = life;
+  const { cache, announce } = life.credentials({
+    ttlMs: config.tokenCache.ttlMs,
+    createCache: () => createTokenCache(config.tokenCache),
+    publisher: (publisher) => tokenChangePublisher(publisher, config.rateLimits.prefix),
+    follow: (subscriber, tokenCache, log) => followTokenChanges(subscriber, config.rateLimits.prefix, tokenCache, log),
+  });
+  const tokens = createTokensService(createTokensRepository(database.db), clock, { cache, announce, logger });
+  const data = await createDataFeatures({ database, clock, logger, syntheticCacheSize: options.syntheticCacheSize });
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
-  let identity: SigningIdentity | undefined;
-  if (role !== 'cli') {
-    try {
-      identity = await loadReportSealIdentity(config);
-    } catch (err) {
-      if (redis) redis.disconnect();
-      await database.close();
-      throw err;
-    }
-  }
+  const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);
   const sealer = identity && createReportSealer({ identity, tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined, clock });
   // Threads start on the first PDF, so a process that renders none never loads the layout engine.
-  const pdfPool = createWorkerPool({ size: config.reports.pdfWorkers });
-  const generateReport = createGenerateReport({
-    repo: reportsRepo,
-    municipalities,
-    readings,
-    synthetic,
-    decisions,
-    ecosystem,
+  const pdfPool = await life.open('pdf workers', () => createWorkerPool({ size: config.reports.pdfWorkers }), (pool) => pool.close());
+  // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
+  const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
+  // Late-bound: the job handlers need the reports, and the reports enqueue jobs.
+  const enqueuer: ReportGenerationQueue = {
+    enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts),
+    enqueueAndWait: (name, payload, opts) => jobs.queue.enqueueAndWait(name, payload, opts),
+  };
+  const reporting = createReportFeatures({
+    config,
+    database,
+    data,
+    tokens,
     pool: pdfPool,
     sealer: sealer ?? noSealer,
-    files,
+    jobs: enqueuer,
+    exclusive,
     clock,
-    accountConcurrency: config.reports.accountConcurrency,
-    ...options.reportRendering,
+    logger,
+    rendering: options.reportRendering,
   });
 
-  const stopFollowing = cache && redis ? await followTokenChanges(redis.duplicate(), config.rateLimits.prefix, cache, logger) : undefined;
-  const usageRepo = createUsageRepository(database.db);
-  const usageOptions = { repo: usageRepo, flushMs: config.rateLimits.usageFlushMs, clock, logger };
+  const usageOptions = { repo: createUsageRepository(database.db), flushMs: config.rateLimits.usageFlushMs, clock, logger };
   const limits = createRateLimits({
     perMinute: config.rateLimits.perMinute,
     keyPrefix: config.rateLimits.prefix,
@@ -237,125 +115,43 @@ export async function startWildfire(config: WildfireConfig, role: WildfireRole, 
     usage: redis ? createRedisUsageCounter({ ...usageOptions, redis, keyPrefix: config.rateLimits.prefix }) : createMemoryUsageCounter(usageOptions),
     clock,
   });
+  // The requests served since the last flush reach account_usage before the process stops.
+  life.defer('usage counters', () => limits.close().catch((err: unknown) => logger.warn({ err }, 'could not flush the usage counters at shutdown')));
 
-  // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
-  const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
-  const purgeExpiredFiles = createPurgeExpiredFiles({ repo: reportsRepo, files, clock, exclusive, testRetentionDays: config.reports.testRetentionDays });
-  const sweepOrphanBlobs = createStorageSweep({ service: 'wildfire', files, clock, exclusive });
-  // Late-bound: the schedule creates reports through the reports service, which needs the queue.
-  let reportsService: ReportsService | undefined;
-  const runScheduledReports = createRunScheduledReports({
-    repo: reportsRepo,
-    tokens,
-    reports: { createScheduled: (schedule, periodo) => reportsService!.createScheduled(schedule, periodo) },
-    clock,
-    exclusive,
-  });
-
-  const jobs = startJobs({
-    redisUrl: config.redisUrl,
+  const jobs: JobsRuntime<WildfireJobs> = life.queue({
     queueName: WILDFIRE_QUEUE,
-    prefix: config.queuePrefix,
     registry: wildfireJobs,
-    handlers: () => ({
-      'token.touch': (payload) => tokens.touch(payload.tokenId, new Date(payload.usedAt)),
-      'report.generate': (payload, ctx) => generateReport(payload.reportId, ctx),
-      'report.retention': (_payload, ctx) => purgeExpiredFiles(ctx.logger),
-      'report.scheduled': (_payload, ctx) => runScheduledReports(ctx.logger),
-      'storage.sweep': (_payload, ctx) => sweepOrphanBlobs(ctx.logger),
-    }),
-    runWorker: role === 'worker' || role === 'all',
+    handlers: () => wildfireJobHandlers({ tokens, reports: reporting, storageSweep: { service: 'wildfire', files: reporting.files, clock, exclusive } }),
     concurrency: config.workerConcurrency,
     stalledAfterMs: config.jobStalledMs,
-    logger,
+    schedules: () => wildfireSchedules(config, reporting.files),
   });
-  const reports = createReportsService({
-    repo: reportsRepo,
-    municipalities,
-    readings,
-    jobs: jobs.queue,
-    files,
-    clock,
-    waitMs: config.reports.waitMs,
-    testRetentionDays: config.reports.testRetentionDays,
-    logger,
-  });
-  reportsService = reports;
-  const reportSchedules = createReportSchedules({ repo: reportsRepo, tokens, municipalities, clock });
-  // The process that runs the jobs (a worker, or the embedded in-process queue) declares the
-  // repeatable ones; BullMQ keeps one scheduler per job however many workers declare it.
-  if (role === 'worker' || role === 'all' || (role === 'api' && jobs.mode === 'in-process')) {
-    try {
-      await jobs.queue.setSchedules(wildfireSchedules(config, files));
-    } catch (err) {
-      await jobs.close();
-      await pdfPool.close();
-      if (redis) redis.disconnect();
-      await database.close();
-      throw err;
-    }
-  }
-
-  let server: Server | undefined;
-  let url: string | undefined;
-  if (role === 'api' || role === 'all') {
-    const app = createWildfireApp({
-      config,
-      logger,
-      metrics: createMetrics('wildfire'),
-      version,
-      database,
-      redis,
-      tokens,
-      readings,
-      ecosystem,
-      decisionSupport,
-      decisions,
-      framing,
-      reports,
-      limits,
-      jobs: jobs.queue,
-      signing: { selfSigned: identity!.selfSigned, tsa: Boolean(config.signing.tsaUrl) },
-      clock,
-    });
-    ({ server, url } = await listenHttp(app, config.port, config.host));
-  }
-  const demoToken = role !== 'cli' && role !== 'worker' && config.demoToken ? await tokens.createDemoTokenIfEmpty() : null;
-
+  const { reports, reportSchedules } = reporting;
+  // The runtime answers the data services (the CLI and tests use them), not the synthetic model they share.
+  const { synthetic: _shared, ...dataServices } = data;
+  const features: WildfireFeatures = { ...dataServices, config, logger, jobs, tokens, reports, reportSchedules, limits, clock };
   return {
-    config,
-    logger,
-    version,
-    database,
-    jobs,
-    tokens,
-    municipalities,
-    readings,
-    ecosystem,
-    decisionSupport,
-    decisions,
-    seasons,
-    framing,
-    reports,
-    reportSchedules,
-    limits,
-    ingest,
-    rebuildAutomaticDecisions: createRebuildAutomaticDecisions({ repo: decisionsRepo, clock }),
-    clock,
-    redis,
-    server,
-    url,
-    demoToken,
-    async close() {
-      if (server) await closeServer(server, config.shutdownGraceMs);
-      // The requests served since the last flush reach account_usage before the process stops.
-      await limits.close().catch((err: unknown) => logger.warn({ err }, 'could not flush the usage counters at shutdown'));
-      await stopFollowing?.();
-      if (cliPublisher) await cliPublisher.quit().catch(() => cliPublisher.disconnect());
-      await jobs.close();
-      await pdfPool.close();
-      if (redis) await redis.quit().catch(() => redis.disconnect());
-      await database.close();
-    },
+    runtime: features,
+    app: () =>
+      createWildfireApp({
+        config,
+        logger,
+        metrics: createMetrics('wildfire'),
+        version: life.version,
+        database,
+        redis,
+        tokens,
+        readings: data.readings,
+        ecosystem: data.ecosystem,
+        decisionSupport: data.decisionSupport,
+        decisions: data.decisions,
+        framing: data.framing,
+        reports,
+        limits,
+        jobs: jobs.queue,
+        signing: { selfSigned: identity!.selfSigned, tsa: Boolean(config.signing.tsaUrl) },
+        clock,
+      }),
+    demoCredential: config.demoToken ? () => tokens.createDemoTokenIfEmpty() : undefined,
   };
 }

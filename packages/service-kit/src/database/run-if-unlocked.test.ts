@@ -65,4 +65,15 @@ describe('runIfUnlocked on Postgres', () => {
     await expect(runIfUnlocked(pglite, 'task:e', async () => 'ok')).resolves.toEqual({ ran: true, value: 'ok' });
     expect(connect).not.toHaveBeenCalled();
   });
+
+  it('on embedded PGlite skips a second run of the same name while the first runs, and runs again once it settles', async () => {
+    const pglite = { kind: 'pglite' as const, pool: { connect: jest.fn() } as unknown as pg.Pool };
+    let finish!: () => void;
+    const first = runIfUnlocked(pglite, 'task:f', () => new Promise<string>((resolve) => (finish = () => resolve('first'))));
+    await expect(runIfUnlocked(pglite, 'task:f', async () => 'second')).resolves.toEqual({ ran: false });
+    await expect(runIfUnlocked(pglite, 'task:g', async () => 'other name')).resolves.toEqual({ ran: true, value: 'other name' });
+    finish();
+    await expect(first).resolves.toEqual({ ran: true, value: 'first' });
+    await expect(runIfUnlocked(pglite, 'task:f', async () => 'again')).resolves.toEqual({ ran: true, value: 'again' });
+  });
 });

@@ -1,4 +1,5 @@
 import type { JobLogger } from './logger';
+import type { AnyJobDefinition } from './define-job';
 import type { JobNameOf, JobPayloadOf, JobRegistry } from './registry';
 
 /** What a handler learns about the run it is part of. */
@@ -23,6 +24,9 @@ export type JobHandler<Payload> = (payload: Payload, ctx: JobContext) => Promise
 export type JobHandlers<R extends JobRegistry> = {
   [Name in JobNameOf<R>]: JobHandler<JobPayloadOf<R, Name>>;
 };
+
+/** The handlers of some of a service's jobs (one feature's, in its `jobs.ts`), keyed by job name. */
+export type JobHandlersOf<Defs extends AnyJobDefinition> = JobHandlers<JobRegistry<Defs>>;
 
 /**
  * Start-up check that handlers and registry agree. The types already demand it, but

@@ -1,3 +1,4 @@
+import type { AnyJobDefinition } from './define-job';
 import type { JobInputOf, JobNameOf, JobRegistry } from './registry';
 import type { JobSchedule } from './repeat';
 
@@ -50,6 +51,9 @@ export interface JobQueue<R extends JobRegistry = JobRegistry> {
   depth(): Promise<QueueDepth>;
   close(): Promise<void>;
 }
+
+/** What a feature that queues `Defs` depends on: `enqueue` for those jobs only, not the service's whole registry. */
+export type JobEnqueuer<Defs extends AnyJobDefinition> = Pick<JobQueue<JobRegistry<Defs>>, 'enqueue'>;
 
 export interface QueueDepth {
   waiting: number;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LockedRun } from '../database/run-if-unlocked';
 import { defineJob } from '../queue/define-job';
+import type { JobHandlersOf } from '../queue/handlers';
 import type { JobLogger } from '../queue/logger';
 import type { BlobStore } from './blob-store';
 import type { OrphanSweep, PostgresBlobStore } from './postgres-blob-store';
@@ -52,4 +53,10 @@ export function createStorageSweep(deps: {
     logger.info(summary, run.ran ? 'swept orphan blob chunks' : 'the storage sweep is running elsewhere; skipped');
     return summary;
   };
+}
+
+/** The `storage.sweep` handler of a service's job registry. */
+export function storageSweepJobHandlers(deps: Parameters<typeof createStorageSweep>[0]): JobHandlersOf<typeof storageSweepJob> {
+  const sweepOrphanBlobs = createStorageSweep(deps);
+  return { 'storage.sweep': (_payload, ctx) => sweepOrphanBlobs(ctx.logger) };
 }

@@ -12,8 +12,8 @@ import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/r
 import type { WebhookDeliveriesRepository } from '../webhooks/deliveries-repository';
 import type { WebhookEventsRepository } from '../webhooks/events-repository';
 import { publishWebhookEvents } from '../webhooks/publish';
-import type { JobQueue } from '@firma-riesgo/service-kit';
-import type { EsignJobs } from '../jobs/registry';
+import type { JobEnqueuer } from '@firma-riesgo/service-kit';
+import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { EsignPrincipal } from '../keys/authenticate';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import { inspectPdf, UnacceptablePdfError } from './pdf-inspection';
@@ -50,7 +50,7 @@ export interface DocumentsDeps {
   /** Worker threads: an upload is parsed there, never on the request thread. */
   pool: Pick<PdfWorkerPool, 'run'>;
   /** Webhook events go out through `webhook.dispatch` after commit. */
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>;
   /** Writes uploads' and erasures' audit rows, webhook events and counts in their transactions. */
   record: RecordSigningEvents;
   /** Embedded mode's .eml files (DATA_DIR/mail): erasure deletes the document's. */

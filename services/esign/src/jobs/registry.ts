@@ -1,15 +1,41 @@
-import { createJobRegistry, storageSweepJob, storageSweepSchedules, type BlobStore, type JobSchedule } from '@firma-riesgo/service-kit';
-import { touchKeyJob } from '../keys/jobs';
-import { sendEmailJob } from '../mail/jobs';
-import { finaliseDocumentJob, sealRequestJob } from '../signatures/jobs';
-import { dispatchWebhookEventJob } from '../webhooks/jobs';
+import { createJobRegistry, storageSweepJob, storageSweepJobHandlers, storageSweepSchedules, type JobHandlers, type ServiceSchedule } from '@firma-riesgo/service-kit';
+import { keyJobHandlers, touchKeyJob } from '../keys/jobs';
+import { mailJobHandlers, sendEmailJob } from '../mail/jobs';
+import { recoveryJobHandlers, recoveryJobSchedules, recoverySweepJob } from '../recovery/jobs';
+import { finaliseDocumentJob, sealRequestJob, signatureJobHandlers } from '../signatures/jobs';
+import { dispatchWebhookEventJob, webhookDispatchJobHandlers } from '../webhooks/jobs';
 
-/** Every job esign runs. Adding a job here without a handler stops the worker from starting. */
-export const esignJobs = createJobRegistry([sendEmailJob, touchKeyJob, sealRequestJob, finaliseDocumentJob, dispatchWebhookEventJob, storageSweepJob]);
+/**
+ * Every job of the main esign queue, collected from the features' `jobs.ts` (each defines
+ * its jobs, their handlers and their schedules). A job without a handler stops the worker
+ * from starting. Webhook deliveries have a queue of their own (`webhooks/jobs.ts`).
+ */
+export const esignJobs = createJobRegistry([sendEmailJob, touchKeyJob, sealRequestJob, finaliseDocumentJob, dispatchWebhookEventJob, storageSweepJob, recoverySweepJob]);
 export type EsignJobs = typeof esignJobs;
 export const ESIGN_QUEUE = 'esign';
 
-/** The repeatable jobs: with ESIGN_STORAGE=postgres, the orphan-chunk sweep hourly. Declared by the processes that run jobs. */
-export function esignSchedules(files: Pick<BlobStore, 'kind'>): JobSchedule<EsignJobs>[] {
-  return storageSweepSchedules(files);
+export function esignJobHandlers(features: {
+  mail: Parameters<typeof mailJobHandlers>[0];
+  keys: Parameters<typeof keyJobHandlers>[0];
+  signatures: Parameters<typeof signatureJobHandlers>[0];
+  webhookDelivery: Parameters<typeof webhookDispatchJobHandlers>[0];
+  storageSweep: Parameters<typeof storageSweepJobHandlers>[0];
+  recovery: Parameters<typeof recoveryJobHandlers>[0];
+}): JobHandlers<EsignJobs> {
+  return {
+    ...mailJobHandlers(features.mail),
+    ...keyJobHandlers(features.keys),
+    ...signatureJobHandlers(features.signatures),
+    ...webhookDispatchJobHandlers(features.webhookDelivery),
+    ...storageSweepJobHandlers(features.storageSweep),
+    ...recoveryJobHandlers(features.recovery),
+  };
+}
+
+/**
+ * The repeatable jobs: the recovery sweep every ESIGN_RECOVERY_INTERVAL_MS (and at start);
+ * with ESIGN_STORAGE=postgres, the orphan-chunk sweep hourly. Declared by the processes that run jobs.
+ */
+export function esignSchedules(config: { recoveryIntervalMs: number }, files: Parameters<typeof storageSweepSchedules>[0]): ServiceSchedule<EsignJobs>[] {
+  return [...recoveryJobSchedules(config), ...storageSweepSchedules(files)];
 }

@@ -3,8 +3,8 @@ import request from 'supertest';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { esignEnvelope } from '@firma-riesgo/errors';
-import { createHttpApp, createInProcessQueue, createMetrics, openDatabase, type Database, type InProcessJobQueue } from '@firma-riesgo/service-kit';
-import { esignJobs, type EsignJobs } from '../jobs/registry';
+import { createHttpApp, createInProcessQueue, createJobRegistry, createMetrics, openDatabase, type Database, type InProcessJobQueue, type JobRegistry } from '@firma-riesgo/service-kit';
+import { keyJobHandlers, touchKeyJob } from './jobs';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { MIGRATIONS_FOLDER, schema } from '../db';
 import { authenticate, principalOf } from './authenticate';
@@ -16,7 +16,7 @@ describe('API key authentication', () => {
   let database: Database<typeof schema>;
   let keys: KeysService;
   let app: express.Express;
-  let jobs: InProcessJobQueue<EsignJobs>;
+  let jobs: InProcessJobQueue<JobRegistry<typeof touchKeyJob>>;
 
   beforeAll(async () => {
     testDb = await createTestDatabase('esign_keys');
@@ -24,16 +24,10 @@ describe('API key authentication', () => {
     database = await openDatabase({ url: testDb.url, dataDir: '/nonexistent', service: 'esign', schema, migrationsFolder: MIGRATIONS_FOLDER, logger, role: 'service' });
     keys = createKeysService(createKeysRepository(database.db));
     jobs = createInProcessQueue({
-      registry: esignJobs,
+      // authenticate depends on the one job it queues, `key.touch`.
+      registry: createJobRegistry([touchKeyJob]),
       logger,
-      handlers: {
-        'key.touch': (p) => keys.touch(p.keyId, new Date(p.usedAt)),
-        'email.send': async () => undefined,
-        'signature.seal': async () => undefined,
-        'document.finalise': async () => undefined,
-        'webhook.dispatch': async () => undefined,
-        'storage.sweep': async () => undefined,
-      },
+      handlers: keyJobHandlers(keys),
     });
     const auth = { keys, jobs, logger, clock: () => new Date('2026-11-20T10:00:00Z') };
     const http = createHttpApp({ logger, metrics: createMetrics('esign-test'), envelope: esignEnvelope, jsonLimit: '1kb', trustedProxies: [] });

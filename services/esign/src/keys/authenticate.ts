@@ -2,8 +2,8 @@ import type { RequestHandler } from 'express';
 import { parseAuthorizationHeader } from '@firma-riesgo/auth';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../errors';
 import type { KeyRecord } from './repository';
-import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
-import type { EsignJobs } from '../jobs/registry';
+import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
+import type { touchKeyJob } from './jobs';
 import type { KeysService } from './service';
 
 export interface EsignPrincipal {
@@ -28,7 +28,7 @@ declare module 'express-serve-static-core' {
 export interface AuthDeps {
   keys: KeysService;
   /** Receives `key.touch` after each authenticated request. */
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<typeof touchKeyJob>;
   logger: Logger;
   clock?: () => Date;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { minuteBucket } from '@firma-riesgo/auth';
-import { defineJob } from '@firma-riesgo/service-kit';
+import { defineJob, type JobHandlersOf } from '@firma-riesgo/service-kit';
 
 /** Records that a key was used, off the request path (see wildfire's `token.touch`). */
 export const touchKeyJob = defineJob({
@@ -10,3 +10,8 @@ export const touchKeyJob = defineJob({
   dedupeId: (p) => `touch-${p.keyId}-${minuteBucket(p.usedAt)}`,
   removeOnComplete: true,
 });
+
+/** The `key.touch` handler, from the keys service. */
+export function keyJobHandlers(keys: { touch(keyId: string, usedAt: Date): Promise<unknown> }): JobHandlersOf<typeof touchKeyJob> {
+  return { 'key.touch': (payload) => keys.touch(payload.keyId, new Date(payload.usedAt)) };
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob } from '@firma-riesgo/service-kit';
+import { defineJob, type JobContext, type JobHandlersOf } from '@firma-riesgo/service-kit';
 
 /** Sends one outbox row. The payload is the row id only: no address ever sits in Redis. */
 export const sendEmailJob = defineJob({
@@ -10,3 +10,8 @@ export const sendEmailJob = defineJob({
   dedupeId: (p) => `email-${p.emailId}`,
   removeOnComplete: true,
 });
+
+/** The `email.send` handler, from the mail service. */
+export function mailJobHandlers(mail: { deliver(emailId: string, ctx: JobContext): Promise<unknown> }): JobHandlersOf<typeof sendEmailJob> {
+  return { 'email.send': (payload, ctx) => mail.deliver(payload.emailId, ctx) };
+}

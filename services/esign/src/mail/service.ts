@@ -1,5 +1,4 @@
-import type { JobContext, JobQueue } from '@firma-riesgo/service-kit';
-import type { EsignJobs } from '../jobs/registry';
+import type { JobContext, JobEnqueuer } from '@firma-riesgo/service-kit';
 import type { MailFiles } from './mail-files';
 import type { Mailer } from './mailer';
 import type { MailRepository, OutboxEmail } from './repository';
@@ -24,7 +23,7 @@ export function createMailService(deps: {
   repo: MailRepository;
   mailer: Mailer;
   /** Late-bound: the `email.send` handler needs this service, and this service enqueues it. */
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<typeof sendEmailJob>;
   clock?: () => Date;
   onSent?: (email: SentEmail) => Promise<void>;
   /** Embedded mode's .eml files: one written for an email erased meanwhile is removed. */

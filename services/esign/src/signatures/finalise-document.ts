@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sealPdf } from '@firma-riesgo/pdf-core';
-import type { JobContext, JobQueue, Logger } from '@firma-riesgo/service-kit';
+import type { JobContext, JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
 import { FINALISE_HEARTBEAT_MS, ownerKey, type ClaimOwner } from '../documents/finalise-claim';
 import type { DocumentsRepository } from '../documents/repository';
-import type { EsignJobs } from '../jobs/registry';
+import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
@@ -33,7 +33,7 @@ export type FinaliseDocumentRepos = UnitOfWork<
 export function createFinaliseDocument(deps: SealMaterial & {
   repos: FinaliseDocumentRepos;
   files: FileStore;
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>;
   /** The tenant's display name (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;
   record: RecordSigningEvents;

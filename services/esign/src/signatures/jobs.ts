@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob } from '@firma-riesgo/service-kit';
+import { defineJob, type JobContext, type JobHandlersOf } from '@firma-riesgo/service-kit';
 
 /**
  * Seals a signed request's copy when the inline attempt during confirmation failed
@@ -25,3 +25,16 @@ export const finaliseDocumentJob = defineJob({
   removeOnComplete: true,
   timeoutMs: 300_000,
 });
+
+export type SignatureJobs = typeof sealRequestJob | typeof finaliseDocumentJob;
+
+/** The seal and finalise handlers, from the signatures service. */
+export function signatureJobHandlers(signatures: {
+  sealJob(requestId: string, ctx: JobContext): Promise<unknown>;
+  finaliseDocument(documentId: string, ctx: JobContext): Promise<unknown>;
+}): JobHandlersOf<SignatureJobs> {
+  return {
+    'signature.seal': (payload, ctx) => signatures.sealJob(payload.requestId, ctx),
+    'document.finalise': (payload, ctx) => signatures.finaliseDocument(payload.documentId, ctx),
+  };
+}

@@ -1,7 +1,7 @@
-import type { JobQueue } from '@firma-riesgo/service-kit';
+import type { JobEnqueuer } from '@firma-riesgo/service-kit';
 import { FINALISE_CLAIM_STALE_MS } from '../documents/finalise-claim';
 import type { DocumentsRepository } from '../documents/repository';
-import type { EsignJobs } from '../jobs/registry';
+import type { SignatureJobs } from './jobs';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
 
 /** The sweep reads which seals and final PDFs were interrupted. */
@@ -21,7 +21,7 @@ export type ResumeInterruptedRepos = {
  */
 export function createResumeInterrupted(deps: {
   repos: ResumeInterruptedRepos;
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<SignatureJobs>;
   clock: () => Date;
 }) {
   const { repos, jobs } = deps;

@@ -1,8 +1,8 @@
 import { sealPdf } from '@firma-riesgo/pdf-core';
-import type { JobContext, JobQueue, Logger } from '@firma-riesgo/service-kit';
+import type { JobContext, JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentRecord, DocumentsRepository } from '../documents/repository';
-import type { EsignJobs } from '../jobs/registry';
+import type { SignatureJobs } from './jobs';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
 import { storageKeys, type FileStore } from '../storage/file-store';
@@ -22,7 +22,7 @@ export type SealRequestRepos = UnitOfWork<
 export function createSealRequest(deps: SealMaterial & {
   repos: SealRequestRepos;
   files: FileStore;
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<SignatureJobs>;
   record: RecordSigningEvents;
   logger: Logger;
   clock: () => Date;

@@ -1,5 +1,6 @@
-import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
-import type { EsignJobs } from '../jobs/registry';
+import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
+import type { SignatureJobs } from './jobs';
+import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { RecordSigningEvents } from '../signing-events/record-event';
 import type { FileStore } from '../storage/file-store';
 import { createAuditTrailPdf } from './audit-trail-pdf';
@@ -14,7 +15,7 @@ export type SignaturesRepos = SealRequestRepos & FinaliseDocumentRepos & ResumeI
 export interface SignaturesDeps extends SealMaterial {
   repos: SignaturesRepos;
   files: FileStore;
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<SignatureJobs | typeof dispatchWebhookEventJob>;
   /** The tenant's display name, from the keys feature (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;
   logger: Logger;

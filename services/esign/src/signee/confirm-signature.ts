@@ -1,9 +1,9 @@
 import { BadRequestError, ConflictError, LockedError, ValidationError } from '../errors';
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
-import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
+import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import { ipClient, type ClientInfo } from '../audit/client';
 import type { UnitOfWork } from '../db/unit-of-work';
-import type { EsignJobs } from '../jobs/registry';
+import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { SealRequest } from '../signatures/seal-request';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { OtpCodes } from '../signing-requests/otp-code';
@@ -46,7 +46,7 @@ export function createConfirmSignature(deps: {
   seal: Pick<SealRequest, 'sealOrRetryLater'>;
   /** The confirmation's `document_signed` is fanned out to the tenant's endpoints right after commit. */
   webhooks: Pick<WebhookDelivery, 'dispatch'>;
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>;
   /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
   signatureLevel: 'B-B' | 'B-T';
   logger: Logger;

@@ -1,7 +1,7 @@
 import { ConflictError, GoneError, LockedError, NotFoundError } from '../errors';
-import type { JobQueue } from '@firma-riesgo/service-kit';
+import type { JobEnqueuer } from '@firma-riesgo/service-kit';
 import type { DocumentRecord } from '../documents/repository';
-import type { EsignJobs } from '../jobs/registry';
+import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { RecordSigningEvents } from '../signing-events/record-event';
 import { expireDueRequests, type ExpiryRepos } from '../signing-requests/expire-due';
 import { hashLinkToken } from '../signing-requests/link-token';
@@ -31,7 +31,7 @@ export function assertActive(request: SigningRequestRow, now: Date): void {
 export function createLinkLoader(deps: {
   /** The expiry writes the request and its events; the document is read. */
   repos: ExpiryRepos;
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>;
   record: RecordSigningEvents;
   clock: () => Date;
 }) {

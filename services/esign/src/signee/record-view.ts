@@ -1,9 +1,9 @@
-import type { JobQueue } from '@firma-riesgo/service-kit';
+import type { JobEnqueuer } from '@firma-riesgo/service-kit';
 import type { ClientInfo } from '../audit/client';
 import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentRecord } from '../documents/repository';
-import type { EsignJobs } from '../jobs/registry';
+import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
 import { publishWebhookEvents } from '../webhooks/publish';
@@ -23,7 +23,7 @@ export type RecordViewRepos = UnitOfWork<
  * the PDF or a page image, whichever the signee fetched (`details.via`). The code step
  * accepts either.
  */
-export function createRecordView(deps: { repos: RecordViewRepos; jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>; record: RecordSigningEvents; clock: () => Date }) {
+export function createRecordView(deps: { repos: RecordViewRepos; jobs: JobEnqueuer<typeof dispatchWebhookEventJob>; record: RecordSigningEvents; clock: () => Date }) {
   const { repos, clock } = deps;
   return async function recordView(request: SigningRequestRow, document: DocumentRecord, client: ClientInfo, how: { via: 'pdf' | 'pages'; page?: number }): Promise<void> {
     const now = clock();

@@ -1,10 +1,10 @@
 import { ConflictError, RateLimitedError, ValidationError } from '../errors';
-import type { JobQueue } from '@firma-riesgo/service-kit';
+import type { JobEnqueuer } from '@firma-riesgo/service-kit';
 import type { ClientInfo } from '../audit/client';
 import type { AuditRepository } from '../audit/repository';
 import type { Sender } from '../branding/service';
 import type { UnitOfWork } from '../db/unit-of-work';
-import type { EsignJobs } from '../jobs/registry';
+import type { sendEmailJob } from '../mail/jobs';
 import type { MailRepository } from '../mail/repository';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import { otpEmail } from '../signing-requests/emails';
@@ -29,7 +29,7 @@ export function createSendCode(deps: {
   link: LinkLoader;
   /** The sender as signees see it (branding): the code email shows it. */
   sender: (tenantId: string) => Promise<Sender>;
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<typeof sendEmailJob>;
   /** Signing codes are stored as an HMAC under the server's key (signing-requests/otp-code.ts). */
   otp: OtpCodes;
   record: RecordSigningEvents;

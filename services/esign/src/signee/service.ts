@@ -1,7 +1,8 @@
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
-import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
+import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import type { Sender } from '../branding/service';
-import type { EsignJobs } from '../jobs/registry';
+import type { sendEmailJob } from '../mail/jobs';
+import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { SealRequest } from '../signatures/seal-request';
 import type { RecordSigningEvents } from '../signing-events/record-event';
 import type { ExpiryRepos } from '../signing-requests/expire-due';
@@ -29,7 +30,7 @@ export interface SigneeDeps {
   /** The sender as signees see it (branding): the page and the code email show it. */
   sender: (tenantId: string) => Promise<Sender>;
   files: FileStore;
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob>;
   signatures: Pick<SealRequest, 'sealOrRetryLater'>;
   /** The confirmation's `document_signed` is fanned out to the tenant's endpoints right after commit. */
   webhooks: Pick<WebhookDelivery, 'dispatch'>;

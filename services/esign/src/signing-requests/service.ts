@@ -1,10 +1,11 @@
 import { ConflictError, GoneError, NotFoundError } from '../errors';
-import type { JobQueue } from '@firma-riesgo/service-kit';
+import type { JobEnqueuer } from '@firma-riesgo/service-kit';
 import type { z } from 'zod';
 import type { ClientInfo } from '../audit/client';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentsRepository } from '../documents/repository';
-import type { EsignJobs } from '../jobs/registry';
+import type { sendEmailJob } from '../mail/jobs';
+import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { Sender } from '../branding/service';
 import type { EsignPrincipal } from '../keys/authenticate';
 import type { MailRepository } from '../mail/repository';
@@ -31,7 +32,7 @@ export type SigningRequestsRepos = UnitOfWork<
 
 export interface SigningRequestsDeps {
   repos: SigningRequestsRepos;
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob>;
   publicUrl: string;
   /** The sender as signees see it (branding): the link email shows its name, logo and accent. */
   sender: (tenantId: string) => Promise<Sender>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createJobRegistry, defineJob } from '@firma-riesgo/service-kit';
+import { createJobRegistry, defineJob, type JobHandlers, type JobHandlersOf } from '@firma-riesgo/service-kit';
 
 /**
  * Fans an outbox event out to the tenant's subscribed endpoints (one delivery each). On
@@ -32,3 +32,13 @@ export const deliverWebhookJob = defineJob({
 export const webhookDeliveryJobs = createJobRegistry([deliverWebhookJob]);
 export type WebhookDeliveryJobs = typeof webhookDeliveryJobs;
 export const WEBHOOK_QUEUE = 'esign-webhooks';
+
+/** The `webhook.dispatch` handler (main esign queue), from the webhook delivery. */
+export function webhookDispatchJobHandlers(delivery: { dispatch(eventId: string): Promise<unknown> }): JobHandlersOf<typeof dispatchWebhookEventJob> {
+  return { 'webhook.dispatch': (payload) => delivery.dispatch(payload.eventId) };
+}
+
+/** The handlers of the `esign-webhooks` queue, from the webhook delivery. */
+export function webhookDeliveryJobHandlers(delivery: { deliver(deliveryId: string): Promise<unknown> }): JobHandlers<WebhookDeliveryJobs> {
+  return { 'webhook.deliver': (payload) => delivery.deliver(payload.deliveryId) };
+}

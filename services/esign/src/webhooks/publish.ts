@@ -1,5 +1,5 @@
-import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
-import type { EsignJobs } from '../jobs/registry';
+import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
+import type { dispatchWebhookEventJob } from './jobs';
 import type { WebhookDelivery } from './delivery';
 import type { OutboxEvent } from './events-repository';
 
@@ -7,7 +7,7 @@ import type { OutboxEvent } from './events-repository';
  * After the transaction that wrote the events commits: one `webhook.dispatch` each. A
  * crash before this loses nothing; the recovery sweep finds undispatched events.
  */
-export async function publishWebhookEvents(jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>, events: readonly (string | { id: string })[]): Promise<void> {
+export async function publishWebhookEvents(jobs: JobEnqueuer<typeof dispatchWebhookEventJob>, events: readonly (string | { id: string })[]): Promise<void> {
   for (const event of events) await jobs.enqueue('webhook.dispatch', { eventId: typeof event === 'string' ? event : event.id });
 }
 
@@ -20,7 +20,7 @@ export async function publishWebhookEvents(jobs: Pick<JobQueue<EsignJobs>, 'enqu
  */
 export async function dispatchWebhookEventsNow(
   delivery: Pick<WebhookDelivery, 'dispatch'>,
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>,
+  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>,
   events: readonly OutboxEvent[],
   logger: Logger,
 ): Promise<void> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineJob } from '@firma-riesgo/service-kit';
+import { defineJob, type JobContext, type JobEnqueuer, type JobHandlersOf, type JobLogger, type JobQueue, type JobRegistry, type ServiceSchedule } from '@firma-riesgo/service-kit';
+import { SCHEDULE_TIME_ZONE, type WildfireConfig } from '../config';
 
 /**
  * Generates one report: reads its row, builds the file and stores it. The payload is
@@ -46,3 +47,29 @@ export const scheduledReportsJob = defineJob({
   name: 'report.scheduled',
   ...PERIODIC_JOB,
 });
+
+export type ReportJobs = typeof generateReportJob | typeof reportRetentionJob | typeof scheduledReportsJob;
+
+/** What the reports service queues: `report.generate`, and waits for it. */
+export type ReportGenerationQueue = JobEnqueuer<typeof generateReportJob> & Pick<JobQueue<JobRegistry<typeof generateReportJob>>, 'enqueueAndWait'>;
+
+/** The handlers of the report jobs, from the reports use cases. */
+export function reportJobHandlers(reports: {
+  generateReport: (reportId: string, ctx: JobContext) => Promise<unknown>;
+  purgeExpiredFiles: (logger: JobLogger) => Promise<unknown>;
+  runScheduledReports: (logger: JobLogger) => Promise<unknown>;
+}): JobHandlersOf<ReportJobs> {
+  return {
+    'report.generate': (payload, ctx) => reports.generateReport(payload.reportId, ctx),
+    'report.retention': (_payload, ctx) => reports.purgeExpiredFiles(ctx.logger),
+    'report.scheduled': (_payload, ctx) => reports.runScheduledReports(ctx.logger),
+  };
+}
+
+/** In Madrid time: retention daily (WILDFIRE_REPORT_RETENTION_CRON), the report schedule monthly (WILDFIRE_REPORT_SCHEDULE_CRON). */
+export function reportJobSchedules(config: Pick<WildfireConfig['reports'], 'retentionCron' | 'scheduleCron'>): ServiceSchedule<JobRegistry<ReportJobs>>[] {
+  return [
+    { name: 'report.retention', repeat: { pattern: config.retentionCron, tz: SCHEDULE_TIME_ZONE }, payload: {} },
+    { name: 'report.scheduled', repeat: { pattern: config.scheduleCron, tz: SCHEDULE_TIME_ZONE }, payload: {} },
+  ];
+}

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { GoneError, InternalError, NotFoundError, UnprocessableError } from '../errors';
-import { JobFailedError, JobWaitTimeoutError, type FileStore, type JobQueue } from '@firma-riesgo/service-kit';
+import { JobFailedError, JobWaitTimeoutError, type FileStore } from '@firma-riesgo/service-kit';
 import { todayInSpain } from '../calendar';
-import type { WildfireJobs } from '../jobs/registry';
 import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
 import type { MunicipalitiesService } from '../municipalities/service';
 import type { ReadingsService } from '../readings/service';
+import type { ReportGenerationQueue } from './jobs';
 import type { ReportRow, ReportsRepository } from './repository';
 import type { ReportScheduleKey } from './schedules-repository';
 import { downloadState, expiryOf, isProvisional, isReusable, monthDays, requireServedPeriodo, reuseSince, testExpiryOf } from './rules';
@@ -18,7 +18,7 @@ export interface ReportsServiceDeps {
   repo: Pick<ReportsRepository, 'insert' | 'insertTestOrJoin' | 'find' | 'findForAccount' | 'listForAccount' | 'markFailed' | 'reuseCandidates' | 'hasFinalReport'>;
   municipalities: Pick<MunicipalitiesService, 'names'>;
   readings: Pick<ReadingsService, 'storedRange'>;
-  jobs: Pick<JobQueue<WildfireJobs>, 'enqueue' | 'enqueueAndWait'>;
+  jobs: ReportGenerationQueue;
   files: Pick<FileStore, 'read'>;
   clock: () => Date;
   /** How long POST waits for the file before answering 202 with the report's URL. */

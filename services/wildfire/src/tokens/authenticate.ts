@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { missingScopes, parseCidrList } from '@firma-riesgo/auth';
 import { ForbiddenError, UnauthorizedError } from '../errors';
-import type { JobQueue } from '@firma-riesgo/service-kit';
-import type { WildfireJobs } from '../jobs/registry';
+import type { JobEnqueuer } from '@firma-riesgo/service-kit';
+import type { touchTokenJob } from './jobs';
 import type { TokenRecord } from './repository';
 import type { TokenScope, TokensService } from './service';
 
@@ -22,7 +22,7 @@ declare module 'express-serve-static-core' {
 export interface TokenAuth {
   tokens: TokensService;
   /** Receives `token.touch` after each authenticated request. */
-  jobs: Pick<JobQueue<WildfireJobs>, 'enqueue'>;
+  jobs: JobEnqueuer<typeof touchTokenJob>;
   logger: { warn(obj: object, msg?: string): void };
   clock?: () => Date;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { minuteBucket } from '@firma-riesgo/auth';
-import { defineJob } from '@firma-riesgo/service-kit';
+import { defineJob, type JobHandlersOf } from '@firma-riesgo/service-kit';
 
 /**
  * Records that a token was used, off the request path. Several requests in the same
@@ -14,3 +14,8 @@ export const touchTokenJob = defineJob({
   dedupeId: (p) => `touch-${p.tokenId}-${minuteBucket(p.usedAt)}`,
   removeOnComplete: true,
 });
+
+/** The `token.touch` handler, from the tokens service. */
+export function tokenJobHandlers(tokens: { touch(tokenId: string, usedAt: Date): Promise<unknown> }): JobHandlersOf<typeof touchTokenJob> {
+  return { 'token.touch': (payload) => tokens.touch(payload.tokenId, new Date(payload.usedAt)) };
+}

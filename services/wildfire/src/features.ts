@@ -1,0 +1,163 @@
+import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
+import type { Database, LockedRun, Logger } from '@firma-riesgo/service-kit';
+import { todayInSpain } from './calendar';
+import type { WildfireConfig } from './config';
+import type { schema } from './db';
+import { createDecisionSupportService, type DecisionSupportService } from './decision-support/service';
+import { AUTOMATIC_MIN_FWI, createRebuildAutomaticDecisions, createUpdateAutomaticDecisions } from './decisions/automatic-decisions';
+import { createIngestDecisions, type DecisionIngestSummary } from './decisions/ingest-decisions';
+import { createDecisionsRepository } from './decisions/repository';
+import { createDecisionsService, type DecisionsService } from './decisions/service';
+import { createIngestEcosystem, type EcosystemIngestSummary } from './ecosystem/ingest-ecosystem';
+import { createEcosystemRepository } from './ecosystem/repository';
+import { createEcosystemService, type EcosystemService } from './ecosystem/service';
+import { createFramingService, type FramingService } from './framing/service';
+import { createIngestMunicipalities, type MunicipalityIngestSummary } from './municipalities/ingest-municipalities';
+import { createMunicipalitiesRepository } from './municipalities/repository';
+import { createMunicipalitiesService, type MunicipalitiesService } from './municipalities/service';
+import { createIngestWeather, type WeatherIngestSummary } from './readings/ingest-weather';
+import { createReadingsRepository } from './readings/repository';
+import { createReadingsService, type ReadingsService } from './readings/service';
+import { createGenerateReport, type GenerateReportDeps } from './reports/generate-report';
+import type { ReportGenerationQueue } from './reports/jobs';
+import { createPurgeExpiredFiles } from './reports/purge-expired-files';
+import { createReportSchedules, type ReportSchedules } from './reports/report-schedules';
+import { createReportsRepository } from './reports/repository';
+import { createRunScheduledReports } from './reports/run-scheduled-reports';
+import { createReportsService, type ReportsService } from './reports/service';
+import { createIngestSeasons, type SeasonIngestSummary } from './seasons/ingest-seasons';
+import { createSeasonsRepository } from './seasons/repository';
+import { createSeasonsService, type SeasonsService } from './seasons/service';
+import { createServiceFileStore } from './storage/file-store';
+import { createSyntheticData, type SyntheticData } from './synthetic/synthetic-data';
+import type { TokensService } from './tokens/service';
+
+/** The data side of wildfire: municipalities, seasons, readings, the ecosystem, decisions and their framing. */
+export interface DataFeatures {
+  municipalities: MunicipalitiesService;
+  seasons: SeasonsService;
+  readings: ReadingsService;
+  ecosystem: EcosystemService;
+  decisionSupport: DecisionSupportService;
+  decisions: DecisionsService;
+  framing: FramingService;
+  /** One synthetic model for every feature, so its cache serves m1 and the fuel moisture index alike. */
+  synthetic: SyntheticData;
+  /** `wildfire ingest ...`: each validates the whole file and loads all of it or nothing. */
+  ingest: {
+    weather(path: string): Promise<WeatherIngestSummary>;
+    municipalities(path: string): Promise<MunicipalityIngestSummary>;
+    ecosystem(path: string): Promise<EcosystemIngestSummary>;
+    decisions(path: string): Promise<DecisionIngestSummary>;
+    seasons(path: string): Promise<SeasonIngestSummary>;
+  };
+  /** `wildfire decisions rebuild-automatic`: the automatic decisions of every stored reading, derived again. */
+  rebuildAutomaticDecisions(): Promise<{ municipalities: number; created: number; updated: number; removed: number }>;
+}
+
+/**
+ * The data features, each with the repositories and collaborators it uses and no others.
+ * Loads the built-in municipality registry and épocas de peligro table when missing.
+ */
+export async function createDataFeatures(deps: { database: Database<typeof schema>; clock: () => Date; logger: Logger; syntheticCacheSize?: number }): Promise<DataFeatures> {
+  const { database, clock, logger } = deps;
+  const municipalitiesRepo = createMunicipalitiesRepository(database);
+  const municipalities = createMunicipalitiesService(municipalitiesRepo);
+  const seasonsRepo = createSeasonsRepository(database);
+  const seasons = createSeasonsService({ repo: seasonsRepo, clock });
+  const seeded = await municipalities.seedRegistryIfNeeded();
+  if (seeded > 0) logger.info({ municipalities: seeded }, 'loaded the built-in municipality registry');
+  const seasonRows = await seasons.seedIfNeeded();
+  if (seasonRows > 0) logger.info({ communities: seasonRows }, 'loaded the built-in épocas de peligro table');
+  const readingsRepo = createReadingsRepository(database);
+  const ecosystemRepo = createEcosystemRepository(database);
+  const decisionsRepo = createDecisionsRepository(database);
+  const updateAutomaticDecisions = createUpdateAutomaticDecisions({ repo: decisionsRepo, clock });
+  const synthetic = createSyntheticData({ cacheSize: deps.syntheticCacheSize });
+  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock });
+  const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
+  const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, ecosystem, synthetic, clock });
+  const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
+  return {
+    municipalities,
+    seasons,
+    readings,
+    ecosystem,
+    decisionSupport,
+    decisions,
+    framing: createFramingService({ decisionSupport }),
+    synthetic,
+    ingest: {
+      weather: createIngestWeather({
+        repo: readingsRepo,
+        municipalities,
+        today: () => todayInSpain(clock()),
+        highFwi: AUTOMATIC_MIN_FWI,
+        afterReadings: async (tx, touched, highRuns) => {
+          const counts = await updateAutomaticDecisions(tx, touched, highRuns);
+          if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
+        },
+      }),
+      municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
+      ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
+      decisions: createIngestDecisions({ repo: decisionsRepo, municipalities, clock }),
+      seasons: createIngestSeasons({ repo: seasonsRepo, clock }),
+    },
+    rebuildAutomaticDecisions: createRebuildAutomaticDecisions({ repo: decisionsRepo, clock }),
+  };
+}
+
+/** The reports: the service, the monthly schedules, and the use cases their jobs run. */
+export function createReportFeatures(deps: {
+  config: WildfireConfig;
+  database: Database<typeof schema>;
+  data: DataFeatures;
+  tokens: TokensService;
+  pool: Pick<PdfWorkerPool, 'run'>;
+  sealer: GenerateReportDeps['sealer'];
+  /** Late-bound: the job handlers need the reports, and the reports enqueue jobs. */
+  jobs: ReportGenerationQueue;
+  /** Runs a periodic task unless another instance runs it (a Postgres advisory lock). */
+  exclusive: <T>(name: string, work: () => Promise<T>) => Promise<LockedRun<T>>;
+  clock: () => Date;
+  logger: Logger;
+  rendering?: Pick<GenerateReportDeps, 'onRenderSlot' | 'busyRetryMs'>;
+}) {
+  const { config, data, clock, exclusive } = deps;
+  // Report files: under DATA_DIR/wildfire/files (API and worker processes must share that folder), in the database, or in S3 (WILDFIRE_STORAGE).
+  const files = createServiceFileStore(config, deps.database);
+  const repo = createReportsRepository(deps.database.db);
+  const reports: ReportsService = createReportsService({
+    repo,
+    municipalities: data.municipalities,
+    readings: data.readings,
+    jobs: deps.jobs,
+    files,
+    clock,
+    waitMs: config.reports.waitMs,
+    testRetentionDays: config.reports.testRetentionDays,
+    logger: deps.logger,
+  });
+  const reportSchedules: ReportSchedules = createReportSchedules({ repo, tokens: deps.tokens, municipalities: data.municipalities, clock });
+  return {
+    files,
+    reports,
+    reportSchedules,
+    generateReport: createGenerateReport({
+      repo,
+      municipalities: data.municipalities,
+      readings: data.readings,
+      synthetic: data.synthetic,
+      decisions: data.decisions,
+      ecosystem: data.ecosystem,
+      pool: deps.pool,
+      sealer: deps.sealer,
+      files,
+      clock,
+      accountConcurrency: config.reports.accountConcurrency,
+      ...deps.rendering,
+    }),
+    purgeExpiredFiles: createPurgeExpiredFiles({ repo, files, clock, exclusive, testRetentionDays: config.reports.testRetentionDays }),
+    runScheduledReports: createRunScheduledReports({ repo, tokens: deps.tokens, reports, clock, exclusive }),
+  };
+}
