@@ -16,4 +16,19 @@ describe('the unit tier guard', () => {
     expect(() => createServer().listen(0)).toThrow(/a listening socket in a unit test/);
     expect(() => spawn('qpdf', ['--version'])).toThrow(/child_process\.spawn/);
   });
+
+  it('puts the real functions back for the next file its worker runs (integration files share the worker)', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { GUARDED, restore } = require('../scripts/jest-unit-guard-off') as { GUARDED: [Record<string, unknown>, string][]; restore: () => void };
+    const guards = GUARDED.map(([target, name]) => target[name] as { original?: unknown });
+    restore();
+    try {
+      GUARDED.forEach(([target, name], i) => {
+        expect(typeof guards[i]!.original).toBe('function');
+        expect(target[name]).toBe(guards[i]!.original);
+      });
+    } finally {
+      GUARDED.forEach(([target, name], i) => (target[name] = guards[i]));
+    }
+  });
 });
