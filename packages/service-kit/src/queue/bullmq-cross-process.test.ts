@@ -95,6 +95,14 @@ describe('BullMQ across processes', () => {
     await expect(nextProof()).resolves.toMatchObject({ event: 'ran', token: 'second' });
   });
 
+  it("waits for the first attempt in the worker process, which never sees the enqueuer's in-memory value", async () => {
+    const local = { rows: 'held in this process' };
+    const result = await queue.enqueueAndWait('proof.record', { token: 'third' }, { timeoutMs: 20_000, until: 'first-attempt', local });
+    expect(result).toEqual({ pid: child.pid, token: 'third' });
+    // The proof carries `local: true` only when the handler was given a value.
+    await expect(nextProof()).resolves.toEqual({ event: 'ran', pid: child.pid, token: 'third', jobId: expect.any(String) });
+  });
+
   it('on SIGTERM, the worker process finishes its active job, then exits by itself', async () => {
     const { id } = await queue.enqueue('proof.slow', { token: 'slow' });
     await expect(nextProof()).resolves.toMatchObject({ event: 'started', token: 'slow' });

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AnyJobDefinition } from './define-job';
-import { JobFailedError, JobWaitTimeoutError } from './errors';
+import { firstAttemptOf } from './bullmq-first-attempt';
+import { JobFailedError, JobRetryingError, JobWaitTimeoutError } from './errors';
 import {
   assertEnqueueOptions,
   assertWaitOptions,
@@ -10,6 +12,7 @@ import {
   type JobQueue,
 } from './job-queue';
 import type { JobLogger } from './logger';
+import { localValues } from './local-values';
 import { prepareJob } from './payload';
 import { blockingClient, closeClient, commandClient, type RedisConnection } from './redis-connection';
 import type { JobRegistry } from './registry';
@@ -130,24 +133,23 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
     async enqueueAndWait(name, payload, opts: EnqueueAndWaitOptions) {
       assertWaitOptions(opts);
       const listener = await queueEvents();
-      const job = await add(name, payload, opts);
-      const id = job.id as string;
-      // BullMQ rejects with a plain Error both on failure and on timeout. Our own timer,
-      // armed before BullMQ's with the same delay, fires first and tells them apart
-      // without depending on its wording. (Comparing Date.now() did not: a timer may
-      // fire a millisecond early by the wall clock, as libuv counts from its cached loop time.)
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-      }, opts.timeoutMs);
+      // A local value is offered under the job's id before the job exists, so a worker of
+      // this process that takes it at once finds it.
+      const { local } = opts;
+      const jobId = local ? (prepareJob(registry.get(name), payload, opts.jobId).jobId ?? randomUUID()) : opts.jobId;
+      const offered = local !== undefined && localValues.offer(prefix, queueName, jobId!, local);
       try {
-        return await job.waitUntilFinished(listener, opts.timeoutMs);
-      } catch (err) {
-        if (timedOut) throw new JobWaitTimeoutError(name, id, opts.timeoutMs);
-        if (closing) throw new Error(`Job queue closed while waiting for job "${name}" (id ${id})`, { cause: err });
-        throw new JobFailedError(name, id, (err as Error).message, { cause: err });
+        const job = await add(name, payload, { ...opts, jobId });
+        if (opts.until === 'first-attempt') {
+          const outcome = await firstAttemptOf(listener, job, opts.timeoutMs);
+          if (outcome === 'timeout') throw new JobWaitTimeoutError(name, job.id as string, opts.timeoutMs);
+          if (outcome.ok) return outcome.value;
+          if (outcome.retrying) throw new JobRetryingError(name, job.id as string, outcome.reason);
+          throw new JobFailedError(name, job.id as string, outcome.reason);
+        }
+        return await waitSettled(name, job, listener, opts.timeoutMs);
       } finally {
-        clearTimeout(timer);
+        if (offered) localValues.withdraw(prefix, queueName, jobId!, local);
       }
     },
 
@@ -162,4 +164,26 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
       return closing;
     },
   };
+
+  /** Until the job completes or is given up (BullMQ's `waitUntilFinished`). */
+  async function waitSettled(name: string, job: Awaited<ReturnType<typeof add>>, listener: QueueEvents, timeoutMs: number): Promise<unknown> {
+    const id = job.id as string;
+    // BullMQ rejects with a plain Error both on failure and on timeout. Our own timer,
+    // armed before BullMQ's with the same delay, fires first and tells them apart
+    // without depending on its wording. (Comparing Date.now() did not: a timer may
+    // fire a millisecond early by the wall clock, as libuv counts from its cached loop time.)
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+    }, timeoutMs);
+    try {
+      return await job.waitUntilFinished(listener, timeoutMs);
+    } catch (err) {
+      if (timedOut) throw new JobWaitTimeoutError(name, id, timeoutMs);
+      if (closing) throw new Error(`Job queue closed while waiting for job "${name}" (id ${id})`, { cause: err });
+      throw new JobFailedError(name, id, (err as Error).message, { cause: err });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }

@@ -6,6 +6,7 @@ import type { JobLogger } from './logger';
 import { parsePayload } from './payload';
 import { blockingClient, closeClient, type RedisConnection } from './redis-connection';
 import type { JobRegistry } from './registry';
+import { localValues } from './local-values';
 import { runHandler } from './run-handler';
 
 export interface BullMqWorkerOptions<R extends JobRegistry> {
@@ -63,7 +64,7 @@ export function startBullMqWorker<R extends JobRegistry>(options: BullMqWorkerOp
       throw new UnrecoverableError((err as Error).message);
     }
     try {
-      return await runHandler({ definition, handler, payload, jobId, attempt: job.attemptsMade + 1, logger });
+      return await runHandler({ definition, handler, payload, jobId, attempt: job.attemptsMade + 1, logger, local: localValues.get(options.prefix, queueName, jobId) });
     } catch (err) {
       if (!(err instanceof JobDeferredError) || token === undefined) throw err;
       // BullMQ's manual delay: back to the delayed set without counting an attempt (skipAttempt).

@@ -7,6 +7,7 @@ import {
   JobDeferredError,
   JobFailedError,
   JobPayloadError,
+  JobRetryingError,
   JobWaitTimeoutError,
   startBullMqWorker,
   type JobContext,
@@ -151,6 +152,48 @@ describe('BullMQ queue and worker', () => {
       release.resolve();
     }
     await finished.promise;
+  });
+
+  it("until: 'first-attempt' answers the first attempt's result", async () => {
+    const { queue } = setup({ 'email.send': async (payload) => ({ sentTo: payload.to }) });
+    await expect(queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 10_000, until: 'first-attempt' })).resolves.toEqual({ sentTo: 'ana@example.org' });
+  });
+
+  it("until: 'first-attempt' rejects with JobRetryingError when the first attempt fails, and the job goes on to succeed", async () => {
+    const second = deferred();
+    const { queue } = setup({
+      'email.send': async (_payload, ctx) => {
+        if (ctx.attempt === 1) throw new Error('SMTP unavailable');
+        second.resolve();
+        return 'sent';
+      },
+    });
+    const wait = queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 10_000, until: 'first-attempt' });
+    await expect(wait).rejects.toThrow(JobRetryingError);
+    await second.promise;
+  });
+
+  it("hands a worker of this process the waiting enqueuer's in-memory value as ctx.local, and takes it back after the wait", async () => {
+    const seen: (object | undefined)[] = [];
+    const { queue } = setup({
+      'email.send': async (_payload, ctx) => {
+        seen.push(ctx.local);
+        if (ctx.local) (ctx.local as { result?: string }).result = 'written by the handler';
+        return 'sent';
+      },
+    });
+    const local: { image: Buffer; result?: string } = { image: Buffer.from('png bytes') };
+    await queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 10_000, until: 'first-attempt', local });
+    expect(seen).toEqual([local]);
+    expect(local.result).toBe('written by the handler');
+    // A plain enqueue of the same kind carries nothing in memory.
+    await queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 10_000 });
+    expect(seen[1]).toBeUndefined();
+  });
+
+  it("refuses to wait for a delayed job's first attempt", async () => {
+    const { queue } = setup({}, { worker: false });
+    await expect(queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 1_000, until: 'first-attempt', delayMs: 10 })).rejects.toThrow(/delayed/);
   });
 
   it('adds a delayed job in the delayed state', async () => {

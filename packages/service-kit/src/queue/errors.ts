@@ -49,6 +49,22 @@ export class JobFailedError extends Error {
 }
 
 /**
+ * `enqueueAndWait(..., { until: 'first-attempt' })`: the first attempt failed and the job
+ * will be retried. It is not given up; callers answer "still working".
+ */
+export class JobRetryingError extends Error {
+  readonly jobName: string;
+  readonly jobId: string;
+
+  constructor(jobName: string, jobId: string, reason: string) {
+    super(`Job "${jobName}" (id ${jobId}) failed its first attempt and will be retried: ${reason}`);
+    this.name = new.target.name;
+    this.jobName = jobName;
+    this.jobId = jobId;
+  }
+}
+
+/**
  * `enqueueAndWait` gave up waiting. The job itself is not cancelled: it may still
  * run or finish later, so callers should answer "accepted, still working" rather
  * than "failed".

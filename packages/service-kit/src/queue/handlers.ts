@@ -16,6 +16,12 @@ export interface JobContext {
    * its work instead of finishing it unobserved.
    */
   signal: AbortSignal;
+  /**
+   * The enqueuer's in-memory value (`enqueueAndWait`'s `local`) when this attempt runs in
+   * the process that is waiting for it; `undefined` otherwise, and the handler must then
+   * work from the payload alone.
+   */
+  local?: object;
 }
 
 export type JobHandler<Payload> = (payload: Payload, ctx: JobContext) => Promise<unknown>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AsyncResource } from 'node:async_hooks';
 import type { AnyJobDefinition, JobBackoff } from './define-job';
-import { JobDeferredError, JobFailedError, JobPayloadError, JobWaitTimeoutError } from './errors';
+import { JobDeferredError, JobFailedError, JobPayloadError, JobRetryingError, JobWaitTimeoutError } from './errors';
 import { assertHandlers, type JobHandler, type JobHandlers } from './handlers';
 import {
   assertConcurrency,
@@ -40,6 +40,8 @@ export interface InProcessJobQueue<R extends JobRegistry = JobRegistry> extends 
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+/** How the first attempt ended: as the job did, or failed with a retry due. */
+type FirstAttempt = Outcome | { ok: false; error: unknown; retrying: true };
 
 interface Entry {
   id: string;
@@ -50,6 +52,11 @@ interface Entry {
   /** Never rejects, so that nobody awaiting it is not an unhandled rejection. */
   outcome: Promise<Outcome>;
   settle(outcome: Outcome): void;
+  /** Settled when the first attempt ends (never rejects either). */
+  firstAttempt: Promise<FirstAttempt>;
+  settleFirst(outcome: FirstAttempt): void;
+  /** The waiting enqueuer's in-memory value (`enqueueAndWait`'s `local`), while it waits. */
+  local?: object;
 }
 
 /**
@@ -90,7 +97,11 @@ export function createInProcessQueue<R extends JobRegistry>(options: InProcessQu
     const outcome = new Promise<Outcome>((resolve) => {
       settle = resolve;
     });
-    const entry: Entry = { id, definition, data: prepared.data, attemptsStarted: 0, outcome, settle };
+    let settleFirst!: (outcome: FirstAttempt) => void;
+    const firstAttempt = new Promise<FirstAttempt>((resolve) => {
+      settleFirst = resolve;
+    });
+    const entry: Entry = { id, definition, data: prepared.data, attemptsStarted: 0, outcome, settle, firstAttempt, settleFirst };
     pending.set(id, entry);
     detached.runInAsyncScope(() => schedule(entry, opts?.delayMs ?? 0));
     return entry;
@@ -139,7 +150,7 @@ export function createInProcessQueue<R extends JobRegistry>(options: InProcessQu
       const payload = parsePayload(definition, entry.data);
       const handler = handlers[definition.name];
       if (!handler) throw new Error(`No handler for job "${definition.name}"`);
-      const value = await runHandler({ definition, handler, payload, jobId: entry.id, attempt: attemptNumber, logger });
+      const value = await runHandler({ definition, handler, payload, jobId: entry.id, attempt: attemptNumber, logger, local: entry.local });
       finish(entry, { ok: true, value });
     } catch (err) {
       if (err instanceof JobDeferredError) {
@@ -157,12 +168,14 @@ export function createInProcessQueue<R extends JobRegistry>(options: InProcessQu
       }
       const delayMs = retryDelayMs(definition.backoff, attemptNumber);
       logger.warn({ ...log, err, retryInMs: delayMs }, 'job failed; will retry');
+      entry.settleFirst({ ok: false, error: err, retrying: true });
       schedule(entry, delayMs);
     }
   }
 
   function finish(entry: Entry, outcome: Outcome): void {
     pending.delete(entry.id);
+    entry.settleFirst(outcome);
     entry.settle(outcome);
   }
 
@@ -226,14 +239,21 @@ export function createInProcessQueue<R extends JobRegistry>(options: InProcessQu
     async enqueueAndWait(name, payload, opts: EnqueueAndWaitOptions) {
       assertWaitOptions(opts);
       const entry = add(name, payload, opts);
+      const local = opts.local !== undefined && entry.local === undefined ? opts.local : undefined;
+      if (local) entry.local = local;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), opts.timeoutMs);
       });
-      const outcome = await Promise.race([entry.outcome, timedOut]).finally(() => clearTimeout(timer));
+      const awaited = opts.until === 'first-attempt' ? entry.firstAttempt : entry.outcome;
+      const outcome = await Promise.race([awaited, timedOut]).finally(() => {
+        clearTimeout(timer);
+        if (local && entry.local === local) entry.local = undefined;
+      });
       if (outcome === 'timeout') throw new JobWaitTimeoutError(name, entry.id, opts.timeoutMs);
       if (outcome.ok) return outcome.value;
       const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+      if ('retrying' in outcome) throw new JobRetryingError(name, entry.id, reason);
       throw new JobFailedError(name, entry.id, reason, { cause: outcome.error });
     },
 

@@ -7,6 +7,7 @@ import {
   JobDeferredError,
   JobFailedError,
   JobPayloadError,
+  JobRetryingError,
   JobWaitTimeoutError,
   UnknownJobError,
   type JobContext,
@@ -260,6 +261,42 @@ describe('in-process queue: enqueueAndWait', () => {
     release.resolve();
     await queue.drain();
     expect(done).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("in-process queue: enqueueAndWait until the first attempt, with an in-memory value", () => {
+  it('rejects with JobRetryingError when the first attempt fails, and the job goes on to succeed', async () => {
+    const attempts: number[] = [];
+    const { queue } = queueWith({
+      'email.send': async (_payload, ctx) => {
+        attempts.push(ctx.attempt);
+        if (ctx.attempt === 1) throw new Error('SMTP unavailable');
+        return 'sent';
+      },
+    });
+    await expect(queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 5000, until: 'first-attempt' })).rejects.toThrow(JobRetryingError);
+    await queue.drain();
+    expect(attempts).toEqual([1, 2]);
+  });
+
+  it('answers the result of a first attempt that succeeds', async () => {
+    const { queue } = queueWith({ 'email.send': async () => 'sent' });
+    await expect(queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 5000, until: 'first-attempt' })).resolves.toBe('sent');
+  });
+
+  it("gives the handler the enqueuer's value while it waits, and nothing to a retry after the wait ended", async () => {
+    const seen: (object | undefined)[] = [];
+    const { queue } = queueWith({
+      'email.send': async (_payload, ctx) => {
+        seen.push(ctx.local);
+        if (ctx.attempt === 1) throw new Error('SMTP unavailable');
+        return 'sent';
+      },
+    });
+    const local = { image: Buffer.from('png') };
+    await expect(queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 5000, until: 'first-attempt', local })).rejects.toThrow(JobRetryingError);
+    await queue.drain();
+    expect(seen).toEqual([local, undefined]);
   });
 });
 

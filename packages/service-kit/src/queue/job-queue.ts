@@ -12,6 +12,21 @@ export interface EnqueueOptions {
 export interface EnqueueAndWaitOptions extends EnqueueOptions {
   /** How long to wait for the outcome; the job itself keeps going past it. */
   timeoutMs: number;
+  /**
+   * What is waited for. `settled` (the default): the job completes, or is given up after
+   * its last attempt. `first-attempt`: its first attempt ends; when that attempt fails and
+   * a retry is due, the wait rejects with JobRetryingError and the job goes on retrying.
+   * For a caller that answers the outcome if it is quick and the state otherwise.
+   */
+  until?: 'settled' | 'first-attempt';
+  /**
+   * A value kept in memory, never serialised: the handler receives it as `ctx.local` when
+   * its attempt runs in this process while the caller is still waiting (the rows and bytes
+   * the caller already holds, so the handler need not read them again), and `undefined`
+   * otherwise (another process ran it, or the wait had ended), when it reads what it needs.
+   * The handler may write its result into it. Jobs with no dedupe id get a random id.
+   */
+  local?: object;
 }
 
 /**
@@ -77,6 +92,8 @@ export function assertWaitOptions(opts: EnqueueAndWaitOptions): void {
   if (!(Number.isFinite(opts.timeoutMs) && opts.timeoutMs > 0)) {
     throw new Error(`timeoutMs must be a positive number, got ${opts.timeoutMs}`);
   }
+  // A delayed job's first event is its delay, which would read as a retry.
+  if (opts.until === 'first-attempt' && opts.delayMs) throw new Error('until: first-attempt cannot wait for a delayed job');
 }
 
 export function assertConcurrency(concurrency: number): void {

@@ -10,6 +10,8 @@ export interface HandlerRun {
   jobId: string;
   attempt: number;
   logger: JobLogger;
+  /** The waiting enqueuer's in-memory value, when it is in this process. */
+  local?: object;
 }
 
 /**
@@ -25,6 +27,7 @@ export async function runHandler(run: HandlerRun): Promise<unknown> {
     attempt,
     logger: bindLogger(run.logger, { jobName: definition.name, jobId, attempt }),
     signal: controller.signal,
+    local: run.local,
   };
   // Through a promise so that a handler which throws before its first await counts
   // as a failed attempt like any other.

@@ -36,7 +36,7 @@ const worker = startBullMqWorker({
   logger,
   handlers: {
     'proof.record': async (payload, ctx) => {
-      await prove('ran', { token: payload.token, jobId: ctx.jobId });
+      await prove('ran', { token: payload.token, jobId: ctx.jobId, ...(ctx.local === undefined ? {} : { local: true }) });
       return { pid: process.pid, token: payload.token };
     },
     'proof.slow': async (payload, ctx) => {
