@@ -98,6 +98,8 @@ const ZEsignEnvSchema = z.object({
   ESIGN_KEY_CACHE_SIZE: env.int(10_000, 1),
   ESIGN_RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]+$/, 'letters, digits, _, : and - only').default('esign-rl'),
   ESIGN_RECOVERY_INTERVAL_MS: env.int(60_000, 1_000),
+  /** How long a confirmation waits for its seal's first attempt before answering `sealing` (the job goes on). */
+  ESIGN_SEAL_WAIT_MS: env.int(20_000, 100),
   ESIGN_STORAGE: storageKindEnv(),
 });
 
@@ -153,6 +155,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       /** Without a P12: the self-signed identity is kept once in the database, encrypted under this key (unset: a file under DATA_DIR). */
       identityKey: e.SIGNING_IDENTITY_KEY,
       tsaUrl: e.TSA_URL,
+      sealWaitMs: e.ESIGN_SEAL_WAIT_MS,
     },
     /**
      * The key outbox bodies are encrypted and signing codes are HMAC'd under (at-rest/keys.ts

@@ -78,7 +78,7 @@ export function createSigningFeatures(deps: {
   /** The keys of the secrets kept in the database: outbox bodies and signing codes (at-rest/keys.ts). */
   atRest: AtRestKeys;
   /** Late-bound: the job handlers need these services, and these services enqueue jobs. */
-  jobs: Pick<JobQueue<EsignJobs>, 'enqueue'>;
+  jobs: Pick<JobQueue<EsignJobs>, 'enqueue' | 'enqueueAndWait'>;
   logger: Logger;
   /** Worker threads for untrusted uploads and images (the PDF tools' pool). */
   pool: Pick<PdfWorkerPool, 'run'>;
@@ -113,6 +113,7 @@ export function createSigningFeatures(deps: {
     identity: deps.identity,
     tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined,
     jobs,
+    sealWaitMs: config.signing.sealWaitMs,
     publicUrl: config.publicUrl,
     tenantName: deps.tenantName,
     logger: logger.child({ component: 'signatures' }),

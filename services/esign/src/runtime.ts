@@ -96,7 +96,10 @@ async function composeEsign(
     (opened) => opened.close(),
   );
   // Late-bound: the job handlers need the features, and the features enqueue jobs.
-  const enqueuer: Pick<JobQueue<EsignJobs>, 'enqueue'> = { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) };
+  const enqueuer: Pick<JobQueue<EsignJobs>, 'enqueue' | 'enqueueAndWait'> = {
+    enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts),
+    enqueueAndWait: (name, payload, opts) => jobs.queue.enqueueAndWait(name, payload, opts),
+  };
   const signing = createSigningFeatures({
     config,
     pool: tools.pool,

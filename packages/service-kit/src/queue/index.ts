@@ -17,7 +17,7 @@ export {
   type JobRegistry,
 } from './registry';
 export { assertHandlers, type JobContext, type JobHandler, type JobHandlers, type JobHandlersOf } from './handlers';
-export { DEFAULT_CONCURRENCY, type EnqueueAndWaitOptions, type EnqueueOptions, type JobEnqueuer, type JobQueue, type QueueDepth } from './job-queue';
+export { DEFAULT_CONCURRENCY, type EnqueueAndWaitOptions, type EnqueueOptions, type JobEnqueuer, type JobQueue, type JobWaiter, type QueueDepth } from './job-queue';
 export type { JobLogger } from './logger';
 export * from './errors';
 export { createInProcessQueue, type InProcessJobQueue, type InProcessQueueOptions } from './in-process-queue';

@@ -70,6 +70,9 @@ export interface JobQueue<R extends JobRegistry = JobRegistry> {
 /** What a feature that queues `Defs` depends on: `enqueue` for those jobs only, not the service's whole registry. */
 export type JobEnqueuer<Defs extends AnyJobDefinition> = Pick<JobQueue<JobRegistry<Defs>>, 'enqueue'>;
 
+/** What a feature that enqueues `Defs` and waits for them depends on: `enqueueAndWait` for those jobs only. */
+export type JobWaiter<Defs extends AnyJobDefinition> = Pick<JobQueue<JobRegistry<Defs>>, 'enqueueAndWait'>;
+
 export interface QueueDepth {
   waiting: number;
   delayed: number;

@@ -105,9 +105,12 @@ describe('esign scaled out: two APIs and a worker sharing only Postgres and Redi
     expect(Buffer.from(await viewed.arrayBuffer()).equals(original)).toBe(true);
     await request(urlB).post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
     const code = otpOf(await smtp.waitFor((m) => m.to.includes('ana@example.test') && /^\d{6}\r?$/m.test(m.raw)));
-    await request(urlB).post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true }).expect(200);
+    const confirmed = await request(urlB).post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true }).expect(200);
+    // B enqueued the seal and waited for its first attempt, which worker 1 ran in its own
+    // process (no rows or PNG in memory there): B answers the seal as worker 1 recorded it.
+    expect(confirmed.body.signature).toMatchObject({ status: 'sealed', level: 'B-B' });
 
-    // B sealed inline and enqueued the final PDF; worker 1 takes the job and claims the
+    // The seal enqueued the final PDF; worker 1 takes the job and claims the
     // document (finalise_claimed_by), then builds the PDF. As soon as the claim shows, worker 1
     // is paused (SIGSTOP) while the test takes the document's row lock, so the job cannot
     // record its PDF first, whatever the machine's load; resumed, it waits on the lock (as

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { defineJob, type JobContext, type JobHandlersOf } from '@firma-riesgo/service-kit';
 
 /**
- * Seals a signed request's copy when the inline attempt during confirmation failed
- * (typically the TSA). Retried with backoff for about two hours; never downgraded to B-B.
+ * Seals a signed request's copy: the only way a copy is sealed. The confirmation enqueues
+ * it and waits for its first attempt (handing over, in memory, what it holds); the
+ * recovery sweep enqueues it for a seal a crash interrupted. A failed attempt (the TSA
+ * down) is retried with backoff for about two hours; never downgraded to B-B.
  */
 export const sealRequestJob = defineJob({
   name: 'signature.seal',

@@ -1,5 +1,5 @@
-import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
-import type { SignatureJobs } from './jobs';
+import type { JobEnqueuer, JobWaiter, Logger } from '@firma-riesgo/service-kit';
+import type { SignatureJobs, sealRequestJob } from './jobs';
 import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { RecordSigningEvents } from '../signing-events/record-event';
 import type { FileStore } from '../storage/file-store';
@@ -15,7 +15,9 @@ export type SignaturesRepos = SealRequestRepos & FinaliseDocumentRepos & ResumeI
 export interface SignaturesDeps extends SealMaterial {
   repos: SignaturesRepos;
   files: FileStore;
-  jobs: JobEnqueuer<SignatureJobs | typeof dispatchWebhookEventJob>;
+  jobs: JobEnqueuer<SignatureJobs | typeof dispatchWebhookEventJob> & JobWaiter<typeof sealRequestJob>;
+  /** How long a confirmation waits for its seal's first attempt (ESIGN_SEAL_WAIT_MS). */
+  sealWaitMs: number;
   /** The tenant's display name, from the keys feature (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;
   logger: Logger;
@@ -28,10 +30,9 @@ export interface SignaturesDeps extends SealMaterial {
 export function createSignaturesService(deps: SignaturesDeps) {
   const clock = deps.clock ?? (() => new Date());
   const use = { ...deps, clock };
-  const seal = createSealRequest(use);
+  const seal = createSealRequest({ ...use, waitMs: deps.sealWaitMs });
   return {
-    sealRequest: seal.sealRequest,
-    sealOrRetryLater: seal.sealOrRetryLater,
+    awaitSeal: seal.awaitSeal,
     sealJob: seal.sealJob,
     finaliseDocument: createFinaliseDocument(use),
     auditTrailPdf: createAuditTrailPdf(use),

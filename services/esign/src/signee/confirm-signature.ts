@@ -1,10 +1,9 @@
 import { BadRequestError, ConflictError, LockedError, ValidationError } from '../errors';
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
-import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
+import type { Logger } from '@firma-riesgo/service-kit';
 import { ipClient, type ClientInfo } from '../audit/client';
 import type { UnitOfWork } from '../db/unit-of-work';
-import type { dispatchWebhookEventJob } from '../webhooks/jobs';
-import type { SealRequest } from '../signatures/seal-request';
+import type { SealHandoff, SealRequest } from '../signatures/seal-request';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { OtpCodes } from '../signing-requests/otp-code';
 import { statusRecord } from '../signing-requests/records';
@@ -17,8 +16,8 @@ import { dispatchWebhookEventsNow } from '../webhooks/publish';
 import { assertActive, type LinkLoader } from './link';
 import { normaliseSignatureImage, parseSignatureImage, typedNameImage } from './signature-image';
 
-/** The confirmation locks and updates the request and records `code_failed` or `otp_verified` + `signed`. */
-export type ConfirmSignatureRepos = UnitOfWork<SigningEventRepos & { requests: Pick<SigningRequestsRepository, 'lockByTokenHash' | 'update' | 'find'> }>;
+/** The confirmation updates the request (if unchanged since the link read it) and records `code_failed` or `otp_verified` + `signed`. */
+export type ConfirmSignatureRepos = UnitOfWork<SigningEventRepos & { requests: Pick<SigningRequestsRepository, 'signIfUnchanged' | 'updateIfUnchanged' | 'find'> }>;
 
 export interface ConfirmInput {
   code?: string;
@@ -27,12 +26,16 @@ export interface ConfirmInput {
   typedName?: string;
 }
 
-type Outcome = { kind: 'signed'; request: SigningRequestRow; outbox: OutboxEvent[] } | { kind: 'wrong'; left: number } | { kind: 'expired' };
+type Outcome = { kind: 'signed'; request: SigningRequestRow; position: number; outbox: OutboxEvent[] } | { kind: 'wrong'; left: number } | { kind: 'expired' };
 
 /**
- * Verifies declaration, image and code, then signs. The request row is locked for the
- * check-and-sign, so of two concurrent confirmations the second finds it signed. Wrong
- * codes are counted (committed) before the error is raised; the fifth locks.
+ * Verifies declaration, image and code, then signs. The request is read once, by the
+ * link; the write that signs it (or counts a wrong code) applies only if the row is still
+ * as read (`signIfUnchanged`), so of two concurrent confirmations the second finds it
+ * signed, and two wrong codes count two. When another step changed the row first, the
+ * checks run again on the row as it is now. Wrong codes are counted (committed) before
+ * the error is raised; the fifth locks. Once signed: the events are fanned out, and the
+ * seal is enqueued and waited for (signatures/seal-request.ts `awaitSeal`).
  */
 export function createConfirmSignature(deps: {
   repos: ConfirmSignatureRepos;
@@ -42,11 +45,10 @@ export function createConfirmSignature(deps: {
   pool: Pick<PdfWorkerPool, 'run'>;
   otp: OtpCodes;
   record: RecordSigningEvents;
-  /** The seal of the request just signed, inline (signatures/seal-request.ts). */
-  seal: Pick<SealRequest, 'sealOrRetryLater'>;
+  /** The seal of the request just signed: its job, waited for (signatures/seal-request.ts). */
+  seal: Pick<SealRequest, 'awaitSeal'>;
   /** The confirmation's `document_signed` is fanned out to the tenant's endpoints right after commit. */
   webhooks: Pick<WebhookDelivery, 'dispatch'>;
-  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>;
   /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
   signatureLevel: 'B-B' | 'B-T';
   logger: Logger;
@@ -76,31 +78,25 @@ export function createConfirmSignature(deps: {
     let outcome: Outcome | undefined;
     try {
       outcome = await repos.transaction(async (tx): Promise<Outcome> => {
-        const request = (await tx.requests.lockByTokenHash(current.tokenHash))!;
-        assertActive(request, now);
-        const code = otpState(request, now);
-        if (code === 'none') throw new ConflictError('Ask for a code first', 'OTP_NOT_REQUESTED');
-        if (code === 'expired') return { kind: 'expired' };
-        if (!deps.otp.matches(request.otpHash!, request.id, input.code!)) {
-          const { failures, left, locks } = afterWrongCode(request);
-          await tx.requests.update(request.id, { otpFailedAttempts: failures, ...(locks ? { lockedAt: now, otpHash: null, otpExpiresAt: null } : {}) });
-          await deps.record(tx, { kind: 'code_failed', at: now, request, document, client, attemptsLeft: left, locked: locks });
-          return { kind: 'wrong', left };
+        // The link's row first; read again only when a guarded write finds it changed.
+        for (let request = current; ; request = (await tx.requests.find(request.id))!) {
+          assertActive(request, now);
+          const code = otpState(request, now);
+          if (code === 'none') throw new ConflictError('Ask for a code first', 'OTP_NOT_REQUESTED');
+          if (code === 'expired') return { kind: 'expired' };
+          if (!deps.otp.matches(request.otpHash!, request.id, input.code!)) {
+            const { failures, left, locks } = afterWrongCode(request);
+            const counted = await tx.requests.updateIfUnchanged(request, { otpFailedAttempts: failures, ...(locks ? { lockedAt: now, otpHash: null, otpExpiresAt: null } : {}) });
+            if (!counted) continue;
+            await deps.record(tx, { kind: 'code_failed', at: now, request, document, client, attemptsLeft: left, locked: locks });
+            return { kind: 'wrong', left };
+          }
+          const signed = await tx.requests.signIfUnchanged(request, { at: now, imageKey });
+          if (!signed) continue;
+          // `otp_verified` then `signed`, in one insert (their ids follow that order).
+          const outbox = await deps.record(tx, { kind: 'signed', at: now, request, document, client, signatureImage: signatureKind, signatureLevel: deps.signatureLevel });
+          return { kind: 'signed', request: signed.row, position: signed.position, outbox };
         }
-        const signedPatch = {
-          status: 'signed' as const,
-          signedAt: now,
-          otpHash: null,
-          otpExpiresAt: null,
-          sealStatus: 'sealing' as const,
-          signatureImageKey: imageKey,
-          hasSignatureImage: Boolean(imageKey),
-        };
-        await tx.requests.update(request.id, signedPatch);
-        // `otp_verified` then `signed`, in one insert (their ids follow that order).
-        const outbox = await deps.record(tx, { kind: 'signed', at: now, request, document, client, signatureImage: signatureKind, signatureLevel: deps.signatureLevel });
-        // The locked row as this transaction leaves it: the inline seal needs no second read.
-        return { kind: 'signed', request: { ...request, ...signedPatch }, outbox };
       });
     } finally {
       if (imageKey && outcome?.kind !== 'signed') await files.remove(imageKey);
@@ -111,10 +107,11 @@ export function createConfirmSignature(deps: {
       throw new BadRequestError(`Incorrect code; ${outcome.left} attempt${outcome.left === 1 ? '' : 's'} left`, 'INVALID_OTP');
     }
     // The outbox rows as inserted go to the fan-out: it does not read them back.
-    await dispatchWebhookEventsNow(deps.webhooks, deps.jobs, outcome.outbox, deps.logger);
-    // The sealed row as recorded; read again only when the seal was not recorded here.
-    // The PNG just written is stamped from memory, not read back.
-    const signed = (await deps.seal.sealOrRetryLater(outcome.request, document, image)) ?? (await repos.requests.find(outcome.request.id))!;
+    await dispatchWebhookEventsNow(deps.webhooks, outcome.outbox, deps.logger);
+    // The seal job takes the rows and the PNG from memory when it runs here; the request
+    // is read again only when it was not sealed here within the wait.
+    const handoff: SealHandoff = { request: outcome.request, document, position: outcome.position, image };
+    const signed = (await deps.seal.awaitSeal(handoff)) ?? (await repos.requests.find(outcome.request.id))!;
     return { request: signed, record: statusRecord(signed, clock()) };
   };
 }

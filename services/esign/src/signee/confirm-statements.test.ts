@@ -1,43 +1,45 @@
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
-import { clearRedisPrefix, createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import type { InProcessJobQueue } from '@firma-riesgo/service-kit';
+import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
 import { startEsign, type EsignRuntime } from '../runtime';
-import { queuedOtp, samplePdf, shortTempDir, testConfig, uniquePrefix } from '../__tests__/support';
+import { emailedOtp, samplePdf, shortTempDir, testConfig } from '../__tests__/support';
 
 /**
  * The SQL statements one confirmation sends, from the click to the sealed answer, begin
  * and commit included: the link (request by token, document), the signing transaction
- * (lock, update, audit, outbox, meter), the webhook fan-out (subscribers, mark: the outbox
- * row comes from the insert, not read back), the stamp's slot, the seal's transaction
- * (document lock, mark sealed, audit) and whether the document is complete. 18 (19 when the
- * fan-out read its event back).
+ * (the guarded update that answers the stamp's slot too, audit, outbox, meter), the webhook
+ * fan-out (subscribers, mark: the outbox row comes from the insert, not read back), and the
+ * seal's transaction (document lock, mark sealed answering whether the document is
+ * complete, audit). 15; 18 when the request was read again under a lock and the slot and
+ * the document's completeness were separate queries, 19 when the fan-out read its event back.
  */
-const CONFIRM_STATEMENTS_AT_MOST = 18;
+const CONFIRM_STATEMENTS_AT_MOST = 15;
 
 /**
  * What one confirmation costs the database: every statement any pooled client sends while
- * `POST /confirmar` runs is counted. An API-only instance runs no jobs, so nothing else
- * queries meanwhile.
+ * `POST /confirmar` runs is counted, the seal's job included (embedded queue, this process).
+ * The queue is drained first (the code's email, written as a file), and the document keeps a second request
+ * unsigned, so no final PDF is built meanwhile: nothing else queries.
  */
 describe('the confirmation request against Postgres', () => {
   let db: TestDatabase;
   let api: EsignRuntime;
-  const prefix = uniquePrefix();
   const dataDir = shortTempDir();
 
   beforeAll(async () => {
     db = await createTestDatabase('esign_confirm_statements');
     api = await startEsign(
-      testConfig({ ESIGN_DATABASE_URL: db.url, REDIS_URL: 'redis://127.0.0.1:6379', QUEUE_PREFIX: prefix, DATA_DIR: dataDir, ESIGN_PUBLIC_URL: 'https://firma.example.test' }),
-      'api',
+      testConfig({ ESIGN_DATABASE_URL: db.url, DATA_DIR: dataDir, ESIGN_PUBLIC_URL: 'https://firma.example.test' }),
+      'all',
     );
   });
 
   afterAll(async () => {
     await api?.close();
     await db?.drop();
-    await clearRedisPrefix(prefix);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -49,7 +51,9 @@ describe('the confirmation request against Postgres', () => {
     const token = new URL(created.body.signing_url).pathname.split('/').pop()!;
     await http().get(`/firma/firmar/${token}/documento`).expect(200);
     await http().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
-    const code = await queuedOtp(api.database.pool, created.body.request_id);
+    await http().post('/firma/solicitudes').set('authorization', key).send({ document_id: uploaded.body.document_id, signee_email: 'later@example.test' }).expect(200);
+    await (api.jobs.queue as InProcessJobQueue).drain();
+    const code = await emailedOtp(join(dataDir, 'mail'), 'counted@example.test');
 
     const statements: string[] = [];
     const query = pg.Client.prototype.query;

@@ -31,7 +31,7 @@ export interface SigneeDeps {
   sender: (tenantId: string) => Promise<Sender>;
   files: FileStore;
   jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob>;
-  signatures: Pick<SealRequest, 'sealOrRetryLater'>;
+  signatures: Pick<SealRequest, 'awaitSeal'>;
   /** The confirmation's `document_signed` is fanned out to the tenant's endpoints right after commit. */
   webhooks: Pick<WebhookDelivery, 'dispatch'>;
   /** Worker threads that decode the untrusted signature image off the request thread. */
@@ -70,7 +70,6 @@ export function createSigneeService(deps: SigneeDeps) {
       record,
       seal: deps.signatures,
       webhooks: deps.webhooks,
-      jobs,
       signatureLevel: deps.signatureLevel,
       logger: deps.logger,
       clock,

@@ -76,6 +76,23 @@ describe('the signee flow rules, on fakes', () => {
     expect(events.filter((e) => e.kind === 'signed')).toHaveLength(1);
   });
 
+  it('counts every one of five concurrent wrong codes, the last of them locking the request', async () => {
+    const { token, code, requestId } = await ready();
+    const wrong = code === '123456' ? '654321' : '123456';
+    // All five read the request before any of them writes: each write finds the count moved and decides again.
+    const results = await Promise.allSettled([1, 2, 3, 4, 5].map(() => confirm(token, { code: wrong })));
+    const errors = results.map((r) => (r as PromiseRejectedResult).reason as AppError);
+    expect(errors.map((e) => e.status).sort()).toEqual([400, 400, 400, 400, 423]);
+    expect(errors.map((e) => e.message).filter((m) => m.startsWith('Incorrect')).sort()).toEqual([
+      'Incorrect code; 1 attempt left',
+      'Incorrect code; 2 attempts left',
+      'Incorrect code; 3 attempts left',
+      'Incorrect code; 4 attempts left',
+    ]);
+    expect(statusRecord((await built.fakes.repos.requests.find(requestId))!, now)).toMatchObject({ locked: true, otp_attempts_left: 0 });
+    expect(built.fakes.tables.audit.filter((e) => e.kind === 'otp_failed')).toHaveLength(5);
+  });
+
   it('locks the request after five wrong codes, even with the right code afterwards', async () => {
     const { token, code, requestId } = await ready();
     const wrong = code === '123456' ? '654321' : '123456';

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNotNull, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import { preparedQuery, UNNAMED } from '../db/prepared';
 import { EXPIRY } from './rules';
@@ -8,6 +8,25 @@ import { signingRequests } from './tables';
 export type SigningRequestRow = typeof signingRequests.$inferSelect;
 export type SigningRequestPatch = Partial<typeof signingRequests.$inferInsert>;
 
+/** What a confirmation decided on: the row's fields that a concurrent step could change. */
+export type SeenRequest = Pick<SigningRequestRow, 'id' | 'otpHash' | 'otpFailedAttempts'>;
+
+/**
+ * The row is still as the confirmation saw it: pending, not locked, the same code and the
+ * same count of wrong codes. An update guarded by it changes nothing when another step got
+ * there first (a concurrent confirmation, a new code, expiry, cancellation), and the caller
+ * decides again on the row as it is now.
+ */
+function unchangedSince(id: SQLWrapper | string, otpHash: SQLWrapper | string | null, failures: SQLWrapper | number): SQL {
+  return sql`${signingRequests.id} = ${id} and ${signingRequests.status} = 'pending' and ${signingRequests.lockedAt} is null and ${signingRequests.otpHash} = ${otpHash} and ${signingRequests.otpFailedAttempts} = ${failures}`;
+}
+
+/** The request's place among its document's requests in `listForDocument` order (0 for the first): its stamp's slot. */
+const POSITION = sql<number>`(select count(*)::int from "signing_requests" "earlier" where "earlier"."document_id" = "signing_requests"."document_id" and ("earlier"."created_at", "earlier"."id") < ("signing_requests"."created_at", "signing_requests"."id"))`;
+
+/** How many other requests of the document are not signed and sealed yet. */
+const OTHERS_UNSEALED = sql<number>`(select count(*)::int from "signing_requests" "other" where "other"."document_id" = "signing_requests"."document_id" and "other"."id" <> "signing_requests"."id" and not ("other"."status" = 'signed' and "other"."seal_status" is not distinct from 'sealed'))`;
+
 /** The only code that touches signing_requests. */
 export function createSigningRequestsRepository(db: EsignDb) {
   // The signee flow's and the seal's queries, built once (db/prepared.ts).
@@ -15,6 +34,23 @@ export function createSigningRequestsRepository(db: EsignDb) {
   const byTokenHash = preparedQuery(db, () => db.select().from(signingRequests).where(eq(signingRequests.tokenHash, sql.placeholder('tokenHash'))).limit(1).prepare(UNNAMED));
   const lockedByTokenHash = preparedQuery(db, () =>
     db.select().from(signingRequests).where(eq(signingRequests.tokenHash, sql.placeholder('tokenHash'))).for('update').limit(1).prepare(UNNAMED),
+  );
+  // The signing write: guarded (unchangedSince), answering the row and its stamp slot.
+  const signedNow = preparedQuery(db, () =>
+    db
+      .update(signingRequests)
+      .set({
+        status: 'signed',
+        signedAt: sql`${sql.placeholder('signedAt')}::timestamptz`,
+        otpHash: null,
+        otpExpiresAt: null,
+        sealStatus: 'sealing',
+        signatureImageKey: sql`${sql.placeholder('imageKey')}`,
+        hasSignatureImage: sql`${sql.placeholder('hasImage')}::boolean`,
+      })
+      .where(unchangedSince(sql.placeholder('id'), sql.placeholder('otpHash'), sql.placeholder('failures')))
+      .returning({ ...getTableColumns(signingRequests), position: POSITION })
+      .prepare(UNNAMED),
   );
   const sealedNow = preparedQuery(db, () =>
     db
@@ -28,7 +64,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
         sealError: null,
       })
       .where(and(eq(signingRequests.id, sql.placeholder('id')), ne(signingRequests.sealStatus, 'sealed')))
-      .returning()
+      .returning({ ...getTableColumns(signingRequests), othersUnsealed: OTHERS_UNSEALED })
       .prepare(UNNAMED),
   );
   const position = preparedQuery(db, () =>
@@ -89,6 +125,34 @@ export function createSigningRequestsRepository(db: EsignDb) {
       return row?.n ?? 0;
     },
 
+    /**
+     * Signs the request if it is still as `seen` (unchangedSince): the signed row and its
+     * stamp slot, or null when another step changed it first.
+     */
+    async signIfUnchanged(seen: SeenRequest, signed: { at: Date; imageKey: string | null }): Promise<{ row: SigningRequestRow; position: number } | null> {
+      const [updated] = await signedNow({
+        id: seen.id,
+        otpHash: seen.otpHash,
+        failures: seen.otpFailedAttempts,
+        signedAt: signed.at.toISOString(),
+        imageKey: signed.imageKey,
+        hasImage: signed.imageKey !== null,
+      });
+      if (!updated) return null;
+      const { position, ...row } = updated;
+      return { row, position };
+    },
+
+    /** Applies `patch` (a wrong code counted, the lock) if the request is still as `seen`; answers whether it did. */
+    async updateIfUnchanged(seen: SeenRequest, patch: SigningRequestPatch): Promise<boolean> {
+      const rows = await db
+        .update(signingRequests)
+        .set(patch)
+        .where(unchangedSince(seen.id, seen.otpHash, seen.otpFailedAttempts))
+        .returning({ id: signingRequests.id });
+      return rows.length === 1;
+    },
+
     async update(id: string, patch: SigningRequestPatch): Promise<void> {
       await db.update(signingRequests).set(patch).where(eq(signingRequests.id, id));
     },
@@ -120,9 +184,16 @@ export function createSigningRequestsRepository(db: EsignDb) {
      * Records the seal unless it was recorded already: the sealed row, or null. The caller
      * holds the document's row lock and has checked it is not erased (erasure takes the same lock).
      */
-    async markSealed(id: string, seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string; at: Date }): Promise<SigningRequestRow | null> {
-      const [row] = await sealedNow({ id, level: seal.level, tsaTime: seal.tsaTime?.toISOString() ?? null, sha256: seal.sha256, at: seal.at.toISOString() });
-      return row ?? null;
+    /**
+     * Records the seal (once: null when it was recorded before), and whether every request
+     * of the document is now signed and sealed. Run under the document's lock, so of two
+     * last seals the second sees the first.
+     */
+    async markSealed(id: string, seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string; at: Date }): Promise<{ row: SigningRequestRow; documentSealed: boolean } | null> {
+      const [updated] = await sealedNow({ id, level: seal.level, tsaTime: seal.tsaTime?.toISOString() ?? null, sha256: seal.sha256, at: seal.at.toISOString() });
+      if (!updated) return null;
+      const { othersUnsealed, ...row } = updated;
+      return { row, documentSealed: othersUnsealed === 0 };
     },
 
     async recordSealFailure(id: string, error: string, final: boolean): Promise<void> {
@@ -235,7 +306,9 @@ export function createSigningRequestsRepository(db: EsignDb) {
       const rows = await db
         .select({ id: signingRequests.id })
         .from(signingRequests)
-        .where(and(eq(signingRequests.status, 'signed'), eq(signingRequests.sealStatus, 'sealing'), isNotNull(signingRequests.signedAt)));
+        .where(and(eq(signingRequests.status, 'signed'), eq(signingRequests.sealStatus, 'sealing'), isNotNull(signingRequests.signedAt)))
+        // The oldest first: the sweep resumes them in the order they were signed.
+        .orderBy(asc(signingRequests.signedAt), asc(signingRequests.id));
       return rows.map((r) => r.id);
     },
   };

@@ -13,23 +13,18 @@ export async function publishWebhookEvents(jobs: JobEnqueuer<typeof dispatchWebh
 
 /**
  * The same, with the fan-out done here instead of in a `webhook.dispatch` job: what that job
- * would do (`WebhookDelivery.dispatch`: the deliveries and their jobs on the webhooks queue,
+ * does (`WebhookDelivery.dispatch`: the deliveries and their jobs on the webhooks queue,
  * the event marked dispatched), without the queue's round trips, which cost more than the
  * fan-out itself. For the confirmation, the busiest producer. An event whose fan-out fails
- * gets its job as before; a crash before it leaves the event to the recovery sweep.
+ * (or a crash before it) stays undispatched in the outbox, where the recovery sweep finds it
+ * and gives it its job, as it does for every producer.
  */
-export async function dispatchWebhookEventsNow(
-  delivery: Pick<WebhookDelivery, 'dispatch'>,
-  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>,
-  events: readonly OutboxEvent[],
-  logger: Logger,
-): Promise<void> {
+export async function dispatchWebhookEventsNow(delivery: Pick<WebhookDelivery, 'dispatch'>, events: readonly OutboxEvent[], logger: Logger): Promise<void> {
   for (const event of events) {
     try {
       await delivery.dispatch(event);
     } catch (err) {
-      logger.warn({ eventId: event.id, err: (err as Error).message }, 'webhook fan-out failed; the webhook.dispatch job retries it');
-      await jobs.enqueue('webhook.dispatch', { eventId: event.id });
+      logger.warn({ eventId: event.id, err: (err as Error).message }, 'webhook fan-out failed; the recovery sweep gives it its job');
     }
   }
 }

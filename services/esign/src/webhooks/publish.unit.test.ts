@@ -8,17 +8,15 @@ const rows = (...ids: string[]): OutboxEvent[] => ids.map((id, i) => ({ id, seq:
 describe('fanning a confirmation’s events out right after commit', () => {
   const logger = pino({ level: 'silent' });
 
-  it('dispatches each event itself, in order, and enqueues no webhook.dispatch job', async () => {
-    const dispatched: string[] = [];
-    const jobs = { enqueue: jest.fn(async () => ({ id: 'job' })) };
-    await dispatchWebhookEventsNow({ dispatch: async (e) => (dispatched.push(typeof e === 'string' ? e : e.id), { deliveries: 1 }) }, jobs, rows('e1', 'e2'), logger);
-    expect(dispatched).toEqual(['e1', 'e2']);
-    expect(jobs.enqueue).not.toHaveBeenCalled();
+  it('dispatches each event as inserted, in order, without reading it back', async () => {
+    const dispatched: (string | OutboxEvent)[] = [];
+    const events = rows('e1', 'e2');
+    await dispatchWebhookEventsNow({ dispatch: async (e) => (dispatched.push(e), { deliveries: 1 }) }, events, logger);
+    expect(dispatched).toEqual(events);
   });
 
-  it('leaves an event whose fan-out fails to its webhook.dispatch job, logged, and still dispatches the next one', async () => {
+  it('leaves an event whose fan-out fails undispatched for the recovery sweep, logged, and still dispatches the next one', async () => {
     const dispatched: string[] = [];
-    const jobs = { enqueue: jest.fn(async () => ({ id: 'job' })) };
     const warn = jest.spyOn(logger, 'warn');
     const delivery = {
       dispatch: async (e: string | OutboxEvent) => {
@@ -28,16 +26,8 @@ describe('fanning a confirmation’s events out right after commit', () => {
         return { deliveries: 0 };
       },
     };
-    await dispatchWebhookEventsNow(delivery, jobs, rows('e1', 'e2'), logger);
-    expect(jobs.enqueue.mock.calls).toEqual([['webhook.dispatch', { eventId: 'e1' }]]);
+    await dispatchWebhookEventsNow(delivery, rows('e1', 'e2'), logger);
     expect(dispatched).toEqual(['e2']);
-    expect(warn).toHaveBeenCalledWith({ eventId: 'e1', err: 'connection terminated' }, expect.stringContaining('webhook.dispatch job'));
-  });
-
-  it('rejects when the fallback job cannot be enqueued either, as a failed enqueue did before', async () => {
-    const jobs = { enqueue: jest.fn(async (): Promise<{ id: string }> => Promise.reject(new Error('redis down'))) };
-    await expect(
-      dispatchWebhookEventsNow({ dispatch: async () => Promise.reject(new Error('db down')) }, jobs, rows('e1'), logger),
-    ).rejects.toThrow('redis down');
+    expect(warn).toHaveBeenCalledWith({ eventId: 'e1', err: 'connection terminated' }, expect.stringContaining('recovery sweep'));
   });
 });

@@ -15,6 +15,10 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
   const ofDocument = (documentId: string) =>
     rows.filter((r) => r.documentId === documentId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
   const sealed = (r: SigningRequestRow) => r.status === 'signed' && r.sealStatus === 'sealed';
+  // The guard of the real repository's `unchangedSince`.
+  const unchanged = (r: SigningRequestRow | undefined, seen: { otpHash: string | null; otpFailedAttempts: number }): r is SigningRequestRow =>
+    r !== undefined && r.status === 'pending' && r.lockedAt === null && r.otpHash !== null && r.otpHash === seen.otpHash && r.otpFailedAttempts === seen.otpFailedAttempts;
+  const position = (documentId: string, id: string) => Math.max(0, ofDocument(documentId).findIndex((r) => r.id === id));
   return {
     async insert(values: typeof signingRequests.$inferInsert) {
       if (rows.some((r) => r.tokenHash === values.tokenHash)) throw new Error('duplicate key value violates unique constraint "signing_requests_token_hash_unique"');
@@ -63,8 +67,19 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       return ofDocument(documentId).map(copy);
     },
     async positionInDocument(documentId, id) {
-      const index = ofDocument(documentId).findIndex((r) => r.id === id);
-      return Math.max(0, index);
+      return position(documentId, id);
+    },
+    async signIfUnchanged(seen, signed) {
+      const row = byId(seen.id);
+      if (!unchanged(row, seen)) return null;
+      Object.assign(row, { status: 'signed', signedAt: signed.at, otpHash: null, otpExpiresAt: null, sealStatus: 'sealing', signatureImageKey: signed.imageKey, hasSignatureImage: signed.imageKey !== null });
+      return { row: copy(row), position: position(row.documentId, row.id) };
+    },
+    async updateIfUnchanged(seen, patch) {
+      const row = byId(seen.id);
+      if (!unchanged(row, seen)) return false;
+      Object.assign(row, patch);
+      return true;
     },
     async update(id, patch) {
       const row = byId(id);
@@ -89,7 +104,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       const row = byId(id);
       if (!row || row.sealStatus === 'sealed') return null;
       Object.assign(row, { sealStatus: 'sealed', signatureLevel: seal.level, tsaTime: seal.tsaTime, signedSha256: seal.sha256, sealedAt: seal.at, sealError: null });
-      return copy(row);
+      return { row: copy(row), documentSealed: ofDocument(row.documentId).every(sealed) };
     },
     async recordSealFailure(id, error, final) {
       const row = byId(id);
@@ -130,7 +145,10 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
     },
     stats: () => notFaked('signing requests stats'),
     async pendingSealIds() {
-      return rows.filter((r) => r.status === 'signed' && r.sealStatus === 'sealing' && r.signedAt).map((r) => r.id);
+      return rows
+        .filter((r) => r.status === 'signed' && r.sealStatus === 'sealing' && r.signedAt)
+        .sort((a, b) => a.signedAt!.getTime() - b.signedAt!.getTime() || a.id.localeCompare(b.id))
+        .map((r) => r.id);
     },
   };
 }

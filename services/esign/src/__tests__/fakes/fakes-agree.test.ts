@@ -50,6 +50,14 @@ async function script(r: Repos): Promise<unknown[]> {
   note('expire due at 40', (await r.requests.expireDue({ documentId: DOC }, at(40))).map((q) => q.id));
   note('expire due again', (await r.requests.expireDue({ id: REQ[1] }, at(45))).map((q) => q.id));
   note('pending of tenant at 45', await r.requests.pendingOfTenant(T, at(45)));
+  // The confirmation's guarded writes: applied when the row is as read, refused once it changed.
+  await r.requests.update(REQ[2]!, { otpHash: 'hmac1:' + '1'.repeat(64), otpExpiresAt: at(48), otpFailedAttempts: 1 });
+  const seen = (await r.requests.find(REQ[2]!))!;
+  note('wrong code counted', await r.requests.updateIfUnchanged(seen, { otpFailedAttempts: 2 }));
+  note('stale count refused', await r.requests.updateIfUnchanged(seen, { otpFailedAttempts: 2 }));
+  note('stale signature refused', await r.requests.signIfUnchanged(seen, { at: at(44), imageKey: null }));
+  note('signed with its slot', await r.requests.signIfUnchanged((await r.requests.find(REQ[2]!))!, { at: at(44), imageKey: 'signatures/k.png' }));
+  note('signed twice refused', await r.requests.signIfUnchanged((await r.requests.find(REQ[2]!))!, { at: at(45), imageKey: null }));
   await r.requests.update(REQ[0]!, { status: 'signed', signedAt: at(20), sealStatus: 'sealing', otpHash: null, otpExpiresAt: null });
   note('pending seals', await r.requests.pendingSealIds());
   note('sealed', await r.requests.markSealed(REQ[0]!, { level: 'B-B', tsaTime: null, sha256: 'c'.repeat(64), at: at(21) }));

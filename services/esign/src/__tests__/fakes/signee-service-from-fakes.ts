@@ -49,7 +49,7 @@ export function signeeServiceFromFakes(clock: () => Date) {
         return { id: String(enqueued.length) };
       },
     } as SigneeDeps['jobs'],
-    signatures: { sealOrRetryLater: async () => null },
+    signatures: { awaitSeal: async () => null },
     webhooks: { dispatch: async () => undefined } as unknown as SigneeDeps['webhooks'],
     pool: { run: () => Promise.reject(new Error('no worker pool in a unit test')) } as SigneeDeps['pool'],
     record: createSigningEventRecorder({ meterDay: (at) => meterDay(at, 'Europe/Madrid') }),
