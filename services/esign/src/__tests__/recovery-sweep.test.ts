@@ -32,6 +32,8 @@ describe('recovery sweep when a worker starts', () => {
       SMTP_FROM: 'Firma <firma@example.test>',
       DATA_DIR: dataDir,
       ESIGN_PUBLIC_URL: 'https://firma.example.test',
+      // The confirmation waits this long for its seal, which no worker runs yet.
+      ESIGN_SEAL_WAIT_MS: '300',
     };
     // The API role only produces jobs: with no worker yet, they wait in Redis.
     api = await startEsign(testConfig(env), 'api');
@@ -51,7 +53,8 @@ describe('recovery sweep when a worker starts', () => {
     // No worker sends the code email, so the test opens its outbox row with the deployment's key.
     const code = await queuedOtp(api.database.pool, created.body.request_id);
     const signed = await http().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true }).expect(200);
-    expect(signed.body.signature.status).toBe('sealed');
+    // Signed, and its seal job queued, which nobody runs before the queue is wiped.
+    expect(signed.body).toMatchObject({ status: 'signed', signature: { status: 'sealing', level: null } });
 
     // These rows were written over a minute ago, as far as the sweep can tell.
     await api.database.pool.query("update email_outbox set created_at = created_at - interval '2 minutes'");
@@ -82,13 +85,14 @@ describe('recovery sweep when a worker starts', () => {
     expect(statuses).toHaveLength(3);
   });
 
-  it('builds the final PDF of a fully signed document whose finalise job was lost', async () => {
+  it('seals a signed copy whose seal job was lost, then builds the final PDF', async () => {
     const doc = await eventually(async () => {
       const row = await signingTables(worker).documents.find(signedDocumentId, new Date());
       return row?.finalSha256 ? row : undefined;
     });
     expect(doc).toMatchObject({ status: 'signed', finalLevel: 'B-B' });
     const events = await signingTables(worker).audit.listForDocument(signedDocumentId);
+    expect(events.filter((e) => e.kind === 'sealed')).toHaveLength(1);
     expect(events.filter((e) => e.kind === 'document_finalised')).toHaveLength(1);
   });
 
