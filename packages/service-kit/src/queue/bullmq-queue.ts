@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AnyJobDefinition } from './define-job';
-import { firstAttemptOf } from './bullmq-first-attempt';
+import { waitForJob } from './bullmq-wait';
 import { JobFailedError, JobRetryingError, JobWaitTimeoutError } from './errors';
 import {
   assertEnqueueOptions,
@@ -68,6 +68,8 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
   let events: Promise<QueueEvents> | undefined;
   let eventsClient: Redis | undefined;
   let closing: Promise<void> | undefined;
+  /** Ends the waits of `enqueueAndWait` when the queue closes. */
+  const closingSignal = new AbortController();
 
   /**
    * One QueueEvents per queue, created on the first enqueueAndWait. A fresh
@@ -140,20 +142,20 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
       const offered = local !== undefined && localValues.offer(prefix, queueName, jobId!, local);
       try {
         const job = await add(name, payload, { ...opts, jobId });
-        if (opts.until === 'first-attempt') {
-          const outcome = await firstAttemptOf(listener, job, opts.timeoutMs);
-          if (outcome === 'timeout') throw new JobWaitTimeoutError(name, job.id as string, opts.timeoutMs);
-          if (outcome.ok) return outcome.value;
-          if (outcome.retrying) throw new JobRetryingError(name, job.id as string, outcome.reason);
-          throw new JobFailedError(name, job.id as string, outcome.reason);
-        }
-        return await waitSettled(name, job, listener, opts.timeoutMs);
+        const id = job.id as string;
+        const outcome = await waitForJob(listener, queue, job, opts.timeoutMs, opts.until === 'first-attempt', closingSignal.signal);
+        if (outcome === 'timeout') throw new JobWaitTimeoutError(name, id, opts.timeoutMs);
+        if (outcome === 'closed') throw new Error(`Job queue closed while waiting for job "${name}" (id ${id})`);
+        if (outcome.ok) return outcome.value;
+        if (outcome.retrying) throw new JobRetryingError(name, id, outcome.reason);
+        throw new JobFailedError(name, id, outcome.reason);
       } finally {
         if (offered) localValues.withdraw(prefix, queueName, jobId!, local);
       }
     },
 
     close() {
+      closingSignal.abort();
       closing ??= (async () => {
         const listener = await events?.catch(() => undefined);
         if (listener) await listener.close();
@@ -164,26 +166,4 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
       return closing;
     },
   };
-
-  /** Until the job completes or is given up (BullMQ's `waitUntilFinished`). */
-  async function waitSettled(name: string, job: Awaited<ReturnType<typeof add>>, listener: QueueEvents, timeoutMs: number): Promise<unknown> {
-    const id = job.id as string;
-    // BullMQ rejects with a plain Error both on failure and on timeout. Our own timer,
-    // armed before BullMQ's with the same delay, fires first and tells them apart
-    // without depending on its wording. (Comparing Date.now() did not: a timer may
-    // fire a millisecond early by the wall clock, as libuv counts from its cached loop time.)
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-    }, timeoutMs);
-    try {
-      return await job.waitUntilFinished(listener, timeoutMs);
-    } catch (err) {
-      if (timedOut) throw new JobWaitTimeoutError(name, id, timeoutMs);
-      if (closing) throw new Error(`Job queue closed while waiting for job "${name}" (id ${id})`, { cause: err });
-      throw new JobFailedError(name, id, (err as Error).message, { cause: err });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
 }

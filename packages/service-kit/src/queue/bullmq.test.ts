@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { z } from 'zod';
 import {
   createBullMqQueue,
   createJobRegistry,
+  defineJob,
   JobDeferredError,
   JobFailedError,
   JobPayloadError,
@@ -21,7 +23,9 @@ const PREFIX = `sk-test-bullmq-${randomUUID().slice(0, 8)}`;
 
 const email = sampleEmailJob;
 const reminder = sampleReminderJob;
-const registry = createJobRegistry([email, reminder]);
+// Removed from Redis as soon as it completes, as esign's seal is.
+const ping = defineJob({ name: 'ping.now', schema: z.object({ n: z.number() }), removeOnComplete: true });
+const registry = createJobRegistry([email, reminder, ping]);
 type Registry = typeof registry;
 
 const redis = new Redis(REDIS_URL);
@@ -35,7 +39,7 @@ function newQueueName(): string {
 }
 
 function handlersWith(overrides: Partial<JobHandlers<Registry>>): JobHandlers<Registry> {
-  return { 'email.send': async () => undefined, 'envelope.remind': async () => undefined, ...overrides };
+  return { 'email.send': async () => undefined, 'envelope.remind': async () => undefined, 'ping.now': async (payload) => ({ pong: payload.n }), ...overrides };
 }
 
 interface Setup {
@@ -194,6 +198,31 @@ describe('BullMQ queue and worker', () => {
   it("refuses to wait for a delayed job's first attempt", async () => {
     const { queue } = setup({}, { worker: false });
     await expect(queue.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 1_000, until: 'first-attempt', delayMs: 10 })).rejects.toThrow(/delayed/);
+  });
+
+  it('waits for jobs removed as soon as they complete, from their completion events', async () => {
+    const { queue } = setup({});
+    for (let n = 0; n < 20; n++) await expect(queue.enqueueAndWait('ping.now', { n }, { timeoutMs: 10_000 })).resolves.toEqual({ pong: n });
+  });
+
+  it('answers at once for a deduplicated job whose run finished before the wait', async () => {
+    let runs = 0;
+    const { queue } = setup({ 'envelope.remind': async () => `reminded ${++runs}` });
+    await expect(queue.enqueueAndWait('envelope.remind', { envelopeId: 'e9' }, { timeoutMs: 10_000 })).resolves.toBe('reminded 1');
+    await expect(queue.enqueueAndWait('envelope.remind', { envelopeId: 'e9' }, { timeoutMs: 10_000 })).resolves.toBe('reminded 1');
+    expect(runs).toBe(1);
+  });
+
+  it('ends a wait when the queue closes', async () => {
+    const { queue, raw } = setup({}, { worker: false });
+    const wait = queue.enqueueAndWait('ping.now', { n: 1 }, { timeoutMs: 60_000 }).then(
+      () => new Error('expected the wait to fail'),
+      (err: Error) => err,
+    );
+    // Closed once the job is in Redis and nobody runs it.
+    while ((await raw.getWaitingCount()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await queue.close();
+    expect((await wait).message).toMatch(/closed while waiting/);
   });
 
   it('adds a delayed job in the delayed state', async () => {
