@@ -4,7 +4,7 @@ import { errorResponse, rateLimitedResponse } from '../openapi';
 import { clientOf } from '../audit/client';
 import { ZDocumentParamsSchema } from '../documents/schemas';
 import { principalOf } from '../keys/authenticate';
-import { ZCreatedSigningRequestSchema, ZCreateSigningRequestSchema, ZDocumentRequestsSchema, ZRequestParamsSchema, ZSigningRequestStatusSchema } from './schemas';
+import { ZCreatedSigningRequestSchema, ZCreateSigningRequestSchema, ZDocumentRequestsSchema, ZRequestParamsSchema, ZSigningRequestStatusSchema, SIGNING_REQUEST_STATUS_EXAMPLE } from './schemas';
 import type { SigningRequestsService } from './service';
 
 const TAGS = ['signing requests'];
@@ -52,7 +52,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
     security: SECURITY,
     params: ZRequestParamsSchema,
     before: [deps.authenticate],
-    responses: { 200: { description: 'The status record', content: { 'application/json': { schema: ZSigningRequestStatusSchema } } }, 404: errorResponse('Not found, or another tenant\'s (REQUEST_NOT_FOUND)') },
+    responses: { 200: { description: 'The status record', content: { 'application/json': { schema: ZSigningRequestStatusSchema, example: SIGNING_REQUEST_STATUS_EXAMPLE } } }, 404: errorResponse('Not found, or another tenant\'s (REQUEST_NOT_FOUND)') },
     handler: async ({ params }, _req, res) => requests.status(principalOf(res.locals), params.request_id),
   });
 
