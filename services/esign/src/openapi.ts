@@ -66,10 +66,18 @@ export function validationErrorResponse(description: string) {
  * What esign's frame answers on every route of a kind, beside what the route declares:
  * a route behind a key refuses a missing `authorization` (422) and an unknown or revoked
  * key (401, `INVALID_API_KEY`); every route refuses control characters (NUL included)
- * in its query, path or body (422).
+ * in its query, path or body (422); a body is refused when it is not what its
+ * Content-Encoding says (400), over its limit (413) or in an unknown encoding (415).
  */
 export function esignCommonResponses(operation: OperationFacts) {
   return {
+    ...(operation.hasBody
+      ? {
+          400: errorResponse('A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING)'),
+          413: errorResponse('A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT)'),
+          415: errorResponse('An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING)'),
+        }
+      : {}),
     ...(operation.secured && !operation.keyOptional
       ? {
           401: errorResponse('The key is unknown or revoked (INVALID_API_KEY)'),

@@ -62,7 +62,8 @@ export function rateLimitedResponses(kind: 'data' | 'reports') {
 /**
  * What wildfire's frame answers on every route of a kind, beside what the route declares:
  * control characters (NUL included) in any parameter are refused with 400
- * INVALID_PARAM_FORMAT; a route behind a token answers 401 without a valid one.
+ * INVALID_PARAM_FORMAT; a route behind a token answers 401 without a valid one; a body is
+ * refused when over WILDFIRE_JSON_LIMIT (413) or in an unknown encoding (415).
  */
 export function wildfireCommonResponses(operation: OperationFacts) {
   // The document holds them as they are generated, so they point at the registered ErrorBody.
@@ -70,6 +71,12 @@ export function wildfireCommonResponses(operation: OperationFacts) {
   return {
     400: errorResponse('INVALID_PARAM_FORMAT: control characters (NUL included) in a parameter (`param` names it)'),
     ...(operation.secured ? { 401: errorResponse('MISSING_AUTH_HEADER (no `Authorization: Bearer`, or a token in the query string) or INVALID_API_KEY') } : {}),
+    ...(operation.hasBody
+      ? {
+          413: errorResponse('PAYLOAD_TOO_LARGE: the body is over WILDFIRE_JSON_LIMIT'),
+          415: errorResponse('UNSUPPORTED_ENCODING: an unknown Content-Encoding or a charset other than UTF-8'),
+        }
+      : {}),
   };
 }
 

@@ -2474,6 +2474,15 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSigningRequest"];
                 };
             };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The key is unknown or revoked (INVALID_API_KEY) */
             401: {
                 headers: {
@@ -2503,6 +2512,24 @@ export interface operations {
             };
             /** @description Document erased (DOCUMENT_ERASED) */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2846,6 +2873,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unknown link (LINK_NOT_FOUND) */
             404: {
                 headers: {
@@ -2866,6 +2902,24 @@ export interface operations {
             };
             /** @description Expired (REQUEST_EXPIRED) or cancelled (REQUEST_CANCELLED) */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2973,6 +3027,24 @@ export interface operations {
             };
             /** @description Expired (REQUEST_EXPIRED) or cancelled (REQUEST_CANCELLED) */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3124,8 +3196,26 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The file is larger than ESIGN_MAX_UPLOAD_MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3267,6 +3357,15 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No template with this id (TEMPLATE_NOT_FOUND) */
             404: {
                 headers: {
@@ -3278,6 +3377,15 @@ export interface operations {
             };
             /** @description A body larger than the JSON limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3339,6 +3447,15 @@ export interface operations {
                     "application/json": components["schemas"]["Document"];
                 };
             };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unknown or revoked key (INVALID_API_KEY) */
             401: {
                 headers: {
@@ -3350,6 +3467,24 @@ export interface operations {
             };
             /** @description No template with this id (TEMPLATE_NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3434,8 +3569,35 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhook"];
                 };
             };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The key is unknown or revoked (INVALID_API_KEY) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3598,6 +3760,15 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The key is unknown or revoked (INVALID_API_KEY) */
             401: {
                 headers: {
@@ -3609,6 +3780,24 @@ export interface operations {
             };
             /** @description No such webhook (or another tenant's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3953,6 +4142,15 @@ export interface operations {
             };
             /** @description A logo over 256 KiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4611,6 +4809,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not a superadmin key */
             401: {
                 headers: {
@@ -4618,6 +4825,24 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Control characters (NUL included) in the query, path or body */
@@ -4662,8 +4887,35 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or wrong CSRF token (CSRF_FAILED) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4744,6 +4996,15 @@ export interface operations {
             };
             /** @description A file is larger than this tool accepts (PAYLOAD_TOO_LARGE), or the result would pass the output budget, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (TOOL_OUTPUT_TOO_LARGE: ask for fewer pages or parts, or a lower resolution) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4991,6 +5252,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or invalid field, or an input that is not a readable PDF (the message says which) */
             422: {
                 headers: {
@@ -5097,6 +5367,15 @@ export interface operations {
             };
             /** @description A file is larger than this tool accepts (PAYLOAD_TOO_LARGE), or the result would pass the output budget, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (TOOL_OUTPUT_TOO_LARGE: ask for fewer pages or parts, or a lower resolution) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5224,6 +5503,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or invalid field, or an input that is not a readable PDF (the message says which) */
             422: {
                 headers: {
@@ -5339,6 +5627,15 @@ export interface operations {
             };
             /** @description A file is larger than this tool accepts (PAYLOAD_TOO_LARGE), or the result would pass the output budget, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (TOOL_OUTPUT_TOO_LARGE: ask for fewer pages or parts, or a lower resolution) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5473,6 +5770,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or invalid field, or an input that is not a readable PDF (the message says which) */
             422: {
                 headers: {
@@ -5579,6 +5885,15 @@ export interface operations {
             };
             /** @description A file is larger than this tool accepts (PAYLOAD_TOO_LARGE), or the result would pass the output budget, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (TOOL_OUTPUT_TOO_LARGE: ask for fewer pages or parts, or a lower resolution) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5701,6 +6016,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or invalid field, or an input that is not a readable PDF (the message says which) */
             422: {
                 headers: {
@@ -5812,6 +6136,15 @@ export interface operations {
             };
             /** @description A file is larger than this tool accepts (PAYLOAD_TOO_LARGE), or the result would pass the output budget, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (TOOL_OUTPUT_TOO_LARGE: ask for fewer pages or parts, or a lower resolution) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5939,6 +6272,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or invalid field, or an input that is not a readable PDF (the message says which) */
             422: {
                 headers: {
@@ -6049,6 +6391,15 @@ export interface operations {
             };
             /** @description A file is larger than this tool accepts (PAYLOAD_TOO_LARGE), or the result would pass the output budget, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (TOOL_OUTPUT_TOO_LARGE: ask for fewer pages or parts, or a lower resolution) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6175,6 +6526,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or invalid field, or an input that is not a readable PDF (the message says which) */
             422: {
                 headers: {
@@ -6290,6 +6650,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or invalid field, or an input that is not a readable PDF (the message says which) */
             422: {
                 headers: {
@@ -6397,6 +6766,15 @@ export interface operations {
             };
             /** @description A file is larger than this tool accepts (PAYLOAD_TOO_LARGE), or the result would pass the output budget, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (TOOL_OUTPUT_TOO_LARGE: ask for fewer pages or parts, or a lower resolution) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6529,6 +6907,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or invalid field, or an input that is not a readable PDF (the message says which) */
             422: {
                 headers: {
@@ -6638,6 +7025,15 @@ export interface operations {
             };
             /** @description A file is larger than this tool accepts (PAYLOAD_TOO_LARGE), or the result would pass the output budget, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit (TOOL_OUTPUT_TOO_LARGE: ask for fewer pages or parts, or a lower resolution) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,6 +14,8 @@ export interface OperationFacts {
   secured: boolean;
   /** A key is optional: the route declares `{}` beside a scheme. */
   keyOptional: boolean;
+  /** The operation takes a request body. */
+  hasBody: boolean;
 }
 
 type ResponseObject = { description: string; [key: string]: unknown };
@@ -35,7 +37,7 @@ export interface ApiInfo {
   commonResponses?: (operation: OperationFacts) => Record<string, ResponseObject>;
 }
 
-type Operation = { security?: Record<string, string[]>[]; responses?: Record<string, unknown> };
+type Operation = { security?: Record<string, string[]>[]; requestBody?: unknown; responses?: Record<string, unknown> };
 
 /** Generates the OpenAPI 3.1 document from everything registered (routes, schemas, security). */
 export function generateOpenApiDocument(registry: OpenAPIRegistry, info: ApiInfo): object {
@@ -66,6 +68,7 @@ function addCommonResponses(paths: Record<string, Record<string, unknown>>, comm
         path,
         secured: security.some((requirement) => Object.keys(requirement).length > 0),
         keyOptional: security.some((requirement) => Object.keys(requirement).length === 0),
+        hasBody: operation.requestBody !== undefined,
       };
       const responses = (operation.responses ??= {});
       for (const [status, response] of Object.entries(common(facts))) {

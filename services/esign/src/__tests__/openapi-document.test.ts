@@ -82,9 +82,14 @@ describe('the esign OpenAPI document', () => {
     }
   });
 
-  it('describes 401 and 422 on every operation behind a key', () => {
-    const keyed = operationsOf(doc).filter((o) => o.op.security?.some((r) => 'ApiKey' in r));
-    for (const o of keyed) expect([o.op.operationId, '401' in o.op.responses, '422' in o.op.responses]).toEqual([o.op.operationId, true, true]);
+  it('describes the frame’s answers: 401 and 422 behind a key, 422 everywhere, 400, 413 and 415 where a body is read', () => {
+    const operations = operationsOf(doc).filter((o) => o.section === 'paths');
+    const keyed = operations.filter((o) => o.op.security?.some((r) => 'ApiKey' in r));
+    for (const o of keyed) expect([o.op.operationId, '401' in o.op.responses]).toEqual([o.op.operationId, true]);
+    for (const o of operations) expect([o.op.operationId, '422' in o.op.responses]).toEqual([o.op.operationId, true]);
+    const withBody = operations.filter((o) => (o.op as { requestBody?: unknown }).requestBody !== undefined);
+    expect(withBody.length).toBeGreaterThan(20);
+    for (const o of withBody) expect([o.op.operationId, ['400', '413', '415'].filter((s) => s in o.op.responses)]).toEqual([o.op.operationId, ['400', '413', '415']]);
   });
 
   it('serves ESIGN_PUBLIC_URL as its server', () => {
