@@ -8,7 +8,7 @@ import type { EsignConfig } from './config';
 import { healthRouter } from './health/router';
 import { certificateSha256 } from './signatures/seal-identity';
 import type { KeysService } from './keys/service';
-import { createEsignRegistry, ESIGN_API_DESCRIPTION, ESIGN_INTERFACE_VERSION } from './openapi';
+import { createEsignRegistry, ESIGN_API_DESCRIPTION, ESIGN_INTERFACE_VERSION, esignCommonResponses, esignServers } from './openapi';
 import type { ToolsContext } from './tools/context';
 import { authenticate } from './keys/authenticate';
 import { documentsRouter } from './documents/router';
@@ -123,7 +123,15 @@ export function createEsignApp(deps: EsignAppDeps): Express {
   );
   http.app.use(
     docsRouter(
-      () => generateOpenApiDocument(registry, { title: 'esign', version: ESIGN_INTERFACE_VERSION, packageVersion: deps.version, description: ESIGN_API_DESCRIPTION }),
+      () =>
+        generateOpenApiDocument(registry, {
+          title: 'esign',
+          version: ESIGN_INTERFACE_VERSION,
+          packageVersion: deps.version,
+          description: ESIGN_API_DESCRIPTION,
+          servers: esignServers(deps.config.publicUrlSet),
+          commonResponses: esignCommonResponses,
+        }),
       'esign',
     ),
   );

@@ -136,6 +136,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     mailFrom: e.SMTP_FROM,
     mailDir: resolve(dataDir, 'mail'),
     publicUrl: (e.ESIGN_PUBLIC_URL ?? `http://localhost:${e.ESIGN_PORT}`).replace(/\/+$/, ''),
+    /** ESIGN_PUBLIC_URL as set (no trailing slash), or undefined: the OpenAPI document's `servers`. */
+    publicUrlSet: e.ESIGN_PUBLIC_URL?.replace(/\/+$/, ''),
     maxUploadBytes: e.ESIGN_MAX_UPLOAD_MB * 1024 * 1024,
     /** A PDF tool call's output budget: the files it answers with, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit, in all. */
     toolOutputBytes: Math.floor(e.ESIGN_TOOL_OUTPUT_FACTOR * e.ESIGN_MAX_UPLOAD_MB * 1024 * 1024),

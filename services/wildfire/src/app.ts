@@ -14,7 +14,7 @@ import { ecosystemRouter } from './ecosystem/router';
 import type { EcosystemService } from './ecosystem/service';
 import { healthRouter } from './health/router';
 import type { WildfireJobs } from './jobs/registry';
-import { createWildfireRegistry, WILDFIRE_API_DESCRIPTION, WILDFIRE_INTERFACE_VERSION } from './openapi';
+import { createWildfireRegistry, WILDFIRE_API_DESCRIPTION, WILDFIRE_INTERFACE_VERSION, wildfireCommonResponses, wildfireServers } from './openapi';
 import type { RateLimits } from './rate-limits/service';
 import { readingsRouter } from './readings/router';
 import { reportsRouter } from './reports/router';
@@ -24,7 +24,7 @@ import { tokensRouter } from './tokens/router';
 import type { TokensService } from './tokens/service';
 
 export interface WildfireAppDeps {
-  config: Pick<WildfireConfig, 'jsonLimit' | 'trustedProxies' | 'http' | 'deprecatedPrefixes'>;
+  config: Pick<WildfireConfig, 'jsonLimit' | 'trustedProxies' | 'http' | 'deprecatedPrefixes' | 'publicUrl'>;
   logger: Logger;
   metrics: Metrics;
   version: string;
@@ -74,6 +74,8 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
             version: WILDFIRE_INTERFACE_VERSION,
             packageVersion: deps.version,
             description: WILDFIRE_API_DESCRIPTION,
+            servers: wildfireServers(deps.config.publicUrl),
+            commonResponses: wildfireCommonResponses,
           }),
           deps.config.deprecatedPrefixes,
         ),

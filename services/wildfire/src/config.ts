@@ -83,6 +83,7 @@ const deprecatedPrefixes = () =>
 const ZWildfireEnvSchema = z.object({
   ...serviceEnv,
   WILDFIRE_PORT: env.port(8002),
+  WILDFIRE_PUBLIC_URL: env.url(['http', 'https']).optional(),
   WILDFIRE_DATABASE_URL: env.url(['postgres', 'postgresql']).optional(),
   WILDFIRE_DEPRECATED_PREFIXES: deprecatedPrefixes(),
   WILDFIRE_DEMO_TOKEN: env.bool(true),
@@ -119,6 +120,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     /** HOST, DATA_DIR, REDIS_URL, QUEUE_PREFIX, TRUSTED_PROXIES, SHUTDOWN_GRACE_MS, LOG_LEVEL, HTTP_*_TIMEOUT_MS and METRICS_TOKEN, read as every service reads them. */
     ...serviceSettings(e),
     port: e.WILDFIRE_PORT,
+    /** The base URL clients reach the API at (no trailing slash), served as the OpenAPI document's `servers`; unset, the document says `/`. */
+    publicUrl: e.WILDFIRE_PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: e.WILDFIRE_DATABASE_URL,
     deprecatedPrefixes: e.WILDFIRE_DEPRECATED_PREFIXES,
     jsonLimit: e.WILDFIRE_JSON_LIMIT,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { OpenAPIRegistry, type OperationFacts } from '@firma-riesgo/service-kit';
 import { WILDFIRE_ERROR_CODES } from './error-codes';
 
 export { WILDFIRE_ERROR_CODES } from './error-codes';
@@ -57,6 +57,32 @@ export function rateLimitedResponses(kind: 'data' | 'reports') {
     },
     503: errorResponse('SERVICE_UNAVAILABLE: the rate-limit store (Redis) or the database cannot be reached; the request was not served'),
   };
+}
+
+/**
+ * What wildfire's frame answers on every route of a kind, beside what the route declares:
+ * control characters (NUL included) in any parameter are refused with 400
+ * INVALID_PARAM_FORMAT; a route behind a token answers 401 without a valid one; a body is
+ * refused when over WILDFIRE_JSON_LIMIT (413) or in an unknown encoding (415).
+ */
+export function wildfireCommonResponses(operation: OperationFacts) {
+  // The document holds them as they are generated, so they point at the registered ErrorBody.
+  const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
+  return {
+    400: errorResponse('INVALID_PARAM_FORMAT: control characters (NUL included) in a parameter (`param` names it)'),
+    ...(operation.secured ? { 401: errorResponse('MISSING_AUTH_HEADER (no `Authorization: Bearer`, or a token in the query string) or INVALID_API_KEY') } : {}),
+    ...(operation.hasBody
+      ? {
+          413: errorResponse('PAYLOAD_TOO_LARGE: the body is over WILDFIRE_JSON_LIMIT'),
+          415: errorResponse('UNSUPPORTED_ENCODING: an unknown Content-Encoding or a charset other than UTF-8'),
+        }
+      : {}),
+  };
+}
+
+/** The document's `servers`: WILDFIRE_PUBLIC_URL, or `/` (the host the document was read from) when it is unset. */
+export function wildfireServers(publicUrl: string | undefined) {
+  return [publicUrl ? { url: publicUrl, description: 'This deployment (WILDFIRE_PUBLIC_URL)' } : { url: '/', description: 'The host serving this document (WILDFIRE_PUBLIC_URL is unset)' }];
 }
 
 /** The wildfire OpenAPI registry with the shared components: security scheme and error body. */

@@ -22,7 +22,7 @@ describe('/docs under the strict Content-Security-Policy, in a real browser (Deb
     const http = createHttpApp({ logger: createLogger({ service: 'docs-test', level: 'silent' }), metrics: createMetrics('docs-test'), envelope: esignEnvelope, jsonLimit: '1kb', trustedProxies: [] });
     const registry = new OpenAPIRegistry();
     const router = express.Router();
-    defineRoute(router, registry, { method: 'get', path: '/widgets', summary: 'List the widgets', tags: ['widgets'], query: z.object({ q: z.string().optional() }), responses: { 200: { description: 'ok' } }, handler: () => [] });
+    defineRoute(router, registry, { method: 'get', path: '/widgets', operationId: 'listWidgets', summary: 'List the widgets', tags: ['widgets'], query: z.object({ q: z.string().optional() }), responses: { 200: { description: 'ok' } }, handler: () => [] });
     http.app.use(router);
     http.app.use(docsRouter(() => generateOpenApiDocument(registry, { title: 'docs-test', version: '1.0.0', description: 'test' }), 'docs-test'));
     ({ server, url } = await listenHttp(http.finish(), 0, '127.0.0.1'));

@@ -61,9 +61,11 @@ export function createHealthRouter<S extends string, E extends z.ZodRawShape, P 
   defineRoute(router, registry, {
     method: 'get',
     path: '/health',
+    operationId: 'getHealth',
     summary: 'Service health',
     description: spec.description,
     tags: ['health'],
+    security: [],
     responses: {
       200: { description: 'Healthy or degraded', content: { 'application/json': { schema } } },
       503: { description: 'Database down', content: { 'application/json': { schema } } },

@@ -24,6 +24,7 @@ function edgeApp(options: { envelope?: EnvelopeFormatter; metricsToken?: string;
   defineRoute(router, registry, {
     method: 'post',
     path: '/items/{item_id}',
+    operationId: 'createItem',
     summary: 'test',
     tags: ['t'],
     params: z.object({ item_id: z.string() }),

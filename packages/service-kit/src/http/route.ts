@@ -10,6 +10,11 @@ export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI-style path: `/firma/documentos/{document_id}`. */
   path: string;
+  /**
+   * Stable camelCase name of the operation (`createSigningRequest`): what generated clients
+   * call their method. Required, so a route without one does not compile; never rename one.
+   */
+  operationId: string;
   summary: string;
   description?: string;
   tags: string[];
@@ -25,6 +30,7 @@ export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z
   /** Status to answer when the handler returns a value (default 200). */
   status?: number;
   responses: RouteConfig['responses'];
+  /** `[{ Scheme: [] }]` for a route behind a key; `[]` for a public one (OpenAPI: no authentication). */
   security?: RouteConfig['security'];
   /** Runs before validation: authentication, scopes, rate limits, body parsers. */
   before?: RequestHandler[];
@@ -55,6 +61,7 @@ export function defineRoute<Q extends AnyObject, P extends AnyObject, B extends 
   registry.registerPath({
     method: spec.method,
     path: spec.path,
+    operationId: spec.operationId,
     summary: spec.summary,
     description: spec.description,
     tags: spec.tags,

@@ -4,3 +4,4 @@ export * from './helpers';
 export * from './probes';
 export * from './s3-server';
 export * from './service-processes';
+export * from './openapi-lint';

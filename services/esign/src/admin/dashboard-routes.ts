@@ -29,6 +29,9 @@ const wantsHtml = (req: Request) => req.accepts(['application/json', 'text/html'
  * cookie (HttpOnly, SameSite=Strict, and Secure when the request or ESIGN_PUBLIC_URL is https: TLS
  * usually ends at the ingress), with a CSRF token on its forms.
  */
+/** The success of the sign-in forms is a 303; any other answer than those listed is an unexpected failure (500) or a stop (503), in the error body. */
+const UNEXPECTED = errorResponse('An unexpected failure (500) or the service shutting down (503)');
+
 export function dashboardRouter(
   registry: OpenAPIRegistry,
   deps: { admin: AdminService; keys: Pick<KeysService, 'authenticate' | 'activeById'>; sessions: Sessions; publicUrl: string; authenticateSuperadmin: RequestHandler },
@@ -52,6 +55,7 @@ export function dashboardRouter(
   defineRoute(router, registry, {
     method: 'get',
     path: '/admin/',
+    operationId: 'getDashboard',
     summary: 'The administration dashboard (HTML)',
     description:
       'Global figures, a 30-day chart of uploads and signatures (inline SVG), the tenants with links to their metering and documents, the documents pending longest and the failing webhooks. Server-rendered, no script, no external asset, strict CSP. With a superadmin `authorization` header (as the interface states), or a session from `/admin/login`; a browser without either is sent there.',
@@ -70,8 +74,10 @@ export function dashboardRouter(
   defineRoute(router, registry, {
     method: 'get',
     path: '/admin/login',
+    operationId: 'getDashboardLoginPage',
     summary: 'Sign-in page of the dashboard',
     tags: ['administration'],
+    security: [],
     responses: { 200: { description: 'The form', content: HTML } },
     handler: async (_input, _req, res) => {
       const nonce = randomBytes(16).toString('base64');
@@ -83,13 +89,15 @@ export function dashboardRouter(
   defineRoute(router, registry, {
     method: 'post',
     path: '/admin/login',
+    operationId: 'logInToDashboard',
     summary: 'Exchange a superadmin key for a session',
     description: 'Form field `key`. A superadmin key sets the session cookie and answers 303 to `/admin/`; anything else shows the form again (401). The key is never stored in the cookie.',
     tags: ['administration'],
+    security: [],
     body: z.object({ key: z.string().max(200).optional() }),
     bodyContentType: 'application/x-www-form-urlencoded',
     before: [forms],
-    responses: { 303: { description: 'Signed in' }, 401: { description: 'Not a superadmin key', content: HTML } },
+    responses: { 303: { description: 'Signed in' }, 401: { description: 'Not a superadmin key', content: HTML }, default: UNEXPECTED },
     handler: async ({ body }, req, res) => {
       const presented = body.key ? parseAuthorizationHeader(body.key) : null;
       const key = presented ? await deps.keys.authenticate(presented) : null;
@@ -107,13 +115,15 @@ export function dashboardRouter(
   defineRoute(router, registry, {
     method: 'post',
     path: '/admin/logout',
+    operationId: 'logOutOfDashboard',
     summary: 'Sign out of the dashboard',
     description: 'Needs the form\'s CSRF token (`csrf`); clears the session cookie and answers 303 to the sign-in page.',
     tags: ['administration'],
+    security: [],
     body: z.object({ csrf: z.string().max(200).optional() }),
     bodyContentType: 'application/x-www-form-urlencoded',
     before: [forms],
-    responses: { 303: { description: 'Signed out' }, 403: errorResponse('Missing or wrong CSRF token (CSRF_FAILED)') },
+    responses: { 303: { description: 'Signed out' }, 403: errorResponse('Missing or wrong CSRF token (CSRF_FAILED)'), default: UNEXPECTED },
     handler: async ({ body }, req, res) => {
       const cookie = cookieValue(req.get('cookie'), SESSION_COOKIE);
       if (!deps.sessions.checkCsrf(cookie, body.csrf)) throw new ForbiddenError('Missing or wrong CSRF token', 'CSRF_FAILED');

@@ -39,6 +39,7 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
   defineRoute(router, registry, {
     method: 'get',
     path: '/admin/metering',
+    operationId: 'listTenantUsage',
     summary: 'Usage per tenant',
     description:
       'One statistics object per tenant with activity between `from_date` and `to_date` (optional, inclusive, YYYY-MM-DD in METERING_TIMEZONE), by tenant name. Each counter is written in the transaction of the event it counts, so the figures are exact; they survive erasure (no personal data).',
@@ -53,6 +54,7 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
   defineRoute(router, registry, {
     method: 'get',
     path: '/admin/metering/{tenant}',
+    operationId: 'getTenantUsage',
     summary: "One tenant's usage",
     description: 'The same object for one tenant (`anonymous`: tool calls without a key). A tenant that never had activity answers 404.',
     tags: TAGS,
@@ -67,6 +69,7 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
   defineRoute(router, registry, {
     method: 'get',
     path: '/admin/metering/{tenant}/daily',
+    operationId: 'getTenantDailyUsage',
     summary: "One tenant's usage per day",
     description: 'Both dates required (inclusive); `from_date` not after `to_date`; at most 366 days. One object per day in chronological order, zeros included.',
     tags: TAGS,
@@ -81,6 +84,7 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
   defineRoute(router, registry, {
     method: 'get',
     path: '/admin/tenants',
+    operationId: 'listTenants',
     summary: 'Every tenant owning at least one document, with aggregate stats',
     description: 'A tenant is listed while it owns a document that is not erased (interface §2): an erased tenant, or one whose documents were all erased, is not.',
     tags: TAGS,
@@ -93,6 +97,7 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
   defineRoute(router, registry, {
     method: 'get',
     path: '/admin/documents',
+    operationId: 'listAllDocuments',
     summary: 'Documents across tenants',
     description:
       'Newest first. `tenant` (a name) narrows to one tenant; `status` is `all` (default), `signed` or `pending`; `limit` 1..500 (default 50), `offset` >= 0; out of range answers 422. `X-Total-Count` carries the number of matching documents, and `Link` (RFC 8288) the next and previous pages.',
@@ -130,6 +135,7 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
   defineRoute(router, registry, {
     method: 'get',
     path: '/admin/documents/{document_id}/audit',
+    operationId: 'getDocumentAudit',
     summary: "A document's audit trail",
     description:
       'The document, every signing request with its audit events in order (kind, time, IP, user agent, email where relevant, document hash), and the events of the document itself. `?format=pdf` answers the same trail as a PDF sealed with the service certificate (timestamped with TSA_URL). 404 for an unknown document (interface §7).',
@@ -156,6 +162,7 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
   defineRoute(router, registry, {
     method: 'get',
     path: '/admin/stats',
+    operationId: 'getStats',
     summary: 'Global statistics across tenants',
     tags: TAGS,
     security: SECURITY,
@@ -167,6 +174,7 @@ export function adminRouter(registry: OpenAPIRegistry, deps: { admin: AdminServi
   defineRoute(router, registry, {
     method: 'delete',
     path: '/admin/tenants/{tenant}/data',
+    operationId: 'eraseTenantData',
     summary: "Erase a tenant's data",
     description:
       'Erases the tenant: revokes its API keys (on every instance), erases every document of the tenant as `DELETE /firma/documentos/{id}` does (files and emails removed, personal data replaced with `[suprimido]`), deletes its webhooks (endpoints, secrets, deliveries, events) and branding (the logo URL answers 404), and deletes the tenant, which then leaves `GET /admin/tenants`. Only the metering counters are kept (under the tenant name). Answers the number of documents erased. 409 while any signing request of the tenant is pending (the message lists their ids). Resumable: after a crash, calling it again finishes the job; once done the tenant no longer exists (404). Recorded in the admin log (who, when, how many).',

@@ -18,6 +18,7 @@ export function brandingRouter(registry: OpenAPIRegistry, deps: { branding: Bran
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/marca',
+    operationId: 'getBranding',
     summary: "The tenant's branding",
     description: 'Extension. The sender name, accent colour and logo signees see on the signing page and in the emails; all null for the neutral look.',
     tags: TAGS,
@@ -30,6 +31,7 @@ export function brandingRouter(registry: OpenAPIRegistry, deps: { branding: Bran
   defineRoute(router, registry, {
     method: 'put',
     path: '/firma/marca',
+    operationId: 'setBranding',
     summary: "Set the tenant's branding",
     description: `Extension. Multipart form: \`display_name\`, \`accent_color\` (#rrggbb) and a \`logo\` file (PNG or SVG, at most ${LOGO_MAX_BYTES / 1024} KiB; a PNG at most ${LOGO_MAX_PIXELS / 1_000_000} megapixels, read from its header before anything decodes it). Replaces the branding as a whole: a field left out is cleared, the logo included. The logo is drawn again as a PNG of at most 600×200 pixels on a worker thread (an SVG is rasterised, so none of its scripts or links survive) and served at a new public \`logo_url\`. The accent is darkened, if needed, until white text on it meets WCAG AA (4.5:1); \`accent_color_used\` is what signees see.`,
     tags: TAGS,
@@ -51,6 +53,7 @@ export function brandingRouter(registry: OpenAPIRegistry, deps: { branding: Bran
   defineRoute(router, registry, {
     method: 'delete',
     path: '/firma/marca',
+    operationId: 'deleteBranding',
     summary: "Remove the tenant's branding",
     description: 'Extension. Back to the neutral look; the logo URL stops answering.',
     tags: TAGS,
@@ -66,9 +69,11 @@ export function brandingRouter(registry: OpenAPIRegistry, deps: { branding: Bran
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/marca/logos/{logo_id}',
+    operationId: 'getBrandingLogo',
     summary: 'A tenant logo',
     description: 'Public (emails and signing pages show it). The name is random and changes with every logo, so the image never changes under it.',
     tags: TAGS,
+    security: [],
     params: ZLogoParamsSchema,
     responses: { 200: { description: 'The logo', content: { 'image/png': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } } }, 404: errorResponse('No such logo (LOGO_NOT_FOUND)') },
     handler: async ({ params }, _req, res) => {

@@ -28,10 +28,12 @@ export function contractsRouter(registry: OpenAPIRegistry, deps: ContractsRouter
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/contratos',
+    operationId: 'listContractTemplates',
     summary: 'The contract templates',
     description:
       'No authentication (interface §4.2). One metadata object per template, built-in and operator-supplied (ESIGN_TEMPLATES_DIR), in id order: its id, name, description, locale, version, the JSON Schema of its variables and an example.',
     tags: TAGS,
+    security: [],
     responses: { 200: { description: 'Every template', content: { 'application/json': { schema: z.array(ZContractTemplateSchema) } } } },
     handler: async () => contracts.list(),
   });
@@ -39,10 +41,12 @@ export function contractsRouter(registry: OpenAPIRegistry, deps: ContractsRouter
   defineRoute(router, registry, {
     method: 'post',
     path: '/firma/contratos/{template_id}/pdf',
+    operationId: 'renderContractPdf',
     summary: 'Render a contract to PDF',
     description:
       "No authentication (interface §4.2); limited per client IP like the tools. The optional JSON body holds the template's variables (default `{}`), checked against its JSON Schema before anything renders. Values are printed as text, never read as template code or markup. The PDF is A4, with embedded fonts, real text, a page footer and metadata; `X-Content-SHA256` is the SHA-256 of the bytes.",
     tags: TAGS,
+    security: [],
     params: ZTemplateParamsSchema,
     body: ZTemplateVariablesSchema,
     bodyRequired: false,
@@ -79,6 +83,7 @@ export function contractsRouter(registry: OpenAPIRegistry, deps: ContractsRouter
   defineRoute(router, registry, {
     method: 'post',
     path: '/firma/contratos/{template_id}/documento',
+    operationId: 'createContractDocument',
     summary: 'Render a contract and store it as a document, ready to send for signature',
     description:
       "Extension. Renders the contract as POST …/pdf does and stores it as the caller's document, answering the same record as POST /firma/documentos, so the next call can be POST /firma/solicitudes. The document's audit trail starts with `document_generated`: the template id, its version and the SHA-256 of the variables (not their values).",

@@ -33,6 +33,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
   defineRoute(router, registry, {
     method: 'post',
     path: '/firma/documentos',
+    operationId: 'uploadDocument',
     summary: 'Upload a document to sign',
     description: `Multipart form: \`file\` (a PDF, required) and optional \`title\`. The PDF must be readable and unencrypted, at most ESIGN_MAX_UPLOAD_MB (${Math.round(deps.maxUploadBytes / 1048576)} MB here; larger answers 413). It is stored byte for byte; its SHA-256 is the document's identity. A non-PDF, damaged or encrypted file answers 422 saying which (\`type\` pdf_not_pdf, pdf_corrupt, pdf_encrypted, pdf_empty).`,
     tags: TAGS,
@@ -58,6 +59,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/documentos/{document_id}',
+    operationId: 'getDocument',
     summary: 'A document record',
     tags: TAGS,
     security: SECURITY,
@@ -73,6 +75,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/documentos/{document_id}/signed-pdf',
+    operationId: 'downloadSignedPdf',
     summary: "The first signed request's sealed PDF",
     description: 'Attachment. 404 when the document or a signed request is missing; 403 when the document is another tenant\'s (superadmin keys may read any); 409 while the first signature is still being sealed. Once the document is erased its signed PDF is missing too: 404 with the code `DOCUMENT_ERASED`.',
     tags: TAGS,
@@ -94,6 +97,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/documentos/{document_id}/final-pdf',
+    operationId: 'downloadFinalPdf',
     summary: 'The combined final PDF',
     description:
       'Built by a worker once every request is signed: the original, every signee\'s stamp and an audit-certificate page (events with times and IPs, hashes, signature levels, the verification URL), sealed once by the service and timestamped when TSA_URL is set. 409 FINAL_PDF_NOT_READY until then.',
@@ -116,6 +120,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
   defineRoute(router, registry, {
     method: 'delete',
     path: '/firma/documentos/{document_id}',
+    operationId: 'eraseDocument',
     summary: 'Erase a document',
     description:
       'Deletes every stored file of the document, cancels pending requests (their links stop working), replaces email and IP (and user agent, names, messages, title and file name) with `[suprimido]` in requests and events, and deletes its emails. Hashes and the anonymised rows stay. Repeating it answers the same with zero counts.',
@@ -130,6 +135,7 @@ export function documentsRouter(registry: OpenAPIRegistry, deps: DocumentsRouter
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/mis-documentos',
+    operationId: 'getMyDocumentsPage',
     summary: "The tenant's documents (HTML)",
     description: `An HTML table of the caller's documents, newest first, ${MY_DOCUMENTS_PAGE_SIZE} a page: id, title, status, dates and download links. \`status\` filters: \`all\` (default), \`signed\` or \`pending\` as the interface states, and as an extension \`draft\`, \`expired\` or \`erased\`; \`page\` starts at 1.`,
     tags: TAGS,

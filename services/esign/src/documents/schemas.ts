@@ -21,7 +21,23 @@ export const ZDocumentSchema = z
     final_signature: z.object({ level: z.enum(['B-B', 'B-T']), tsa_time: z.iso.datetime().nullable() }).nullable(),
     erased_at: z.iso.datetime().nullable(),
   })
-  .openapi('Document');
+  .openapi('Document', {
+    example: {
+      document_id: '3f2b8c1e-9a4d-4e6f-8b2a-1c5d7e9f0a3b',
+      tenant: 'ayto-sevilla',
+      filename: 'contrato.pdf',
+      title: 'Contrato de servicios 2026',
+      pages: 3,
+      size_bytes: 48213,
+      sha256: '9b74c9897bac770ffc029102a200c5de5f2ae0f3a8a1e0b2a4c6f1e9d8b7a6c5',
+      status: 'pending',
+      created_at: '2026-05-04T09:12:03.000Z',
+      final_sha256: null,
+      finalised_at: null,
+      final_signature: null,
+      erased_at: null,
+    },
+  });
 export type TDocument = z.infer<typeof ZDocumentSchema>;
 
 export const ZUploadFormSchema = z.object({

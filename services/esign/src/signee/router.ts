@@ -64,10 +64,12 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/firmar/{token}',
+    operationId: 'getSigningPage',
     summary: 'Signing page',
     description:
       'Server-rendered, accessible HTML (Spanish by default, the request\'s `locale` otherwise: es, en, ca, gl or eu): the document, the declaration, the code step, an optional signature pad and the confirm button. Works without JavaScript except for the pad. Expired, cancelled, locked and already-signed links get a page that says so (the signed one links to the signee\'s sealed copy).',
     tags: TAGS,
+    security: [],
     params: ZTokenParamsSchema,
     query: ZSigningPageQuerySchema,
     responses: { 200: { description: 'The page', content: HTML }, 404: { description: 'Unknown link', content: HTML } },
@@ -91,9 +93,11 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/firmar/{token}/documento',
+    operationId: 'getSigneeDocument',
     summary: 'The document to sign (PDF, inline)',
     description: 'Exactly the uploaded bytes. Records `document_viewed` with IP and user agent; the code can only be requested after it.',
     tags: TAGS,
+    security: [],
     params: ZTokenParamsSchema,
     responses: { 200: { description: 'The PDF', content: PDF }, 404: errorResponse('Unknown link (LINK_NOT_FOUND)'), 410: errorResponse('Expired (REQUEST_EXPIRED), cancelled (REQUEST_CANCELLED) or erased (DOCUMENT_ERASED)') },
     handler: async ({ params }, req, res) => {
@@ -106,10 +110,12 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/firmar/{token}/paginas/{n}',
+    operationId: 'getSigneePageImage',
     summary: 'One page of the document, as an image',
     description:
       'Page `n` (from 1) rendered as a PNG `ancho` pixels wide (480, 960 or 1440), for devices without an inline PDF viewer: the signing page shows these. Cached with the document and erased with it. Records `document_viewed` (`details.via: pages`, at most once a minute per request), which the code step accepts like a view of the PDF. Unknown pages 404; a closed link answers as `/documento` does.',
     tags: TAGS,
+    security: [],
     params: ZPageImageParamsSchema,
     query: ZPageImageQuerySchema,
     responses: {
@@ -127,10 +133,12 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
   defineRoute(router, registry, {
     method: 'post',
     path: '/firma/firmar/{token}/otp',
+    operationId: 'sendSigningCode',
     summary: 'Send the one-time code',
     description:
       'Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON. Needs `declaration_accepted=true` (422 otherwise) and a prior view of the document (409 DOCUMENT_NOT_VIEWED). Emails a 6-digit code valid 10 minutes; a new code replaces the previous one; at most 5 an hour (429 with Retry-After). Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 back to the signing page instead, errors included.',
     tags: TAGS,
+    security: [],
     params: ZTokenParamsSchema,
     body: ZOtpBodySchema,
     bodyContentType: 'application/x-www-form-urlencoded',
@@ -163,10 +171,12 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
   defineRoute(router, registry, {
     method: 'post',
     path: '/firma/firmar/{token}/confirmar',
+    operationId: 'confirmSignature',
     summary: 'Confirm and sign',
     description:
       'Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). Then stamps the signee\'s block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B.',
     tags: TAGS,
+    security: [],
     params: ZTokenParamsSchema,
     body: ZConfirmBodySchema,
     bodyContentType: 'application/x-www-form-urlencoded',
@@ -217,9 +227,11 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/firmar/{token}/firmado',
+    operationId: 'downloadSigneeCopy',
     summary: "The signee's sealed copy",
     description: 'Once signed and sealed, through the same link (attachment). 409 while the seal is still being applied.',
     tags: TAGS,
+    security: [],
     params: ZTokenParamsSchema,
     responses: { 200: { description: 'The sealed PDF', content: PDF }, 409: errorResponse('Not signed (NOT_SIGNED) or not sealed yet (SEAL_IN_PROGRESS)'), 410: errorResponse('Erased (DOCUMENT_ERASED)') },
     handler: async ({ params }, _req, res) => {

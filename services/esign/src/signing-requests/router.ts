@@ -4,7 +4,7 @@ import { errorResponse, rateLimitedResponse } from '../openapi';
 import { clientOf } from '../audit/client';
 import { ZDocumentParamsSchema } from '../documents/schemas';
 import { principalOf } from '../keys/authenticate';
-import { ZCreatedSigningRequestSchema, ZCreateSigningRequestSchema, ZDocumentRequestsSchema, ZRequestParamsSchema, ZSigningRequestStatusSchema } from './schemas';
+import { ZCreatedSigningRequestSchema, ZCreateSigningRequestSchema, ZDocumentRequestsSchema, ZRequestParamsSchema, ZSigningRequestStatusSchema, SIGNING_REQUEST_STATUS_EXAMPLE } from './schemas';
 import type { SigningRequestsService } from './service';
 
 const TAGS = ['signing requests'];
@@ -24,6 +24,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
   defineRoute(router, registry, {
     method: 'post',
     path: '/firma/solicitudes',
+    operationId: 'createSigningRequest',
     summary: 'Create a signing request',
     description:
       'For a document of the caller\'s tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant\'s document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased.',
@@ -44,19 +45,21 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/solicitudes/{request_id}/estado',
+    operationId: 'getSigningRequestStatus',
     summary: 'Status of a signing request',
     description: 'Request fields plus signed_at, viewed_at, otp_attempts_left and `signature` (status, PAdES level B-B or B-T, TSA time, hash of the sealed copy).',
     tags: TAGS,
     security: SECURITY,
     params: ZRequestParamsSchema,
     before: [deps.authenticate],
-    responses: { 200: { description: 'The status record', content: { 'application/json': { schema: ZSigningRequestStatusSchema } } }, 404: errorResponse('Not found, or another tenant\'s (REQUEST_NOT_FOUND)') },
+    responses: { 200: { description: 'The status record', content: { 'application/json': { schema: ZSigningRequestStatusSchema, example: SIGNING_REQUEST_STATUS_EXAMPLE } } }, 404: errorResponse('Not found, or another tenant\'s (REQUEST_NOT_FOUND)') },
     handler: async ({ params }, _req, res) => requests.status(principalOf(res.locals), params.request_id),
   });
 
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/documentos/{document_id}/solicitudes',
+    operationId: 'listDocumentSigningRequests',
     summary: "A document's signing requests",
     tags: TAGS,
     security: SECURITY,

@@ -9,6 +9,8 @@ export const ZCreateSigningRequestSchema = z.object({
   expires_in_hours: z.number().int().min(1).max(24 * 90).default(168).describe('Hours the link stays valid (default 168 = 7 days, at most 90 days)'),
   redirect_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Where the success page sends the signee on "Continue"'),
   locale: z.enum(SIGNEE_LOCALES).default('es').describe('Language of the emails and the signing page: es (default), en, ca (Catalan), gl (Galician), eu (Basque)'),
+}).openapi({
+  example: { document_id: '3f2b8c1e-9a4d-4e6f-8b2a-1c5d7e9f0a3b', signee_email: 'ana.garcia@example.org', signee_name: 'Ana García', expires_in_hours: 72, locale: 'es' },
 });
 
 export const ZCreatedSigningRequestSchema = z
@@ -20,7 +22,16 @@ export const ZCreatedSigningRequestSchema = z
     expires_at: z.iso.datetime(),
     created_at: z.iso.datetime(),
   })
-  .openapi('CreatedSigningRequest');
+  .openapi('CreatedSigningRequest', {
+    example: {
+      request_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      document_id: '3f2b8c1e-9a4d-4e6f-8b2a-1c5d7e9f0a3b',
+      status: 'pending',
+      signing_url: 'https://firma.example.org/firma/firmar/Yk3q9PZtQ0e7sV1mX2aBcD4fGhJ6kL8n',
+      expires_at: '2026-05-07T09:13:10.000Z',
+      created_at: '2026-05-04T09:13:10.000Z',
+    },
+  });
 
 export const ZSignatureSchema = z
   .object({
@@ -52,6 +63,25 @@ export const ZSigningRequestStatusSchema = z
     signature: ZSignatureSchema.nullable(),
   })
   .openapi('SigningRequestStatus');
+
+/** An example status record (served beside the status response; the admin audit extends the schema, so it is not the schema's own). */
+export const SIGNING_REQUEST_STATUS_EXAMPLE: z.infer<typeof ZSigningRequestStatusSchema> = {
+  request_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  document_id: '3f2b8c1e-9a4d-4e6f-8b2a-1c5d7e9f0a3b',
+  status: 'signed',
+  signee_email: 'ana.garcia@example.org',
+  signee_name: 'Ana García',
+  locale: 'es',
+  redirect_url: null,
+  expires_at: '2026-05-07T09:13:10.000Z',
+  created_at: '2026-05-04T09:13:10.000Z',
+  viewed_at: '2026-05-04T10:02:41.000Z',
+  signed_at: '2026-05-04T10:04:05.000Z',
+  cancelled_at: null,
+  otp_attempts_left: 5,
+  locked: false,
+  signature: { status: 'sealed', level: 'B-T', tsa_time: '2026-05-04T10:04:06.000Z', signed_sha256: '5d41402abc4b2a76b9719d911017c592ae0f3a8a1e0b2a4c6f1e9d8b7a6c5e4f', sealed_at: '2026-05-04T10:04:07.000Z', error: null },
+};
 export type TSigningRequestStatus = z.infer<typeof ZSigningRequestStatusSchema>;
 
 export const ZDocumentRequestsSchema = z.array(ZSigningRequestStatusSchema).openapi('DocumentSigningRequests');

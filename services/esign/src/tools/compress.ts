@@ -11,6 +11,7 @@ export const COMPRESS_LEVELS = { screen: 'extreme', ebook: 'high', printer: 'med
 export function registerCompress(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'compress',
+    operationId: 'compressPdf',
     summary: 'Make a PDF smaller',
     description:
       '`level` (default `ebook`): `prepress` (highest quality) is lossless only (object streams, Flate 9); `printer`, `ebook` and `screen` (smallest) also run Ghostscript with images down-sampled to 300, 150 and 72 dpi. ' +

@@ -5,6 +5,7 @@ import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext 
 export function registerFlatten(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'flatten',
+    operationId: 'flattenPdf',
     summary: 'Flatten form fields and annotations',
     description: 'Field appearances are generated from their values, then every form field and annotation becomes page content; the AcroForm is removed, so nothing stays editable.',
     body: z.object({ file: FormFile }),

@@ -72,6 +72,8 @@ const ERROR_RESPONSES = {
 
 export interface ToolSpec<B extends z.ZodObject> {
   name: string;
+  /** Stable camelCase OpenAPI operationId (`compressPdf`). */
+  operationId: string;
   summary: string;
   description: string;
   /** Form fields that carry files, with how many each may hold. */
@@ -101,6 +103,7 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
   defineRoute(ctx.router, ctx.registry, {
     method: 'post',
     path: `/firma/tools/${spec.name}`,
+    operationId: spec.operationId,
     summary: spec.summary,
     description: `${spec.description}\n\nLargest file: ${Math.round(maxFileBytes / 1024 / 1024)} MB. Largest result: ${mb(ctx.outputBudgetBytes)} MB in all (413 TOOL_OUTPUT_TOO_LARGE).`,
     tags: ['tools'],

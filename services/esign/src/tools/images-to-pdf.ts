@@ -8,6 +8,7 @@ export const MAX_IMAGES = 50;
 export function registerImagesToPdf(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'images-to-pdf',
+    operationId: 'imagesToPdf',
     summary: 'Make a PDF from PNG and JPEG images',
     description:
       `One page per image (field \`files\`, repeated, at most ${MAX_IMAGES}, in the order sent), on \`page_size\` a4, letter or legal, ` +

@@ -33,6 +33,7 @@ export const PdfInfoSchema = z
 export function registerInfo(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'info',
+    operationId: 'describePdf',
     summary: 'Describe a PDF',
     description:
       'Page count, PDF version, encryption (method, permissions), form fields with values, Info metadata, XMP/PDF-A, page size. ' +

@@ -9,6 +9,7 @@ const FIELDS = ['title', 'author', 'subject', 'keywords', 'creator', 'producer']
 export function registerMetadata(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'metadata',
+    operationId: 'setPdfMetadata',
     summary: 'Set document metadata (Info and XMP)',
     description:
       'Each field given is written to the Info dictionary and to the XMP packet (dc:title, dc:creator, dc:description, pdf:Keywords, xmp:CreatorTool, pdf:Producer); ' +

@@ -7,6 +7,7 @@ export const MAX_OCR_PAGES = 50;
 export function registerOcr(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'ocr',
+    operationId: 'ocrPdf',
     summary: 'Make a scanned PDF searchable (OCR)',
     description:
       'ocrmypdf + tesseract add an invisible text layer. `lang`: installed tesseract languages joined by `+` (default `spa+eng`); an unknown one answers 422 listing the installed ones. ' +

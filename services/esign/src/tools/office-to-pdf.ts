@@ -6,6 +6,7 @@ import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext 
 export function registerOfficeToPdf(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'office-to-pdf',
+    operationId: 'convertOfficeToPdf',
     summary: 'Convert an office document to PDF',
     description:
       `LibreOffice converts ${Object.keys(OFFICE_EXTENSIONS).map((e) => `.${e}`).join(', ')} (chosen by the file name's extension, checked against the content). ` +

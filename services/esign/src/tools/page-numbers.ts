@@ -5,6 +5,7 @@ import { runOnPreparedPdf } from './run-in-worker';
 export function registerPageNumbers(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'page-numbers',
+    operationId: 'numberPdfPages',
     summary: 'Number the pages',
     description:
       '`format_str` with `{page}` and `{total}` placeholders, drawn at `position` inside the visible page (CropBox) and upright as the page is shown (/Rotate honoured).',

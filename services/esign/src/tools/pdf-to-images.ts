@@ -20,6 +20,7 @@ const Rendered = z
 export function registerPdfToImages(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'pdf-to-images',
+    operationId: 'pdfToImages',
     summary: 'Render pages as PNG images',
     description:
       `One PNG per page (or per page of \`pages\`) at \`dpi\` (default 150, at most ${MAX_DPI}), as seen (CropBox, /Rotate), answered as JSON with base64 images. ` +

@@ -5,6 +5,7 @@ import { defineTool, downloadName, FormFile, formPassword, sendPdf, theFile, typ
 export function registerProtect(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'protect',
+    operationId: 'protectPdf',
     summary: 'Encrypt a PDF with a password (AES-256)',
     description:
       'AES-256 (PDF 2.0 security handler R6). `password` opens the file; `owner_password` (default: the same) grants full rights. ' +

@@ -37,6 +37,7 @@ const Patterns = z.preprocess(
 export function registerRedact(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'redact',
+    operationId: 'redactPdf',
     summary: 'Redact text matching patterns',
     description:
       'Every match of the regular expressions is removed from the page content (text extraction afterwards finds nothing), covered by a black box, ' +

@@ -5,6 +5,7 @@ import { defineTool, downloadName, FormFile, formText, sendPdf, theFile, type To
 export function registerRotate(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'rotate',
+    operationId: 'rotatePdfPages',
     summary: 'Rotate pages',
     description: 'Turns the pages of `pages` (all when absent) clockwise by `angle`, added to any rotation they already have. Lossless (the page /Rotate changes, not the content).',
     body: z.object({

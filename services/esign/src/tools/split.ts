@@ -12,6 +12,7 @@ const SplitResult = z
 export function registerSplit(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'split',
+    operationId: 'splitPdf',
     summary: 'Split a PDF into parts',
     description:
       'One part per comma-separated item of `ranges` (`1-3,4-6,7-`; `N-` runs to the last page), or runs of `every` pages ' +

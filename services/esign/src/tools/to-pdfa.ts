@@ -5,6 +5,7 @@ import { defineTool, downloadName, FormFile, sendPdf, theFile, type ToolContext 
 export function registerToPdfa(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'to-pdfa',
+    operationId: 'convertToPdfa',
     summary: 'Convert to PDF/A-2b for archiving',
     description:
       'Ghostscript PDF/A-2b: fonts embedded, colours converted to RGB under an embedded sRGB OutputIntent, XMP with pdfaid:part=2 and conformance B. ' +

@@ -5,6 +5,7 @@ import { defineTool, downloadName, FormFile, formPassword, sendPdf, theFile, typ
 export function registerUnprotect(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'unprotect',
+    operationId: 'unprotectPdf',
     summary: 'Remove the password of a PDF',
     description:
       'Decrypts with the user or the owner `password`; a wrong one answers 422 located at `password`. ' +

@@ -5,6 +5,7 @@ import { runOnPreparedPdf } from './run-in-worker';
 export function registerWatermark(ctx: ToolContext): void {
   defineTool(ctx, {
     name: 'watermark',
+    operationId: 'watermarkPdf',
     summary: 'Stamp a diagonal text watermark on every page',
     description:
       'The text (line breaks allowed) is centred on the visible area of every page (CropBox, honouring /Rotate), turned `rotation` degrees counter-clockwise as seen, ' +

@@ -64,10 +64,12 @@ export function verificationRouter(
   defineRoute(router, registry, {
     method: 'get',
     path: '/verificar',
+    operationId: 'getVerificationForm',
     summary: 'Public verification: the search form',
     description:
       'No authentication. Without `document_id`: an accessible HTML form to search by document id or to upload a signed PDF (POST /verificar). With `document_id`: 303 to `/verificar/{document_id}`; a malformed id answers 422 with the form again and a message.',
     tags: ['verification'],
+    security: [],
     query: ZVerificationSearchQuerySchema,
     responses: {
       200: { description: 'The search form', content: HTML },
@@ -95,10 +97,12 @@ export function verificationRouter(
   defineRoute(router, registry, {
     method: 'post',
     path: '/verificar',
+    operationId: 'verifyUploadedPdf',
     summary: 'Verify the signatures of any uploaded PDF',
     description:
       'No authentication; limited per client IP. The PAdES signatures of the uploaded file (multipart field `file`, at most ESIGN_MAX_UPLOAD_MB) are checked on a worker thread within a time budget; the file is never stored. JSON with `Accept: application/json`, an HTML report otherwise. Not a PDF, or a file that cannot be checked in time: 422.',
     tags: ['verification'],
+    security: [],
     query: ZVerificationQuerySchema,
     body: ZFileVerificationBodySchema,
     bodyContentType: 'multipart/form-data',
@@ -123,10 +127,12 @@ export function verificationRouter(
   defineRoute(router, registry, {
     method: 'get',
     path: '/verificar/{document_id}',
+    operationId: 'verifyDocument',
     summary: 'Public verification of a document',
     description:
       'No authentication: the unguessable document id is the link printed on the audit certificate. Shows the document status, the SHA-256 of the original and of the final PDF, and per signing request its status, signing time, masked signee email, PAdES level and TSA time; no other personal data. An accessible HTML page (Spanish by default; `?lang=en` or Accept-Language for English), or this record as JSON when the Accept header asks for `application/json`. Unknown or malformed ids answer 404; an erased document answers 410 with its hashes only.',
     tags: ['verification'],
+    security: [],
     params: ZVerificationParamsSchema,
     query: ZVerificationQuerySchema,
     responses: {

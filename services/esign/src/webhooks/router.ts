@@ -30,10 +30,14 @@ function registerEventPayloads(registry: OpenAPIRegistry): void {
     registry.registerWebhook({
       method: 'post',
       path: type,
+      // on + the event type in camelCase: onRequestCreated, onDocumentSigned...
+      operationId: `on${type.replace(/(^|_)([a-z])/g, (_, _sep: string, letter: string) => letter.toUpperCase())}`,
       summary: `The ${type} event`,
       description:
         'POSTed to each subscribed endpoint, signed per Standard Webhooks: `webhook-id` (`msg_<delivery_id>`, the same across retries), `webhook-timestamp` (seconds), `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, two during a secret rotation, space-separated). Answer 2xx to acknowledge; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the endpoint.',
       tags: TAGS,
+      // Deliveries carry no key: the receiver checks the Standard Webhooks signature headers.
+      security: [],
       request: {
         body: { content: json(z.object({ type: z.literal(type), timestamp: z.iso.datetime().describe('When the event happened'), data: EVENT_DATA_SCHEMAS[type] })) },
       },
@@ -60,6 +64,7 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDe
   defineRoute(router, registry, {
     method: 'post',
     path: '/firma/webhooks',
+    operationId: 'createWebhook',
     summary: 'Create a webhook endpoint',
     description:
       'For the key\'s tenant (many per tenant). `events` omitted means every type. The URL must be https (http only outside production or with WEBHOOK_ALLOW_HTTP) and resolve to public addresses only (unless WEBHOOK_ALLOW_PRIVATE): otherwise 422 at `url`. The answer carries `secret` once.',
@@ -79,6 +84,7 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDe
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/webhooks',
+    operationId: 'listWebhooks',
     summary: "The tenant's webhook endpoints",
     description: 'Without secrets.',
     tags: TAGS,
@@ -91,6 +97,7 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDe
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/webhooks/{webhook_id}',
+    operationId: 'getWebhook',
     summary: 'One webhook endpoint',
     tags: TAGS,
     security: SECURITY,
@@ -103,6 +110,7 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDe
   defineRoute(router, registry, {
     method: 'patch',
     path: '/firma/webhooks/{webhook_id}',
+    operationId: 'updateWebhook',
     summary: 'Change a webhook endpoint',
     description: '`url`, `events`, `description`, `active` (true re-enables one the service disabled).',
     tags: TAGS,
@@ -117,6 +125,7 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDe
   defineRoute(router, registry, {
     method: 'delete',
     path: '/firma/webhooks/{webhook_id}',
+    operationId: 'deleteWebhook',
     summary: 'Delete a webhook endpoint',
     description: "A tenant deletes only its own (another tenant's answers 404); a superadmin key deletes any. Its open deliveries go with it.",
     tags: TAGS,
@@ -133,6 +142,7 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDe
   defineRoute(router, registry, {
     method: 'post',
     path: '/firma/webhooks/{webhook_id}/test',
+    operationId: 'sendTestWebhookEvent',
     summary: 'Send a test event',
     description:
       'Delivers a synthetic `document_signed` payload (`data.test: true`) at once, signed like every delivery, and answers 200 with what happened: the receiver\'s status (a 500 is reported here, not as this call\'s status), or `status_code: null` and the error when it could not be reached.',
@@ -147,6 +157,7 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDe
   defineRoute(router, registry, {
     method: 'post',
     path: '/firma/webhooks/{webhook_id}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
     summary: 'Rotate the signing secret',
     description: 'Answers the new secret once. For 24 hours deliveries carry two signatures (new and previous secret) in `webhook-signature`.',
     tags: TAGS,
@@ -160,6 +171,7 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDe
   defineRoute(router, registry, {
     method: 'get',
     path: '/firma/webhooks/{webhook_id}/deliveries',
+    operationId: 'listWebhookDeliveries',
     summary: 'The delivery log',
     description: 'Newest first, paginated (`limit` 1..200, default 50; `offset`), each delivery with every attempt.',
     tags: TAGS,
@@ -174,6 +186,7 @@ export function webhooksRouter(registry: OpenAPIRegistry, deps: WebhooksRouterDe
   defineRoute(router, registry, {
     method: 'post',
     path: '/firma/webhooks/{webhook_id}/deliveries/{delivery_id}/retry',
+    operationId: 'retryWebhookDelivery',
     summary: 'Send a delivery again',
     description: 'Re-opens the delivery and sends it at once, with the same `webhook-id`.',
     tags: TAGS,

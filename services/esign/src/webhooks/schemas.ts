@@ -13,7 +13,7 @@ export const ZCreateWebhookSchema = z.object({
   url: z.string().max(2000).describe('https URL (http only with WEBHOOK_ALLOW_HTTP or outside production); public addresses only unless WEBHOOK_ALLOW_PRIVATE'),
   events: ZEvents.optional().describe('Event types to receive; omitted means all'),
   description: z.string().trim().max(500).optional(),
-});
+}).openapi({ example: { url: 'https://erp.example.org/hooks/firma', events: ['document_signed', 'document_completed'], description: 'ERP' } });
 
 export const ZUpdateWebhookSchema = z
   .object({
@@ -46,7 +46,18 @@ export type TWebhook = z.infer<typeof ZWebhookSchema>;
 
 export const ZCreatedWebhookSchema = ZWebhookSchema.extend({
   secret: z.string().describe('`whsec_` + base64 of 24 random bytes: the signing secret, shown only here'),
-}).openapi('CreatedWebhook');
+}).openapi('CreatedWebhook', {
+  example: {
+    webhook_id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+    url: 'https://erp.example.org/hooks/firma',
+    events: ['document_signed', 'document_completed'],
+    description: 'ERP',
+    active: true,
+    disabled_reason: null,
+    created_at: '2026-05-04T09:00:00.000Z',
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  },
+});
 
 export const ZWebhookTestSchema = z
   .object({

@@ -12,6 +12,7 @@ export function decisionSupportRouter(registry: OpenAPIRegistry, auth: RouteAuth
   defineRoute(router, registry, {
     method: 'get',
     path: '/api/v3/m3',
+    operationId: 'getDecisionSupport',
     summary: 'Preventive decision support for a municipality and day',
     description:
       'The day’s FWI and risk (as m1) with its EFFIS danger class, AEMET level, percentile against the municipality’s own history (±15 days, every year), ' +

@@ -11,6 +11,7 @@ export function decisionsRouter(registry: OpenAPIRegistry, auth: RouteAuth, deci
   defineRoute(router, registry, {
     method: 'get',
     path: '/api/v3/decisiones',
+    operationId: 'listDecisions',
     summary: 'Territorial decision history of a municipality',
     description:
       'Decisions (bans, épocas de peligro, alerts, closures, authorizations) of the municipality, its province, its autonomous community and the whole country, ' +

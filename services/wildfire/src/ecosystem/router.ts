@@ -55,6 +55,7 @@ export function ecosystemRouter(registry: OpenAPIRegistry, auth: RouteAuth, ecos
   defineRoute(router, registry, {
     method: 'get',
     path: '/api/v3/m10',
+    operationId: 'getEcosystem',
     summary: 'Ecosystem of a municipality',
     description:
       'Vegetation type, fuel model, fuel load, fuel moisture index and forest cover of a municipality. Needs the `ecosystem:read` scope. ' +
@@ -72,6 +73,7 @@ export function ecosystemRouter(registry: OpenAPIRegistry, auth: RouteAuth, ecos
   defineRoute(router, registry, {
     method: 'get',
     path: '/ecosystem',
+    operationId: 'getEcosystemDetail',
     summary: 'Ecosystem of a municipality, with names and provenance',
     description:
       'The fields of `GET /api/v3/m10` (same values for the same request) plus the municipality’s names, the names of the vegetation type and fuel model, ' +

@@ -12,6 +12,7 @@ export function framingRouter(registry: OpenAPIRegistry, auth: RouteAuth, framin
   defineRoute(router, registry, {
     method: 'get',
     path: '/api/v1/framing',
+    operationId: 'getFraming',
     summary: 'Narrative risk analysis for institutional communication',
     description:
       'The day’s danger told for an audience from written templates (no model, no network): the same inputs give the same text, and every number in it ' +

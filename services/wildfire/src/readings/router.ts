@@ -38,6 +38,7 @@ export function readingsRouter(registry: OpenAPIRegistry, auth: RouteAuth, readi
   defineRoute(router, registry, {
     method: 'get',
     path: '/api/v3/m1',
+    operationId: 'getRisk',
     summary: 'Daily fire risk of a municipality',
     description:
       'Without dates: the latest reading (test tokens: today in Spain). With `date_from` and/or `date_to`: `{municipio_id, date_from, date_to, data}` ' +

@@ -68,6 +68,7 @@ export function reportsRouter(registry: OpenAPIRegistry, auth: RouteAuth, report
   defineRoute(router, registry, {
     method: 'post',
     path: '/api/v1/report',
+    operationId: 'createReport',
     summary: 'Generate the official monthly report of a municipality',
     description:
       'Generates the monthly wildfire danger report of `municipio_id` for `periodo` (YYYY-MM) and answers the file: the PDF by default (A4, embedded fonts, ' +
@@ -112,6 +113,7 @@ export function reportsRouter(registry: OpenAPIRegistry, auth: RouteAuth, report
   defineRoute(router, registry, {
     method: 'get',
     path: '/api/v1/reports',
+    operationId: 'listReports',
     summary: 'The account’s reports',
     description: 'Every report of the token’s account (whichever of its tokens asked for it), newest first, paginated. Needs the `reports:read` scope.',
     tags: ['reports'],
@@ -130,6 +132,7 @@ export function reportsRouter(registry: OpenAPIRegistry, auth: RouteAuth, report
   defineRoute(router, registry, {
     method: 'get',
     path: '/api/v1/reports/{report_id}',
+    operationId: 'getReport',
     summary: 'Download a report again',
     description:
       'The file of a report of the token’s account, with the Content-Type it was generated with; 202 while it is generated. Another account’s report ' +

@@ -37,7 +37,7 @@ export const ZReportRequestSchema = z
         example: false,
       }),
   })
-  .openapi('ReportRequest');
+  .openapi('ReportRequest', { example: { municipio_id: '41091', periodo: '2025-07', format: 'pdf', lang: 'es' } });
 export type TReportRequest = z.infer<typeof ZReportRequestSchema>;
 
 /** The request headers POST /api/v1/report reads. */
@@ -106,7 +106,9 @@ export const ZReportPendingSchema = z
     status: z.literal('pending'),
     status_url: z.string().describe('Where to GET the report; it answers 202 until it is ready.'),
   })
-  .openapi('ReportPending');
+  .openapi('ReportPending', {
+    example: { report_id: '0b6f2a8e-3c1d-4e5f-9a7b-2c4d6e8f0a1b', status: 'pending', status_url: '/api/v1/reports/0b6f2a8e-3c1d-4e5f-9a7b-2c4d6e8f0a1b' },
+  });
 
 const ZFwiDaySchema = z.object({ date: z.string(), fwi: z.number() });
 

@@ -11,6 +11,7 @@ export function tokensRouter(registry: OpenAPIRegistry, auth: RouteAuth): Router
   defineRoute(router, registry, {
     method: 'get',
     path: '/api/v1/me',
+    operationId: 'getMe',
     summary: 'The calling token and its account',
     description:
       'What the presented token may do: account, type, scopes, municipality and IP restrictions, expiry, its current rate-limit windows and, ' +
