@@ -1,3 +1,4 @@
+-- Who created, revoked and rotated tokens (the operator API's token, or the CLI), and when.
 CREATE TABLE "admin_log" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"at" timestamp with time zone NOT NULL,

@@ -76,6 +76,8 @@ describe('API key revocations reach every instance’s cache', () => {
     expect(await runCli(['keys', 'revoke', record.id], output.out, { ...env, DATA_DIR: dataDir() })).toBe(0);
     await refusedOn(a, key);
     await refusedOn(b, key);
+    const { rows } = await a.database.pool.query("select key_id, action, details->>'via' as via from admin_log where details->>'key_id' = $1", [record.id]);
+    expect(rows).toEqual([{ key_id: null, action: 'key_revoked', via: 'cli' }]);
   });
 
   it("refuses on every instance, within a second, the keys of a tenant erased through one instance", async () => {

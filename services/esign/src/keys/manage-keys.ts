@@ -14,9 +14,12 @@ export interface KeyActor {
   tenantId: string;
 }
 
+/** Who made a logged change: a key (REST, dashboard), or the operator CLI (no key). */
+type LogActor = Pick<KeyActor, 'keyId' | 'as'> | { keyId: null; as: 'cli' };
+
 /** The admin log, as the keys feature writes to it (the admin feature's `admin_log`). */
 export interface KeyAdminLog {
-  append(entry: { at: Date; keyId: string; action: string; tenant: string; count: number; details?: Record<string, string | number | boolean | null> }): Promise<void>;
+  append(entry: { at: Date; keyId: string | null; action: string; tenant: string; count: number; details?: Record<string, string | number | boolean | null> }): Promise<void>;
 }
 
 export interface KeyManagementDeps {
@@ -38,7 +41,7 @@ const HOUR_MS = 3_600_000;
 export function createKeyManagement(deps: KeyManagementDeps) {
   const { repo, clock } = deps;
 
-  async function logged(actor: KeyActor, action: string, tenant: string, details: Record<string, string | number | boolean | null>) {
+  async function logged(actor: LogActor, action: string, tenant: string, details: Record<string, string | number | boolean | null>) {
     await deps.log?.append({ at: clock(), keyId: actor.keyId, action, tenant, count: 1, details: { ...details, via: actor.as } });
   }
 
@@ -72,6 +75,11 @@ export function createKeyManagement(deps: KeyManagementDeps) {
   }
 
   return {
+    /** The CLI's `keys create` and `keys revoke`, written to the admin log as done by `cli`. */
+    async recordCliChange(action: 'key_created' | 'key_revoked', key: KeyRecord): Promise<void> {
+      await logged({ keyId: null, as: 'cli' }, action, key.tenant, { key_id: key.id, prefix: key.prefix, role: key.role });
+    },
+
     /** A new tenant (`POST /admin/tenants`); 409 when the id is taken. */
     async createTenant(input: { tenant: string; display_name?: string }, actor: KeyActor): Promise<TenantRecord> {
       const created = await repo.insertTenant({ name: input.tenant, displayName: input.display_name });
