@@ -42,6 +42,7 @@ export const ESIGN_ERROR_CODES = {
   DOCUMENT_FINALISED: { status: 409, description: 'every request of the document is signed and its final PDF built' },
   TENANT_EXISTS: { status: 409, description: 'a tenant with this id already exists' },
   LAST_ACTIVE_KEY: { status: 409, description: 'the key the call is made with is the last active key of its tenant; issue another first' },
+  TOO_MANY_KEYS: { status: 409, description: 'the tenant holds 100 active keys, the most it may; revoke one first' },
   KEY_ALREADY_ROTATED: { status: 409, description: 'the key was already rotated (rotate its replacement), or it is expired' },
   TENANT_HAS_PENDING_REQUESTS: { status: 409, description: 'a signing request of the tenant is still pending' },
   REQUEST_EXPIRED: { status: 410, description: 'the signing link has expired' },

@@ -71,6 +71,7 @@ export function adminKeysRouter(registry: OpenAPIRegistry, deps: { keys: KeysSer
     responses: {
       201: { description: 'Issued', content: json(ZIssuedKeySchema) },
       404: errorResponse('No such tenant (TENANT_NOT_FOUND)'),
+      409: errorResponse('The tenant holds 100 active keys already (TOO_MANY_KEYS)'),
       422: validationErrorResponse('No authorization header, or a label or expiry out of range (an expiry in the past)'),
       ...ACCESS,
     },

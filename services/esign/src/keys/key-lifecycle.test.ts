@@ -125,6 +125,17 @@ describe('API key lifecycle over REST', () => {
     expect(log.map((e) => e.action)).toEqual(['key_created', 'key_revoked']);
   });
 
+  it('stops a tenant at 100 active keys (409), and lets it issue again once one is revoked', async () => {
+    const first = await env.rt.keys.create({ tenant: 'initech' });
+    for (let i = 1; i < 100; i++) await env.rt.keys.create({ tenant: 'initech' });
+    const refused = await api().post('/firma/claves').set(as(first.key)).send({});
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('TOO_MANY_KEYS');
+    const other = (await api().get('/firma/claves').set(as(first.key))).body[1].key_id as string;
+    expect((await api().delete(`/firma/claves/${other}`).set(as(first.key))).status).toBe(204);
+    expect((await api().post('/firma/claves').set(as(first.key)).send({})).status).toBe(201);
+  });
+
   it('revokes any key for a superadmin, but not the superadmin key it calls with while it is the last', async () => {
     const { key_id, key } = (await api().post('/admin/tenants/ayto-alcala/keys').set(as(admin)).send({})).body;
     expect((await api().delete(`/admin/keys/${key_id}`).set(as(admin))).status).toBe(204);

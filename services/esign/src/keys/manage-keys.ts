@@ -2,7 +2,7 @@ import { displayPrefix, generateKey, hashKey } from '@firma-riesgo/auth';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { KeyChange } from './key-cache';
 import type { KeyRecord, KeysRepository, TenantRecord } from './repository';
-import { KEY_ROTATION, keyState, mayRevoke } from './rules';
+import { KEY_ROTATION, keyState, MAX_ACTIVE_KEYS_PER_TENANT, mayRevoke } from './rules';
 
 export const KEY_PREFIX = 'esk_';
 
@@ -68,6 +68,11 @@ export function createKeyManagement(deps: KeyManagementDeps) {
 
   async function issueFor(tenant: Pick<TenantRecord, 'id' | 'name'>, input: { label?: string; expires_at?: string }, actor: KeyActor) {
     const expiresAt = expiry(input.expires_at);
+    const now = clock();
+    const active = (await repo.activeOfTenant(tenant.id)).filter((k) => keyState(k, now) === 'active').length;
+    if (active >= MAX_ACTIVE_KEYS_PER_TENANT) {
+      throw new ConflictError(`Tenant "${tenant.name}" has ${active} active keys, the most it may hold; revoke one first`, 'TOO_MANY_KEYS');
+    }
     const key = generateKey(KEY_PREFIX);
     const record = await repo.insertTenantKey({ tenantId: tenant.id, role: 'tenant', keyHash: hashKey(key), prefix: displayPrefix(key), label: input.label ?? null, expiresAt });
     await logged(actor, 'key_created', tenant.name, { key_id: record.id, prefix: record.prefix, expires_at: expiresAt?.toISOString() ?? null });

@@ -54,6 +54,7 @@ export function keysRouter(registry: OpenAPIRegistry, deps: { keys: KeysService;
     responses: {
       201: { description: 'Issued', content: json(ZIssuedKeySchema) },
       401: UNAUTHORIZED,
+      409: errorResponse('The tenant holds 100 active keys already (TOO_MANY_KEYS)'),
       422: validationErrorResponse('No authorization header, or a label or expiry out of range (an expiry in the past)'),
     },
     handler: async ({ body }, _req, res) => {

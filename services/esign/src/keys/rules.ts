@@ -6,6 +6,9 @@ export const TENANT_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 /** How long a rotated key keeps working beside its replacement: 24 h unless told, at most 30 days. */
 export const KEY_ROTATION = { defaultOverlapHours: 24, maxOverlapHours: 30 * 24 } as const;
 
+/** Active keys a tenant may hold at once: a client minting keys in a loop stops here (409 TOO_MANY_KEYS). */
+export const MAX_ACTIVE_KEYS_PER_TENANT = 100;
+
 export type KeyState = 'active' | 'expired' | 'revoked';
 
 /** A key is revoked for good; else expired once `now` reaches `expires_at` (a rotated key's overlap end); else active. */
