@@ -30,6 +30,8 @@ export interface Me {
     prefix: string;
     type: 'live' | 'test';
     scopes: TokenScope[];
+    /** Scopes outside the interface (`admin:tokens`, granted by the operator CLI only); empty for client tokens. */
+    operator_scopes: 'admin:tokens'[];
     municipios: string[] | null;
     ip_allowlist: string[] | null;
     expires_at: string | null;

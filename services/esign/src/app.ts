@@ -21,6 +21,8 @@ import { webhooksRouter } from './webhooks/router';
 import { contractsRouter } from './contracts/router';
 import { brandingRouter } from './branding/router';
 import { adminRouter } from './admin/router';
+import { adminKeysRouter } from './keys/admin-router';
+import { keysRouter } from './keys/router';
 import { dashboardRouter } from './admin/dashboard-routes';
 import { createSessions } from './admin/session';
 import { tenantRateLimit } from './keys/tenant-rate-limit';
@@ -33,6 +35,8 @@ export interface EsignAppDeps {
   database: { kind: 'postgres' | 'pglite'; ping(): Promise<boolean> };
   redis?: Redis;
   keys: KeysService;
+  /** The runtime's "now" (key listings say which keys are expired by it). */
+  clock: () => Date;
   /** Feature routers enqueue their jobs here (after their transaction commits). */
   jobs: JobQueue<EsignJobs>;
   /** Engines and worker threads of the PDF tools. */
@@ -106,9 +110,11 @@ export function createEsignApp(deps: EsignAppDeps): Express {
     }),
   );
   http.app.use(webhooksRouter(registry, { webhooks: signing.webhooks, authenticate: auth, outboundLimit: perTenant('webhooks', limits.webhookCallsPerMinute, 'webhook creations, changes and tests') }));
+  http.app.use(keysRouter(registry, { keys: deps.keys, authenticate: auth, clock: deps.clock }));
   http.app.use(brandingRouter(registry, { branding: signing.branding, authenticate: auth }));
   const authenticateSuperadmin = authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger }, { superadmin: true });
   http.app.use(adminRouter(registry, { admin: signing.admin, metering: signing.metering, authenticateSuperadmin }));
+  http.app.use(adminKeysRouter(registry, { keys: deps.keys, authenticateSuperadmin, clock: deps.clock }));
   http.app.use(dashboardRouter(registry, { admin: signing.admin, keys: deps.keys, sessions: createSessions(deps.config.sessionSecret), publicUrl: deps.config.publicUrl, authenticateSuperadmin }));
   const toolsLimiter = perClientLimiter('tools');
   http.app.use(

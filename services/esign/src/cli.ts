@@ -7,6 +7,7 @@ import { loadConfig } from './config';
 import { startEsign, type EsignRuntime } from './runtime';
 import { InvalidTenantNameError } from './keys/service';
 import type { KeyRecord } from './keys/repository';
+import { keyState } from './keys/rules';
 import { formatFileVerification } from './verification/cli-report';
 import { esignStorageCommands } from './storage/cli-storage';
 
@@ -24,6 +25,7 @@ function commands(): CliCommand<EsignRuntime>[] {
         if (typeof values.tenant !== 'string') throw new CliUsageError('keys create needs --tenant NAME');
         const rt = await open();
         const { key, record } = await rt.keys.create({ tenant: values.tenant, role: values.superadmin ? 'superadmin' : 'tenant', label: values.label as string | undefined });
+        await rt.keys.recordCliChange('key_created', record);
         if (values.json) out.log(JSON.stringify({ key, id: record.id, tenant: record.tenant, role: record.role, prefix: record.prefix }));
         else out.log(`Created ${record.role} key for tenant "${record.tenant}" (id ${record.id}).\nKey (shown once): ${key}`);
         return 0;
@@ -32,7 +34,7 @@ function commands(): CliCommand<EsignRuntime>[] {
     {
       name: 'keys list',
       synopsis: '[--tenant NAME] [--json]',
-      description: 'List keys (prefix, tenant, role, created, last used, revoked); never the secret.',
+      description: 'List keys (prefix, tenant, role, created, last used, expiry, state); never the secret.',
       options: { tenant: { type: 'string' }, json: { type: 'boolean' } },
       async run({ values }, { open, out }) {
         const rt = await open();
@@ -53,6 +55,7 @@ function commands(): CliCommand<EsignRuntime>[] {
           out.error(`No active key matches "${positionals[0]}"`);
           return 1;
         }
+        await rt.keys.recordCliChange('key_revoked', revoked[0]!);
         out.log(`Revoked key ${revoked[0]!.id} (${revoked[0]!.prefix}) of tenant "${revoked[0]!.tenant}"`);
         return 0;
       },
@@ -120,12 +123,15 @@ function keyJson(k: KeyRecord) {
     created_at: k.createdAt.toISOString(),
     last_used_at: k.lastUsedAt?.toISOString() ?? null,
     revoked_at: k.revokedAt?.toISOString() ?? null,
+    expires_at: k.expiresAt?.toISOString() ?? null,
+    replaced_by: k.replacedBy,
   };
 }
 
 function formatKeys(list: KeyRecord[]): string {
   if (list.length === 0) return 'No keys.';
-  const rows = list.map((k) => [k.id, k.prefix, k.tenant, k.role, k.createdAt.toISOString().slice(0, 19) + 'Z', k.revokedAt ? 'revoked' : 'active']);
+  const now = new Date();
+  const rows = list.map((k) => [k.id, k.prefix, k.tenant, k.role, k.createdAt.toISOString().slice(0, 19) + 'Z', keyState(k, now)]);
   const header = ['ID', 'PREFIX', 'TENANT', 'ROLE', 'CREATED', 'STATE'];
   return formatTable(header, rows);
 }

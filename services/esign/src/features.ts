@@ -85,7 +85,7 @@ export function createSigningFeatures(deps: {
   /** The keys feature's tenant names (the signing page, the audit certificate and webhook payloads print them). */
   tenantName: (tenantId: string) => Promise<string>;
   /** Tenant lookups across tenants, for administration. */
-  tenants: Pick<KeysService, 'tenantNames' | 'tenantByName' | 'revokeAllOfTenant' | 'removeTenant'>;
+  tenants: Pick<KeysService, 'tenantNames' | 'tenantByName' | 'revokeAllOfTenant' | 'removeTenant' | 'list'>;
   /** Late-bound: the depths of the job queues, for the admin figures. */
   queueDepths: () => Promise<Record<string, QueueDepth>>;
   /** Late-bound like `jobs`: the `esign-webhooks` queue that carries HTTP deliveries. */

@@ -21,6 +21,7 @@ import { RAW_SECRETS_WARNING } from './webhooks/secrets';
 import { loadSealIdentity } from './signatures/seal-identity';
 import { createResumeInterruptedWork } from './recovery/resume-interrupted-work';
 import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type ContractTemplate } from './contracts/template-catalogue';
+import { createAdminLogRepository } from './admin/repository';
 
 export type EsignRole = ProcessRole;
 
@@ -82,7 +83,7 @@ async function composeEsign(
     publisher: (publisher) => keyChangePublisher(publisher, config.rateLimitPrefix),
     follow: (subscriber, keyCache, log) => followKeyChanges(subscriber, config.rateLimitPrefix, keyCache, log),
   });
-  const keys = createKeysService(createKeysRepository(database.db), clock, { cache, announce, logger });
+  const keys = createKeysService(createKeysRepository(database.db), clock, { cache, announce, logger, log: createAdminLogRepository(database.db) });
   const mailer = await life.open('mailer', () => createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir }), (opened) => opened.close());
   // Loaded at start-up so a bad SIGNING_P12_PATH, password or SIGNING_IDENTITY_KEY stops the process at once.
   const identity = await loadSealIdentity(config, database.db, logger);
@@ -159,7 +160,7 @@ async function composeEsign(
   const features: EsignFeatures = { config, logger, jobs, keys, mail, signing, tools };
   return {
     runtime: features,
-    app: () => createEsignApp({ config, logger, metrics: createMetrics('esign'), version, database, redis, keys, jobs: jobs.queue, tools, signing }),
+    app: () => createEsignApp({ config, logger, metrics: createMetrics('esign'), version, database, redis, keys, clock, jobs: jobs.queue, tools, signing }),
     demoCredential: config.demoKey ? () => keys.createDemoKeyIfEmpty() : undefined,
   };
 }

@@ -21,6 +21,8 @@ import { reportsRouter } from './reports/router';
 import type { ReportsService } from './reports/service';
 import type { ReadingsService } from './readings/service';
 import { tokensRouter } from './tokens/router';
+import { adminTokensRouter } from './tokens/admin-router';
+import type { TokenAdministration } from './tokens/administration';
 import type { TokensService } from './tokens/service';
 
 export interface WildfireAppDeps {
@@ -31,6 +33,8 @@ export interface WildfireAppDeps {
   database: { kind: 'postgres' | 'pglite'; ping(): Promise<boolean> };
   redis?: Redis;
   tokens: TokensService;
+  /** The operator API's token operations (logged). */
+  tokenAdmin: TokenAdministration;
   readings: ReadingsService;
   ecosystem: EcosystemService;
   decisionSupport: DecisionSupportService;
@@ -59,6 +63,7 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
   http.app.use(deprecationHeaders(deps.config.deprecatedPrefixes, deps.clock));
   http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis, signing: deps.signing }));
   http.app.use(tokensRouter(registry, auth));
+  http.app.use(adminTokensRouter(registry, auth, deps.tokenAdmin));
   http.app.use(readingsRouter(registry, auth, deps.readings));
   http.app.use(ecosystemRouter(registry, auth, deps.ecosystem));
   http.app.use(decisionSupportRouter(registry, auth, deps.decisionSupport));

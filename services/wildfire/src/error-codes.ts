@@ -14,8 +14,10 @@ export const WILDFIRE_ERROR_CODES = {
   MISSING_AUTH_HEADER: { status: 401, description: 'no `Authorization: Bearer <token>` header, or a token was put in the query string (`token`, `api_key`, `access_token`, `key`), which is always refused' },
   INVALID_API_KEY: { status: 401, description: 'the header is not `Bearer <token>`, or the token is unknown, revoked or expired' },
   INSUFFICIENT_SCOPE: { status: 403, description: 'the token lacks a scope the endpoint requires (the message names it), or `municipio_id` is outside the token’s municipality list (`param` is `municipio_id`)' },
+  CLI_ONLY: { status: 403, description: 'the operator API: a token holding `admin:tokens` is rotated with the operator CLI only (a rotation would grant the scope again)' },
   IP_NOT_ALLOWED: { status: 403, description: 'the token has an IP allowlist and the request comes from outside it' },
   NOT_FOUND: { status: 404, description: 'no such route', scope: 'any' },
+  TOKEN_NOT_FOUND: { status: 404, description: 'the operator API: no active token with this id (`param` is `token_id`)' },
   MUNICIPALITY_NOT_FOUND: { status: 404, description: '`municipio_id` is well-formed but no municipality has that INE code' },
   READING_NOT_FOUND: { status: 404, description: 'live tokens: the latest reading was asked for and nothing is stored yet, m3/framing asked for a `date` with no stored reading (`param` is `date`), or a report for a month with no stored reading (`param` is `periodo`)' },
   REPORT_NOT_FOUND: { status: 404, description: 'no report with the given id, or it belongs to another account (`param` is `report_id`)' },
@@ -32,7 +34,7 @@ export const WILDFIRE_ERROR_CODES = {
   REPORT_FAILED: { status: 500, description: 'the report generation job failed; retry `POST /api/v1/report`' },
   SERVICE_UNAVAILABLE: { status: 503, description: 'a dependency (database, Redis) is unavailable; retry with backoff. Rate-limited endpoints answer it rather than serve uncounted requests when Redis is down' },
   AMBIGUOUS_TOKEN: { status: 409, description: 'the operator CLI: a token prefix matches more than one active token', scope: 'internal' },
-  ALREADY_ROTATED: { status: 409, description: 'the operator CLI: the token was already rotated, or revoked meanwhile', scope: 'internal' },
+  ALREADY_ROTATED: { status: 409, description: 'the operator API and CLI: the token was already rotated (rotate its replacement), or revoked meanwhile' },
 } as const satisfies ErrorCatalogue;
 
 export type WildfireErrorCode = keyof typeof WILDFIRE_ERROR_CODES;

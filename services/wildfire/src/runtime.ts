@@ -13,6 +13,8 @@ import { loadReportSealIdentity } from './reports/seal-identity';
 import { createReportSealer } from './reports/seal-report';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
+import { createTokenAdministration, type TokenAdministration } from './tokens/administration';
+import { createAdminLogRepository } from './admin-log/repository';
 import { createRedisUsageCounter } from './rate-limits/redis-usage-counter';
 import { createUsageRepository } from './rate-limits/repository';
 import { createRateLimits, type RateLimits } from './rate-limits/service';
@@ -31,6 +33,8 @@ export type WildfireRole = ProcessRole;
 
 export interface WildfireRuntime extends ServiceRuntime<typeof schema, WildfireConfig, WildfireJobs>, Omit<DataFeatures, 'synthetic'> {
   tokens: TokensService;
+  /** Token operations made by operators (REST and CLI), written to the admin log. */
+  tokenAdmin: TokenAdministration;
   reports: ReportsService;
   /** `wildfire reports schedule|schedules|unschedule`: the accounts' monthly report schedules. */
   reportSchedules: ReportSchedules;
@@ -80,6 +84,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
     follow: (subscriber, tokenCache, log) => followTokenChanges(subscriber, config.rateLimits.prefix, tokenCache, log),
   });
   const tokens = createTokensService(createTokensRepository(database.db), clock, { cache, announce, logger });
+  const tokenAdmin = createTokenAdministration({ tokens, log: createAdminLogRepository(database.db), clock });
   const data = await createDataFeatures({ database, clock, logger, syntheticCacheSize: options.syntheticCacheSize });
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);
@@ -129,7 +134,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   const { reports, reportSchedules } = reporting;
   // The runtime answers the data services (the CLI and tests use them), not the synthetic model they share.
   const { synthetic: _shared, ...dataServices } = data;
-  const features: WildfireFeatures = { ...dataServices, config, logger, jobs, tokens, reports, reportSchedules, limits, clock };
+  const features: WildfireFeatures = { ...dataServices, config, logger, jobs, tokens, tokenAdmin, reports, reportSchedules, limits, clock };
   return {
     runtime: features,
     app: () =>
@@ -141,6 +146,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
         database,
         redis,
         tokens,
+        tokenAdmin,
         readings: data.readings,
         ecosystem: data.ecosystem,
         decisionSupport: data.decisionSupport,

@@ -247,6 +247,11 @@ const CASES: Case[] = [
   { name: 'erasure: tenant erasure with a tenant key', send: (api, ctx) => api().delete('/admin/tenants/acme/data').set('authorization', ctx.key), expect: [403] },
   { name: 'erasure: signed-pdf of a made-up document', send: (api, ctx) => api().get('/firma/documentos/00000000-0000-4000-8000-000000000000/signed-pdf').set('authorization', ctx.key), expect: [404] },
   { name: 'erasure: signed-pdf of a malformed id', send: (api, ctx) => api().get(`/firma/documentos/${encodeURIComponent("' or 1=1 --")}/signed-pdf`).set('authorization', ctx.key), expect: [404, 422] },
+  // keys: self-service and superadmin key routes with a tenant key
+  { name: 'keys: a 10 000-character label', send: (api, ctx) => api().post('/firma/claves').set('authorization', ctx.key).send({ label: 'x'.repeat(10_000) }), expect: [422] },
+  { name: 'keys: an expiry that is not a date', send: (api, ctx) => api().post('/firma/claves').set('authorization', ctx.key).send({ expires_at: 'tomorrow' }), expect: [422] },
+  { name: 'keys: revoke a malformed key id', send: (api, ctx) => api().delete(`/firma/claves/${encodeURIComponent("' or 1=1 --")}`).set('authorization', ctx.key), expect: [404, 422] },
+  { name: 'keys: rotate with a tenant key', send: (api, ctx) => api().post('/admin/keys/00000000-0000-4000-8000-000000000000/rotate').set('authorization', ctx.key).send({ overlap_hours: 'forever' }), expect: [403] },
 ];
 
 // Issue 27, limits for every caller (esbounds): a logo that declares 400 megapixels, and webhook

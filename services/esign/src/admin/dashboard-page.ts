@@ -16,6 +16,8 @@ export interface DashboardData {
   daily: { date: string; signatures: number; uploads: number }[];
   tenants: { tenant: string; documents: number; documents_pending: number; signatures: number; storage_bytes: number }[];
   pendingLongest: { document_id: string; tenant: string; created_at: string }[];
+  /** Keys not revoked, with their revoke and rotate forms. */
+  keys: { key_id: string; tenant: string; prefix: string; label: string | null; role: string; status: string; rotated: boolean; last_used_at: string | null; expires_at: string | null }[];
   failingWebhooks: { webhook_id: string; tenant: string; url: string; active: boolean; reason: string | null; failing_since: string | null }[];
   csrf: string;
 }
@@ -47,6 +49,42 @@ function table(caption: string, head: string[], rows: string[][]): string {
 }
 const td = (text: string | number) => `<td>${escapeHtml(String(text))}</td>`;
 
+/** Each key with its two forms, both carrying the session's CSRF token. */
+function keysTable(data: DashboardData): string {
+  const csrf = `<input type="hidden" name="csrf" value="${escapeHtml(data.csrf)}">`;
+  const actions = (k: DashboardData['keys'][number]) => {
+    const path = `/admin/dashboard/keys/${encodeURIComponent(k.key_id)}`;
+    const id = `overlap-${escapeHtml(k.key_id)}`;
+    const rotate =
+      k.status === 'active' && !k.rotated
+        ? `<form method="post" action="${path}/rotate">${csrf}<label for="${id}">Overlap (hours)</label> <input type="number" id="${id}" name="overlap_hours" value="24" min="0" max="720" size="4"> <button type="submit" class="secondary">Rotate ${escapeHtml(k.prefix)}</button></form>`
+        : '';
+    return `<td>${rotate}<form method="post" action="${path}/revoke">${csrf}<button type="submit" class="secondary">Revoke ${escapeHtml(k.prefix)}</button></form></td>`;
+  };
+  const state = (k: DashboardData['keys'][number]) => (k.rotated && k.status === 'active' ? 'active (rotated; overlap running)' : k.status);
+  return table(
+    'API keys',
+    ['Tenant', 'Key', 'Label', 'Role', 'State', 'Last used', 'Expires', 'Actions'],
+    data.keys.map((k) => [td(k.tenant), `<td><code>${escapeHtml(k.prefix)}…</code></td>`, td(k.label ?? '—'), td(k.role), td(state(k)), td(k.last_used_at ?? '—'), td(k.expires_at ?? 'never'), actions(k)]),
+  );
+}
+
+/** After a rotation from the dashboard: the new key, shown this once. */
+export function renderRotatedKey(nonce: string, rotated: { key: string; prefix: string; tenant: string; replacedPrefix: string; replacedExpiresAt: string }): string {
+  const body = `<main><h1>Key rotated</h1>
+<p>New key for tenant <strong>${escapeHtml(rotated.tenant)}</strong>. It is shown this once: copy it now.</p>
+<p><code id="new-key">${escapeHtml(rotated.key)}</code></p>
+<p>The old key <code>${escapeHtml(rotated.replacedPrefix)}…</code> keeps working until ${escapeHtml(rotated.replacedExpiresAt)}.</p>
+<p><a href="/admin/">Back to the dashboard</a></p></main>`;
+  return renderPage('en', 'Key rotated: esign administration', nonce, body);
+}
+
+/** A dashboard action that could not be done (the key is gone, or it is the last one). */
+export function renderActionError(nonce: string, message: string): string {
+  const body = `<main><h1>Not done</h1><div class="alert" role="alert">${escapeHtml(message)}</div><p><a href="/admin/">Back to the dashboard</a></p></main>`;
+  return renderPage('en', 'Not done: esign administration', nonce, body);
+}
+
 export function renderDashboard(data: DashboardData, nonce: string): string {
   const s = data.stats;
   const figures: [string, string][] = [
@@ -70,6 +108,7 @@ ${chart(data.daily)}
 ${table('Tenants', ['Tenant', 'Documents', 'Pending', 'Signatures', 'Storage', 'Links'], data.tenants.map((t) => [td(t.tenant), td(t.documents), td(t.documents_pending), td(t.signatures), td(bytes(t.storage_bytes)), `<td><a href="/admin/metering/${encodeURIComponent(t.tenant)}">metering</a> · <a href="/admin/documents?tenant=${encodeURIComponent(t.tenant)}">documents</a></td>`]))}
 ${table('Documents pending longest', ['Document', 'Tenant', 'Uploaded'], data.pendingLongest.map((d) => [`<td><a href="/admin/documents/${encodeURIComponent(d.document_id)}/audit">${escapeHtml(d.document_id)}</a></td>`, td(d.tenant), td(d.created_at)]))}
 ${table('Queues', ['Queue', 'Waiting', 'Delayed', 'Running', 'Failed'], Object.entries(s.queues).map(([name, q]) => [td(name), td(q.waiting), td(q.delayed), td(q.active), td(q.failed)]))}
+${keysTable(data)}
 ${table('Failing webhooks', ['Tenant', 'URL', 'State', 'Failing since'], data.failingWebhooks.map((w) => [td(w.tenant), td(w.url), td(w.active ? 'active' : `disabled: ${w.reason ?? ''}`), td(w.failing_since ?? '—')]))}
 </main>`;
   return renderPage('en', 'esign administration', nonce, body);

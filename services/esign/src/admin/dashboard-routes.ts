@@ -3,10 +3,13 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { z } from 'zod';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { parseAuthorizationHeader } from '@firma-riesgo/auth';
+import { AppError } from '@firma-riesgo/errors';
 import { ForbiddenError } from '../errors';
 import { errorResponse, validationErrorResponse } from '../openapi';
 import type { KeysService } from '../keys/service';
-import { renderDashboard, renderLogin } from './dashboard-page';
+import { renderActionError, renderDashboard, renderLogin, renderRotatedKey } from './dashboard-page';
+import { ZKeyParamsSchema } from '../keys/schemas';
+import { KEY_ROTATION } from '../keys/rules';
 import type { AdminService } from './service';
 import { cookieValue, secureCookie, SESSION_COOKIE, SESSION_TTL_MS, type Sessions } from './session';
 
@@ -34,7 +37,7 @@ const UNEXPECTED = errorResponse('An unexpected failure (500) or the service shu
 
 export function dashboardRouter(
   registry: OpenAPIRegistry,
-  deps: { admin: AdminService; keys: Pick<KeysService, 'authenticate' | 'activeById'>; sessions: Sessions; publicUrl: string; authenticateSuperadmin: RequestHandler },
+  deps: { admin: AdminService; keys: Pick<KeysService, 'authenticate' | 'activeById' | 'revokeKey' | 'rotateKey'>; sessions: Sessions; publicUrl: string; authenticateSuperadmin: RequestHandler },
 ): Router {
   const router = express.Router();
   const forms = express.urlencoded({ extended: false, limit: '4kb' });
@@ -130,6 +133,81 @@ export function dashboardRouter(
       res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'strict', secure: secureCookie(deps.publicUrl, req.secure), path: '/admin' });
       res.redirect(303, '/admin/login');
     },
+  });
+
+  /** A dashboard form: the session (a browser without one goes to sign in), then its CSRF token; the action is logged under the session's key. */
+  const sessionWithCsrf: RequestHandler = async (req, res, next) => {
+    const cookie = cookieValue(req.get('cookie'), SESSION_COOKIE);
+    const keyId = deps.sessions.read(cookie);
+    const key = keyId ? await deps.keys.activeById(keyId) : null;
+    if (key?.role !== 'superadmin') return res.redirect(303, '/admin/login');
+    if (!deps.sessions.checkCsrf(cookie, (req.body as { csrf?: unknown } | undefined)?.csrf as string | undefined)) throw new ForbiddenError('Missing or wrong CSRF token', 'CSRF_FAILED');
+    res.locals.principal = `superadmin-session:${key.id}`;
+    res.locals.dashboardActor = { keyId: key.id, tenantId: key.tenantId, as: 'superadmin' as const };
+    next();
+  };
+  const actorOf = (res: Response) => res.locals.dashboardActor as { keyId: string; tenantId: string; as: 'superadmin' };
+  /** The key rules' refusals (gone, last key, already rotated) as a page with the same status. */
+  const asPage = async (res: Response, work: (nonce: string) => Promise<void>) => {
+    const nonce = randomBytes(16).toString('base64');
+    pageHeaders(res, nonce);
+    try {
+      await work(nonce);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      res.status(err.status).type('html').send(renderActionError(nonce, err.message));
+    }
+  };
+  const KEY_FORM = {
+    tags: ['administration'],
+    params: ZKeyParamsSchema,
+    bodyContentType: 'application/x-www-form-urlencoded',
+    before: [forms, sessionWithCsrf],
+  };
+
+  defineRoute(router, registry, {
+    ...KEY_FORM,
+    method: 'post',
+    path: '/admin/dashboard/keys/{key_id}/revoke',
+    operationId: 'dashboardRevokeKey',
+    summary: 'Revoke a key from the dashboard',
+    description: 'The dashboard\'s form (session cookie and its CSRF token `csrf`): revokes the key as `DELETE /admin/keys/{key_id}` does and answers 303 to `/admin/`.',
+    body: z.object({ csrf: z.string().max(200).optional() }),
+    responses: {
+      303: { description: 'Revoked; back to the dashboard (or, without a session, to the sign-in page)' },
+      403: errorResponse('Missing or wrong CSRF token (CSRF_FAILED)'),
+      404: { description: 'No such active key (KEY_NOT_FOUND), as a page', content: HTML },
+      409: { description: 'The session\'s own key, and the last active one (LAST_ACTIVE_KEY), as a page', content: HTML },
+      422: validationErrorResponse('A field out of range'),
+    },
+    handler: async ({ params }, _req, res) =>
+      asPage(res, async () => {
+        await deps.keys.revokeKey(params.key_id, actorOf(res));
+        res.redirect(303, '/admin/');
+      }),
+  });
+
+  defineRoute(router, registry, {
+    ...KEY_FORM,
+    method: 'post',
+    path: '/admin/dashboard/keys/{key_id}/rotate',
+    operationId: 'dashboardRotateKey',
+    summary: 'Rotate a key from the dashboard',
+    description: 'The dashboard\'s form (session cookie and its CSRF token `csrf`, `overlap_hours` 0..720, default 24): rotates the key as `POST /admin/keys/{key_id}/rotate` does and shows the new key once.',
+    body: z.object({ csrf: z.string().max(200).optional(), overlap_hours: z.coerce.number().int().min(0).max(KEY_ROTATION.maxOverlapHours).optional() }),
+    responses: {
+      200: { description: 'The new key, shown once', content: HTML },
+      303: { description: 'Without a session: to the sign-in page' },
+      403: errorResponse('Missing or wrong CSRF token (CSRF_FAILED)'),
+      404: { description: 'No such active key (KEY_NOT_FOUND), as a page', content: HTML },
+      409: { description: 'Already rotated, or expired (KEY_ALREADY_ROTATED), as a page', content: HTML },
+      422: validationErrorResponse('`overlap_hours` out of 0..720'),
+    },
+    handler: async ({ params, body }, _req, res) =>
+      asPage(res, async (nonce) => {
+        const { key, record, old } = await deps.keys.rotateKey(params.key_id, body.overlap_hours, actorOf(res));
+        res.status(200).type('html').send(renderRotatedKey(nonce, { key, prefix: record.prefix, tenant: record.tenant, replacedPrefix: old.prefix, replacedExpiresAt: old.expiresAt!.toISOString() }));
+      }),
   });
 
   return router;

@@ -59,6 +59,54 @@ describe('the administration dashboard', () => {
     expect(out.headers['set-cookie']![0]).toMatch(/esign_admin=;/);
   });
 
+  it('revokes and rotates keys from Chromium, behind the session’s CSRF token, and logs who did it', async () => {
+    const doomed = await env.rt.keys.create({ tenant: 'dash-tenant', label: 'doomed' });
+    const rotating = await env.rt.keys.create({ tenant: 'dash-tenant', label: 'rotating' });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${env.rt.url}/admin/login`);
+      await page.getByLabel('Superadmin key').fill(admin);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const keys = page.getByRole('table', { name: 'API keys' });
+      await expect(keys.textContent()).resolves.toContain(doomed.record.prefix);
+      expect(await axeViolations(page)).toEqual([]);
+
+      await keys.getByRole('button', { name: `Revoke ${doomed.record.prefix}` }).click();
+      await page.waitForURL(/\/admin\/$/);
+      await expect(page.getByRole('table', { name: 'API keys' }).textContent()).resolves.not.toContain(doomed.record.prefix);
+      expect((await api().get('/firma/marca').set('authorization', doomed.key)).status).toBe(401);
+
+      await page.getByRole('row').filter({ hasText: rotating.record.prefix }).getByLabel('Overlap (hours)').fill('2');
+      await page.getByRole('button', { name: `Rotate ${rotating.record.prefix}` }).click();
+      await page.getByRole('heading', { name: 'Key rotated' }).waitFor();
+      const newKey = (await page.locator('#new-key').textContent())!;
+      expect(newKey).toMatch(/^esk_/);
+      for (const k of [newKey, rotating.key]) expect((await api().get('/firma/marca').set('authorization', k)).status).toBe(200);
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const { rows } = await env.rt.database.pool.query("select action, key_id, details->>'via' as via from admin_log where tenant = 'dash-tenant' order by id");
+    const adminId = (await env.rt.keys.authenticate(admin))!.id;
+    expect(rows).toEqual([
+      { action: 'key_revoked', key_id: adminId, via: 'superadmin' },
+      { action: 'key_rotated', key_id: adminId, via: 'superadmin' },
+    ]);
+  });
+
+  it('refuses a key form without the session’s CSRF token, and sends a browser without a session to sign in', async () => {
+    const target = await env.rt.keys.create({ tenant: 'dash-tenant', label: 'kept' });
+    const session = (await api().post('/admin/login').type('form').send({ key: admin })).headers['set-cookie']![0]!.split(';')[0]!;
+    const forged = await api().post(`/admin/dashboard/keys/${target.record.id}/revoke`).set('cookie', session).type('form').send({ csrf: 'forged' });
+    expect(forged.status).toBe(403);
+    expect(forged.body.code).toBe('CSRF_FAILED');
+    const anonymous = await api().post(`/admin/dashboard/keys/${target.record.id}/rotate`).type('form').send({ csrf: 'x' });
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.location).toBe('/admin/login');
+    expect((await api().get('/firma/marca').set('authorization', target.key)).status).toBe(200);
+  });
+
   it('works in Chromium: sign in, see the figures, and pass axe (WCAG A/AA)', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -4,6 +4,7 @@ import type { AuditRepository } from '../audit/repository';
 import { documentRecord, type DocumentsService } from '../documents/service';
 import type { DocumentsRepository, DocumentStatus } from '../documents/repository';
 import type { KeysService } from '../keys/service';
+import { keyState } from '../keys/rules';
 import { statusRecord } from '../signing-requests/records';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
 import type { WebhookDeliveriesRepository } from '../webhooks/deliveries-repository';
@@ -12,6 +13,9 @@ import type { WebhooksRepository } from '../webhooks/repository';
 import { daysBetween, meterDay } from '../metering/day';
 import type { DashboardData } from './dashboard-page';
 import type { AdminLogRepository } from './repository';
+
+/** Keys the dashboard lists at most (by tenant, then age). */
+const DASHBOARD_KEYS = 500;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,7 +32,7 @@ export interface AdminDeps {
   auditTrailPdf: (documentId: string) => Promise<Buffer | null>;
   /** Each job queue's depth (late-bound: the queues start after the features). */
   queueDepths: () => Promise<Record<string, QueueDepth>>;
-  keys: Pick<KeysService, 'tenantNames' | 'tenantByName' | 'revokeAllOfTenant' | 'removeTenant'>;
+  keys: Pick<KeysService, 'tenantNames' | 'tenantByName' | 'revokeAllOfTenant' | 'removeTenant' | 'list'>;
   /** Tenant erasure erases each document as the documents feature does. */
   erasure: Pick<DocumentsService, 'eraseAllOfTenant'>;
   /** Tenant erasure: the tenant's webhook endpoints, deliveries, attempts and events (webhooks feature). */
@@ -151,12 +155,13 @@ export function createAdminService(deps: AdminDeps) {
       const now = clock();
       const to = meterDay(now, deps.meteringTimeZone);
       const from = meterDay(new Date(now.getTime() - 29 * 86_400_000), deps.meteringTimeZone);
-      const [stats, tenants, pending, failing, meterRows] = await Promise.all([
+      const [stats, tenants, pending, failing, meterRows, keys] = await Promise.all([
         service.stats(),
         service.tenants(),
         deps.documents.adminPage({ status: 'pending', limit: 10, offset: 0, now, oldestFirst: true }),
         deps.webhooks.failing(20),
         deps.meter.rows({ from, to }),
+        deps.keys.list(),
       ]);
       const names = await deps.keys.tenantNames([...new Set([...pending.rows.map((r) => r.tenantId), ...failing.map((w) => w.tenantId)])]);
       const daily = daysBetween(from, to).map((date) => {
@@ -168,6 +173,21 @@ export function createAdminService(deps: AdminDeps) {
         daily,
         tenants,
         pendingLongest: pending.rows.map((r) => ({ document_id: r.id, tenant: names.get(r.tenantId) ?? '', created_at: r.createdAt.toISOString() })),
+        // Revoked keys are history (the REST listing has them); the dashboard acts on the others.
+        keys: keys
+          .filter((k) => keyState(k, now) !== 'revoked')
+          .slice(0, DASHBOARD_KEYS)
+          .map((k) => ({
+            key_id: k.id,
+            tenant: k.tenant,
+            prefix: k.prefix,
+            label: k.label,
+            role: k.role,
+            status: keyState(k, now),
+            rotated: k.replacedBy !== null,
+            last_used_at: k.lastUsedAt?.toISOString() ?? null,
+            expires_at: k.expiresAt?.toISOString() ?? null,
+          })),
         failingWebhooks: failing.map((w) => ({
           webhook_id: w.id,
           tenant: names.get(w.tenantId) ?? '',

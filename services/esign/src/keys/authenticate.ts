@@ -51,8 +51,15 @@ export function authenticate(deps: AuthDeps, options: { superadmin?: boolean; op
       throw new ValidationError([{ loc: ['header', 'authorization'], msg: 'Field required', type: 'missing' }]);
     }
     const presented = parseAuthorizationHeader(header);
-    const record = presented ? await keys.authenticate(presented) : null;
-    if (!record) throw new UnauthorizedError('Invalid or revoked API key', 'INVALID_API_KEY');
+    const result = presented ? await keys.check(presented) : ({ ok: false, reason: 'unknown' } as const);
+    if (!result.ok) {
+      if (result.reason === 'expired') {
+        const replaced = result.key.replacedBy ? '; it was replaced by a rotation, use its replacement' : '';
+        throw new UnauthorizedError(`This API key expired at ${result.key.expiresAt?.toISOString()}${replaced}`, 'INVALID_API_KEY');
+      }
+      throw new UnauthorizedError('Invalid or revoked API key', 'INVALID_API_KEY');
+    }
+    const record = result.key;
     if (options.superadmin && record.role !== 'superadmin') {
       throw new ForbiddenError('This endpoint needs a superadmin key', 'SUPERADMIN_REQUIRED');
     }

@@ -76,6 +76,8 @@ describe('API key revocations reach every instance’s cache', () => {
     expect(await runCli(['keys', 'revoke', record.id], output.out, { ...env, DATA_DIR: dataDir() })).toBe(0);
     await refusedOn(a, key);
     await refusedOn(b, key);
+    const { rows } = await a.database.pool.query("select key_id, action, details->>'via' as via from admin_log where details->>'key_id' = $1", [record.id]);
+    expect(rows).toEqual([{ key_id: null, action: 'key_revoked', via: 'cli' }]);
   });
 
   it("refuses on every instance, within a second, the keys of a tenant erased through one instance", async () => {
@@ -89,6 +91,33 @@ describe('API key revocations reach every instance’s cache', () => {
       expect((await get(a, k)).status).toBe(401);
       await refusedOn(b, k);
     }
+  });
+
+  it('refuses on every instance, within a second, a key revoked over REST by a superadmin or by its tenant', async () => {
+    const { key: admin } = await a.keys.create({ tenant: 'operator-rest', role: 'superadmin' });
+    const byAdmin = await a.keys.create({ tenant: 'umbrella' });
+    const bySelf = await a.keys.create({ tenant: 'umbrella' });
+    for (const rt of [a, b]) for (const k of [byAdmin.key, bySelf.key]) expect((await get(rt, k)).status).toBe(200); // cached on both
+    expect((await request(a.server!).delete(`/admin/keys/${byAdmin.record.id}`).set('authorization', `Bearer ${admin}`)).status).toBe(204);
+    expect((await request(a.server!).delete(`/firma/claves/${bySelf.record.id}`).set('authorization', `Bearer ${byAdmin.key}`)).status).toBe(401);
+    const keep = await a.keys.create({ tenant: 'umbrella' });
+    expect((await request(a.server!).delete(`/firma/claves/${bySelf.record.id}`).set('authorization', `Bearer ${keep.key}`)).status).toBe(204);
+    for (const k of [byAdmin.key, bySelf.key]) {
+      expect((await get(a, k)).status).toBe(401);
+      await refusedOn(b, k);
+    }
+    expect((await get(b, keep.key)).status).toBe(200);
+  });
+
+  it('refuses on every instance, within a second, a key rotated over REST with no overlap, and accepts its replacement there', async () => {
+    const { key: admin } = await a.keys.create({ tenant: 'operator-rotate', role: 'superadmin' });
+    const old = await a.keys.create({ tenant: 'hooli' });
+    expect((await get(b, old.key)).status).toBe(200); // cached on b with no expiry
+    const rotated = await request(a.server!).post(`/admin/keys/${old.record.id}/rotate`).set('authorization', `Bearer ${admin}`).send({ overlap_hours: 0 });
+    expect(rotated.status).toBe(201);
+    const there = await refusedOn(b, old.key);
+    expect(there.body.detail).toMatch(/expired at/);
+    expect((await get(b, rotated.body.key)).status).toBe(200);
   });
 
   it('keeps serving the other keys from the cache after a revocation', async () => {

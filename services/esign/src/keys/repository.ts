@@ -1,4 +1,4 @@
-import { inArray, and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { inArray, and, asc, eq, isNull, sql, TransactionRollbackError } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import { apiKeys, tenants } from './tables';
 
@@ -14,6 +14,17 @@ export interface KeyRecord {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** After this the key answers 401; for a rotated key, the end of the overlap. */
+  expiresAt: Date | null;
+  /** The key a rotation issued in its place. */
+  replacedBy: string | null;
+}
+
+export interface TenantRecord {
+  id: string;
+  name: string;
+  displayName: string | null;
+  createdAt: Date;
 }
 
 const keyColumns = {
@@ -26,11 +37,69 @@ const keyColumns = {
   createdAt: apiKeys.createdAt,
   revokedAt: apiKeys.revokedAt,
   lastUsedAt: apiKeys.lastUsedAt,
+  expiresAt: apiKeys.expiresAt,
+  replacedBy: apiKeys.replacedBy,
 };
 
 /** The only code that touches the tenants and api_keys tables. */
 export function createKeysRepository(db: EsignDb) {
+  const selectKeysIn = (q: Pick<EsignDb, 'select'>) => q.select(keyColumns).from(apiKeys).innerJoin(tenants, eq(tenants.id, apiKeys.tenantId));
+
   return {
+    /** A new tenant; null when one with this name exists. */
+    async insertTenant(input: { name: string; displayName?: string }): Promise<TenantRecord | null> {
+      const [row] = await db.insert(tenants).values({ name: input.name, displayName: input.displayName }).onConflictDoNothing({ target: tenants.name }).returning();
+      return row ?? null;
+    },
+
+    /** A key for an existing tenant (by id); the CLI's `insertKey` creates the tenant on first use instead. */
+    async insertTenantKey(input: { tenantId: string; role: KeyRole; keyHash: string; prefix: string; label?: string | null; expiresAt?: Date | null }): Promise<KeyRecord> {
+      const [row] = await db
+        .insert(apiKeys)
+        .values({ tenantId: input.tenantId, role: input.role, keyHash: input.keyHash, prefix: input.prefix, label: input.label, expiresAt: input.expiresAt })
+        .returning({ id: apiKeys.id });
+      const [record] = await selectKeysIn(db).where(eq(apiKeys.id, row!.id));
+      return record!;
+    },
+
+    /**
+     * Rotation in one transaction: inserts the replacement (same tenant and role) and makes
+     * the old key expire at `overlapEndsAt`, pointing at its replacement. Null when the old key
+     * was revoked or rotated meanwhile.
+     */
+    async replaceKey(
+      old: KeyRecord,
+      replacement: { keyHash: string; prefix: string; label: string | null; expiresAt: Date | null },
+      overlapEndsAt: Date,
+    ): Promise<{ replacement: KeyRecord; old: KeyRecord } | null> {
+      return db
+        .transaction(async (tx) => {
+          const [row] = await tx
+            .insert(apiKeys)
+            .values({ tenantId: old.tenantId, role: old.role, keyHash: replacement.keyHash, prefix: replacement.prefix, label: replacement.label, expiresAt: replacement.expiresAt })
+            .returning({ id: apiKeys.id });
+          const updated = await tx
+            .update(apiKeys)
+            .set({ expiresAt: overlapEndsAt, replacedBy: row!.id })
+            .where(and(eq(apiKeys.id, old.id), isNull(apiKeys.revokedAt), isNull(apiKeys.replacedBy)))
+            .returning({ id: apiKeys.id });
+          if (updated.length !== 1) tx.rollback();
+          const [created] = await selectKeysIn(tx).where(eq(apiKeys.id, row!.id));
+          const [replaced] = await selectKeysIn(tx).where(eq(apiKeys.id, old.id));
+          return { replacement: created!, old: replaced! };
+        })
+        .catch((err: unknown) => {
+          if (err instanceof TransactionRollbackError) return null;
+          throw err;
+        });
+    },
+
+    /** The key with this id, revoked ones included. */
+    async findById(id: string): Promise<KeyRecord | null> {
+      const [row] = await selectKeysIn(db).where(eq(apiKeys.id, id)).limit(1);
+      return row ?? null;
+    },
+
     async insertKey(input: { tenant: string; role: KeyRole; keyHash: string; prefix: string; label?: string }): Promise<KeyRecord> {
       return db.transaction(async (tx) => {
         const [tenant] = await tx
@@ -95,8 +164,10 @@ export function createKeysRepository(db: EsignDb) {
       });
     },
 
-    async revoke(id: string, at: Date): Promise<void> {
-      await db.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+    /** Revokes one key by id; false when it was already revoked. */
+    async revoke(id: string, at: Date): Promise<boolean> {
+      const rows = await db.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id });
+      return rows.length === 1;
     },
 
     async tenantName(tenantId: string): Promise<string | null> {
@@ -104,7 +175,7 @@ export function createKeysRepository(db: EsignDb) {
       return row?.name ?? null;
     },
 
-    async tenantByName(name: string): Promise<{ id: string; name: string; createdAt: Date } | null> {
+    async tenantByName(name: string): Promise<TenantRecord | null> {
       const [row] = await db.select().from(tenants).where(eq(tenants.name, name)).limit(1);
       return row ?? null;
     },

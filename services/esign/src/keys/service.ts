@@ -2,15 +2,21 @@ import { createTouchTracker, credentialChangeNotifier, type CredentialChangeOpti
 import { ConflictError } from '../errors';
 import type { KeyCache, KeyChange } from './key-cache';
 import type { KeyRecord, KeyRole, KeysRepository } from './repository';
+import { keyState, TENANT_ID_PATTERN } from './rules';
+import { createKeyManagement, KEY_PREFIX, type KeyAdminLog } from './manage-keys';
 
-export const KEY_PREFIX = 'esk_';
-const TENANT_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+export { KEY_PREFIX };
 
 export class InvalidTenantNameError extends Error {}
+
+/** What a presented key is: expired keys are told apart so the 401 can say so. */
+export type KeyCheck = { ok: true; key: KeyRecord } | { ok: false; reason: 'unknown' } | { ok: false; reason: 'expired'; key: KeyRecord };
 
 export interface KeysServiceOptions extends CredentialChangeOptions<KeyChange> {
   /** Lookups cached by this instance; absent: every request asks Postgres. */
   cache?: KeyCache;
+  /** Where REST key operations are recorded (the admin log). */
+  log?: KeyAdminLog;
 }
 
 /** Key lifecycle: the plaintext key exists only in the return value of `create`. */
@@ -21,8 +27,26 @@ export function createKeysService(repo: KeysRepository, clock: () => Date = () =
 
   const changed = credentialChangeNotifier(options, 'an API key change');
 
+  /** What a presented key is. Lookup is by hash, so timing reveals nothing of the key. */
+  async function check(presented: string): Promise<KeyCheck> {
+    if (!presented.startsWith(KEY_PREFIX)) return { ok: false, reason: 'unknown' };
+    const hash = hashKey(presented);
+    let record = cache?.get(hash) ?? null;
+    if (!record) {
+      const generation = cache?.generation ?? 0;
+      record = await repo.findActiveByHash(hash);
+      // Unknown and revoked keys are not cached: one may be created in a moment, and revoked is final.
+      // A key with an expiry is cached too: its expiry is checked at each use, and a rotation announces the new one.
+      if (record) cache?.set(hash, record, generation);
+    }
+    if (!record) return { ok: false, reason: 'unknown' };
+    if (keyState(record, clock()) === 'expired') return { ok: false, reason: 'expired', key: record };
+    return { ok: true, key: record };
+  }
 
   return {
+    ...createKeyManagement({ repo, clock, changed, log: options.log }),
+
     /** The tenant's name (other features print it: the signing page, the audit certificate). */
     async tenantName(tenantId: string): Promise<string> {
       return (await repo.tenantName(tenantId)) ?? '';
@@ -33,7 +57,7 @@ export function createKeysService(repo: KeysRepository, clock: () => Date = () =
     tenantByName: (name: string) => repo.tenantByName(name),
 
     async create(input: { tenant: string; role?: KeyRole; label?: string }): Promise<{ key: string; record: KeyRecord }> {
-      if (!TENANT_NAME.test(input.tenant)) {
+      if (!TENANT_ID_PATTERN.test(input.tenant)) {
         throw new InvalidTenantNameError(
           `Invalid tenant name "${input.tenant}": use 1-63 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit`,
         );
@@ -49,17 +73,12 @@ export function createKeysService(repo: KeysRepository, clock: () => Date = () =
       return { key, record };
     },
 
-    /** The active key record for a presented key, or null. Lookup is by hash, so timing reveals nothing of the key. */
+    check,
+
+    /** The active key record for a presented key, or null (unknown, revoked or expired). */
     async authenticate(presented: string): Promise<KeyRecord | null> {
-      if (!presented.startsWith(KEY_PREFIX)) return null;
-      const hash = hashKey(presented);
-      const cached = cache?.get(hash);
-      if (cached) return cached;
-      const generation = cache?.generation ?? 0;
-      const record = await repo.findActiveByHash(hash);
-      // Unknown and revoked keys are not cached: one may be created in a moment, and revoked is final.
-      if (record) cache?.set(hash, record, generation);
-      return record;
+      const result = await check(presented);
+      return result.ok ? result.key : null;
     },
 
     list: (tenant?: string) => repo.list(tenant),
@@ -67,7 +86,8 @@ export function createKeysService(repo: KeysRepository, clock: () => Date = () =
     /** The active key with this id (a session that names its key is checked against it at every request). */
     async activeById(id: string): Promise<KeyRecord | null> {
       if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-      return (await repo.findActive(id)).find((k) => k.id === id) ?? null;
+      const key = (await repo.findActive(id)).find((k) => k.id === id) ?? null;
+      return key && keyState(key, clock()) === 'active' ? key : null;
     },
 
     /** Revokes one key by id or listed prefix; an ambiguous prefix revokes nothing. */

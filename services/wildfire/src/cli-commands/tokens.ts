@@ -2,8 +2,9 @@ import { CliUsageError, formatTable, type CliCommand } from '@firma-riesgo/servi
 import { parseIsoDay } from '../config';
 import type { WildfireRuntime } from '../runtime';
 import type { TokenRecord, TokenType } from '../tokens/repository';
-import { DEFAULT_ROTATION_GRACE_MS, TOKEN_SCOPES, type TokenInputError } from '../tokens/service';
+import { ADMIN_TOKENS_SCOPE, DEFAULT_ROTATION_GRACE_MS, TOKEN_SCOPES, type TokenInputError } from '../tokens/service';
 import { list, str } from './options';
+import { CLI_ACTOR } from '../tokens/administration';
 
 /** The option that carries each field a TokenInputError names. */
 export const OPTION_OF_FIELD: Record<TokenInputError['field'], string> = {
@@ -24,7 +25,8 @@ export function tokenCommands(): CliCommand<WildfireRuntime>[] {
       synopsis: '--type live|test --account NAME --scopes SCOPE[,SCOPE...]\n  [--municipios CODE[,CODE...]] [--ip CIDR[,CIDR...]] [--expires YYYY-MM-DD]\n  [--quota N] [--json]',
       description:
         `Create an API token; the token is printed once and stored hashed.\n` +
-        `Scopes: ${TOKEN_SCOPES.join(', ')}. Municipalities: 5-digit INE codes.\n` +
+        `Scopes: ${TOKEN_SCOPES.join(', ')}, and ${ADMIN_TOKENS_SCOPE} (the operator API,\n` +
+        `/api/v1/admin/tokens; granted here only). Municipalities: 5-digit INE codes.\n` +
         `--ip: addresses or CIDR ranges the token may be used from. --expires: the last\n` +
         `day the token works (it expires at the end of that day, UTC). --quota: requests\n` +
         `per month for the account's live tokens (sets the account's quota; "none" removes it).`,
@@ -62,7 +64,7 @@ export function tokenCommands(): CliCommand<WildfireRuntime>[] {
           monthlyQuota: quotaValue === undefined ? undefined : quota(quotaValue),
         };
         const rt = await open();
-        const { token, record } = await rt.tokens.create(input);
+        const { token, record } = await rt.tokenAdmin.create(input, CLI_ACTOR);
         if (values.json) {
           out.log(
             JSON.stringify({ token, id: record.id, account: record.account, type: record.type, scopes: record.scopes, prefix: record.prefix, monthly_quota: record.monthlyQuota }),
@@ -96,7 +98,7 @@ export function tokenCommands(): CliCommand<WildfireRuntime>[] {
       positionals: { count: 1, name: 'TOKEN, ID or PREFIX' },
       async run({ positionals }, { open, out }) {
         const rt = await open();
-        const revoked = await rt.tokens.revoke(positionals[0]!);
+        const revoked = await rt.tokenAdmin.revoke(positionals[0]!, CLI_ACTOR);
         if (!revoked) {
           out.error(`wildfire: no active token matches ${named(positionals[0]!)}`);
           return 1;
@@ -117,7 +119,7 @@ export function tokenCommands(): CliCommand<WildfireRuntime>[] {
         const grace = str(values.grace);
         const graceMs = grace === undefined ? DEFAULT_ROTATION_GRACE_MS : duration(grace);
         const rt = await open();
-        const rotated = await rt.tokens.rotate(positionals[0]!, graceMs);
+        const rotated = await rt.tokenAdmin.rotate(positionals[0]!, graceMs, CLI_ACTOR);
         if (!rotated) {
           out.error(`wildfire: no active token matches ${named(positionals[0]!)}`);
           return 1;

@@ -4,7 +4,7 @@ import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { JobEnqueuer } from '@firma-riesgo/service-kit';
 import type { touchTokenJob } from './jobs';
 import type { TokenRecord } from './repository';
-import type { TokenScope, TokensService } from './service';
+import type { GrantableScope, TokensService } from './service';
 
 /** What a route learns about the caller: the token record without its lifecycle columns. */
 export type WildfirePrincipal = { tokenId: string } & Pick<
@@ -46,7 +46,7 @@ function bearerToken(header: string): string | null {
  * minute old (once a minute per token and instance), so `last_used_at` is written off
  * the request path; a failure to enqueue is logged and never fails the request.
  */
-export function requireToken(auth: TokenAuth, options: { scopes: readonly TokenScope[] }): RequestHandler {
+export function requireToken(auth: TokenAuth, options: { scopes: readonly GrantableScope[] }): RequestHandler {
   const clock = auth.clock ?? (() => new Date());
   return async (req, res, next) => {
     const inQuery = Object.keys(req.query).find((name) => (QUERY_TOKEN_PARAMS as readonly string[]).includes(name.toLowerCase()));

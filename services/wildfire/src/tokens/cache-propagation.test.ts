@@ -69,6 +69,20 @@ describe('token changes reach every instance’s cache', () => {
     expect((await get(b, M1, rotated!.token)).status).toBe(200);
   });
 
+  it('refuses on every instance, within a second, a token revoked or rotated over the operator API', async () => {
+    const { token: operator } = await a.tokens.create({ account: 'ops', type: 'live', scopes: ['admin:tokens'] }, { grantAdmin: true });
+    const revoked = await a.tokens.create({ account: 'ayto', type: 'live', scopes: ['risk:read'] });
+    const rotated = await a.tokens.create({ account: 'ayto', type: 'live', scopes: ['risk:read'] });
+    for (const t of [revoked.token, rotated.token]) expect((await get(b, M1, t)).status).toBe(200); // now in b's cache
+    const admin = (req: request.Test) => req.set('Authorization', `Bearer ${operator}`);
+    expect((await admin(request(a.server!).delete(`/api/v1/admin/tokens/${revoked.record.id}`))).status).toBe(204);
+    const replacement = await admin(request(a.server!).post(`/api/v1/admin/tokens/${rotated.record.id}/rotate`)).send({ overlap_hours: 0 });
+    expect(replacement.status).toBe(201);
+    expect((await refusedOn(b, revoked.token)).body.error.message).toBe('This API token has been revoked');
+    expect((await refusedOn(b, rotated.token)).body.error.message).toMatch(/replaced by a rotation/);
+    expect((await get(b, M1, replacement.body.token)).status).toBe(200);
+  });
+
   it('applies an account’s new quota on the other instance within a second', async () => {
     const { token } = await a.tokens.create({ account: 'ayto-quota', type: 'live', scopes: ['risk:read'], monthlyQuota: 1 });
     expect((await get(b, M1, token)).status).toBe(200);

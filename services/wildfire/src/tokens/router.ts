@@ -5,6 +5,7 @@ import type { RouteAuth } from '../rate-limits/middleware';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limits/service';
 import { principalOf, requireToken } from './authenticate';
 import { ZMeSchema, type TMe } from './schemas';
+import { ADMIN_TOKENS_SCOPE, TOKEN_SCOPES } from './service';
 
 export function tokensRouter(registry: OpenAPIRegistry, auth: RouteAuth): Router {
   const router = express.Router();
@@ -35,7 +36,8 @@ export function tokensRouter(registry: OpenAPIRegistry, auth: RouteAuth): Router
           id: p.tokenId,
           prefix: p.prefix,
           type: p.type,
-          scopes: p.scopes as TMe['token']['scopes'],
+          scopes: p.scopes.filter((s): s is TMe['token']['scopes'][number] => (TOKEN_SCOPES as readonly string[]).includes(s)),
+          operator_scopes: p.scopes.filter((s): s is typeof ADMIN_TOKENS_SCOPE => s === ADMIN_TOKENS_SCOPE),
           municipios: p.municipios,
           ip_allowlist: p.ipAllowlist,
           expires_at: p.expiresAt?.toISOString() ?? null,

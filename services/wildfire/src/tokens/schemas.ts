@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TOKEN_SCOPES } from './service';
+import { ADMIN_TOKENS_SCOPE, TOKEN_SCOPES } from './service';
 
 const ZRateLimitWindowSchema = z
   .object({
@@ -17,7 +17,10 @@ export const ZMeSchema = z
       id: z.uuid(),
       prefix: z.string().describe('The recognisable start of the token, as listings show it; never the secret.'),
       type: z.enum(['live', 'test']).describe('test tokens read deterministic synthetic data and are not rate-limited or metered.'),
-      scopes: z.array(z.enum(TOKEN_SCOPES)),
+      scopes: z.array(z.enum(TOKEN_SCOPES)).describe('The interface’s scopes the token holds.'),
+      operator_scopes: z
+        .array(z.enum([ADMIN_TOKENS_SCOPE]))
+        .describe('Scopes outside the interface, granted by the operator CLI only: `admin:tokens` manages tokens under /api/v1/admin/tokens. Empty for client tokens.'),
       municipios: z.array(z.string()).nullable().describe('INE codes the token may read; null: every municipality.'),
       ip_allowlist: z.array(z.string()).nullable().describe('CIDR ranges the token may be used from; null: any address.'),
       expires_at: z.iso

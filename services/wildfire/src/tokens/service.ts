@@ -6,6 +6,13 @@ import type { TokenCache, TokenChange } from './token-cache';
 /** Every scope a token can hold; each endpoint requires at most these (DESIGN §4). */
 export const TOKEN_SCOPES = ['risk:read', 'reports:read', 'reports:write', 'ecosystem:read'] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
+/**
+ * The operator scope: manages tokens under `/api/v1/admin/tokens`. Outside the interface's
+ * four, granted by the CLI only, and never listed where the interface lists scopes (`/me`'s
+ * `scopes`).
+ */
+export const ADMIN_TOKENS_SCOPE = 'admin:tokens';
+export type GrantableScope = TokenScope | typeof ADMIN_TOKENS_SCOPE;
 
 export const TOKEN_PREFIXES: Record<TokenType, string> = { live: 'pk_live_', test: 'pk_test_' };
 
@@ -71,7 +78,8 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
   const changed = credentialChangeNotifier(options, 'a token change');
 
 
-  function validated(input: CreateTokenInput) {
+  function validated(input: CreateTokenInput, grantAdmin: boolean) {
+    const known: readonly string[] = grantAdmin ? [...TOKEN_SCOPES, ADMIN_TOKENS_SCOPE] : TOKEN_SCOPES;
     if (!ACCOUNT_NAME.test(input.account)) {
       throw new TokenInputError(
         'account',
@@ -81,13 +89,14 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
     if (input.type !== 'live' && input.type !== 'test') {
       throw new TokenInputError('type', `Invalid token type "${String(input.type)}": use live or test`);
     }
-    const unknown = input.scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+    const unknown = input.scopes.filter((s) => !known.includes(s));
     if (unknown.length > 0) {
-      throw new TokenInputError('scopes', `Unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `"${s}"`).join(', ')}; known: ${TOKEN_SCOPES.join(', ')}`);
+      const cliOnly = !grantAdmin && unknown.includes(ADMIN_TOKENS_SCOPE) ? ` (${ADMIN_TOKENS_SCOPE} is granted with the operator CLI only)` : '';
+      throw new TokenInputError('scopes', `Unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `"${s}"`).join(', ')}; known: ${known.join(', ')}${cliOnly}`);
     }
-    if (input.scopes.length === 0) throw new TokenInputError('scopes', `A token needs at least one scope of ${TOKEN_SCOPES.join(', ')}`);
+    if (input.scopes.length === 0) throw new TokenInputError('scopes', `A token needs at least one scope of ${known.join(', ')}`);
     // Stored in the canonical order, so listings of equal grants read alike.
-    const scopes = TOKEN_SCOPES.filter((s) => input.scopes.includes(s));
+    const scopes = known.filter((s) => input.scopes.includes(s));
 
     let municipios: string[] | null = null;
     if (input.municipios) {
@@ -133,8 +142,9 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
   }
 
   return {
-    async create(input: CreateTokenInput): Promise<{ token: string; record: TokenRecord }> {
-      const fields = validated(input);
+    /** `grantAdmin`: the operator CLI may grant `admin:tokens`; nothing else may. */
+    async create(input: CreateTokenInput, options: { grantAdmin?: boolean } = {}): Promise<{ token: string; record: TokenRecord }> {
+      const fields = validated(input, options.grantAdmin ?? false);
       const token = generateKey(TOKEN_PREFIXES[fields.type]);
       const record = await repo.insertToken({ ...fields, tokenHash: hashKey(token), prefix: displayPrefix(token) });
       // The quota belongs to the account: its other tokens' cached records carry the old one.
@@ -160,6 +170,9 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
     },
 
     list: (account?: string) => repo.list(account),
+
+    /** The one active token `ref` names (id, listed prefix or the token), or null. */
+    activeToken: (ref: string) => findActive(ref, 'name'),
 
     /**
      * Revokes the token with this id, listed prefix, or the token itself. A prefix
