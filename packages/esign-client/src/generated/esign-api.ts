@@ -539,6 +539,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/firma/claves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's API keys, masked
+         * @description The calling key's tenant's keys, revoked and expired ones included, oldest first: prefix, label, status, created, last used, expiry. Never the key itself.
+         */
+        get: operations["listOwnKeys"];
+        put?: never;
+        /**
+         * Issue an API key for the tenant
+         * @description Another key of the calling key's tenant (to rotate by hand: issue, switch, revoke the old one). The answer carries the whole key once; it is stored hashed.
+         */
+        post: operations["issueOwnKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/firma/claves/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the tenant's API keys
+         * @description Every instance refuses it within a second. Another tenant's key, or one already revoked, answers 404. The key the call is made with only while another active key of the tenant remains (409).
+         */
+        delete: operations["revokeOwnKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/firma/marca": {
         parameters: {
             query?: never;
@@ -660,7 +704,11 @@ export interface paths {
          */
         get: operations["listTenants"];
         put?: never;
-        post?: never;
+        /**
+         * Create a tenant
+         * @description A tenant with no key yet (issue one with `POST /admin/tenants/{tenant}/keys`). `tenant` is a slug; an existing one answers 409. The tenant appears in `GET /admin/tenants` once it owns a document (interface §2).
+         */
+        post: operations["createTenant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -744,6 +792,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/tenants/{tenant}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's API keys, masked
+         * @description Every key of the tenant, revoked and expired ones included, oldest first: prefix, label, role, status, created, last used (to the minute), expiry. Never the key itself.
+         */
+        get: operations["listTenantKeys"];
+        put?: never;
+        /**
+         * Issue an API key for a tenant
+         * @description A tenant key (superadmin keys are issued with the CLI only). The answer carries the whole key once; it is stored hashed.
+         */
+        post: operations["issueTenantKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Any key; every instance refuses it within a second. The key the call is made with only while another active superadmin key of its tenant remains (409).
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/keys/{key_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API key
+         * @description Issues a replacement (same tenant, role, label and expiry) that works at once, shown once. The old key keeps working for `overlap_hours` (default 24, at most 720: 30 days; never beyond its own expiry), then answers 401 saying it expired. A key already rotated answers 409: rotate its replacement.
+         */
+        post: operations["rotateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/": {
         parameters: {
             query?: never;
@@ -799,6 +911,46 @@ export interface paths {
          * @description Needs the form's CSRF token (`csrf`); clears the session cookie and answers 303 to the sign-in page.
          */
         post: operations["logOutOfDashboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/keys/{key_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a key from the dashboard
+         * @description The dashboard's form (session cookie and its CSRF token `csrf`): revokes the key as `DELETE /admin/keys/{key_id}` does and answers 303 to `/admin/`.
+         */
+        post: operations["dashboardRevokeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/keys/{key_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a key from the dashboard
+         * @description The dashboard's form (session cookie and its CSRF token `csrf`, `overlap_hours` 0..720, default 24): rotates the key as `POST /admin/keys/{key_id}/rotate` does and shows the new key once.
+         */
+        post: operations["dashboardRotateKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1356,7 +1508,7 @@ export interface components {
          *     | 400 | `OTP_EXPIRED` | the signing code has expired; ask for a new one |
          *     | 400 | `INVALID_CONTENT_ENCODING` | the body is not valid data for its `Content-Encoding` |
          *     | 400 | `BAD_REQUEST` | the request could not be parsed |
-         *     | 401 | `INVALID_API_KEY` | the key in `authorization` is unknown or revoked |
+         *     | 401 | `INVALID_API_KEY` | the key in `authorization` is unknown, revoked or expired (the message says when it expired) |
          *     | 401 | `UNAUTHORIZED` | `/metrics` without `Authorization: Bearer <METRICS_TOKEN>` |
          *     | 403 | `SUPERADMIN_REQUIRED` | a tenant key on an operation that needs a superadmin key |
          *     | 403 | `NOT_DOCUMENT_OWNER` | the document belongs to another tenant |
@@ -1364,6 +1516,7 @@ export interface components {
          *     | 404 | `NOT_FOUND` | no such route |
          *     | 404 | `DOCUMENT_NOT_FOUND` | no such document, or it belongs to another tenant |
          *     | 404 | `REQUEST_NOT_FOUND` | no such signing request, or it belongs to another tenant |
+         *     | 404 | `KEY_NOT_FOUND` | no such API key (an already revoked one included), or it belongs to another tenant |
          *     | 404 | `TENANT_NOT_FOUND` | no such tenant (or already erased), or no recorded activity |
          *     | 404 | `LINK_NOT_FOUND` | the signing link is unknown |
          *     | 404 | `PAGE_NOT_FOUND` | the document has no such page |
@@ -1381,6 +1534,10 @@ export interface components {
          *     | 409 | `SEAL_IN_PROGRESS` | the signature is still being sealed; try again shortly |
          *     | 409 | `FINAL_PDF_NOT_READY` | the final PDF is being built, or not every request is signed |
          *     | 409 | `DOCUMENT_FINALISED` | every request of the document is signed and its final PDF built |
+         *     | 409 | `TENANT_EXISTS` | a tenant with this id already exists |
+         *     | 409 | `LAST_ACTIVE_KEY` | the key the call is made with is the last active key of its tenant; issue another first |
+         *     | 409 | `TOO_MANY_KEYS` | the tenant holds 100 active keys, the most it may; revoke one first |
+         *     | 409 | `KEY_ALREADY_ROTATED` | the key was already rotated (rotate its replacement), or it is expired |
          *     | 409 | `TENANT_HAS_PENDING_REQUESTS` | a signing request of the tenant is still pending |
          *     | 410 | `REQUEST_EXPIRED` | the signing link has expired |
          *     | 410 | `REQUEST_CANCELLED` | the signing request was cancelled |
@@ -1819,6 +1976,77 @@ export interface components {
             /** Format: date-time */
             next_attempt_at: string | null;
         };
+        ApiKey: {
+            /** Format: uuid */
+            key_id: string;
+            /** @description The start of the key; never the key itself */
+            prefix: string;
+            tenant: string;
+            /** @enum {string} */
+            role: "tenant" | "superadmin";
+            label: string | null;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description To the minute
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description For a rotated key, the end of its overlap
+             */
+            expires_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /**
+             * Format: uuid
+             * @description The key a rotation issued in its place
+             */
+            replaced_by: string | null;
+        };
+        /**
+         * @example {
+         *       "key_id": "0b6f3c1e-5d7a-4f2b-9a51-3c2d1e0f9a8b",
+         *       "key": "esk_3xAmPLEk3yN0tR3aL000000000000000000000000",
+         *       "prefix": "esk_3xAmPLE",
+         *       "tenant": "ayto-alcala",
+         *       "label": "production",
+         *       "expires_at": null,
+         *       "created_at": "2026-11-26T10:00:00.000Z"
+         *     }
+         */
+        IssuedKey: {
+            /** Format: uuid */
+            key_id: string;
+            /** @description The whole key, shown in this answer only: it is stored hashed and no listing ever shows it again */
+            key: string;
+            /** @description The start of the key, as listings show it */
+            prefix: string;
+            tenant: string;
+            label: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "label": "production",
+         *       "expires_at": "2027-12-31T23:59:59Z"
+         *     }
+         */
+        IssueKey: {
+            /** @description What the key is for ("production", "billing system") */
+            label?: string;
+            /**
+             * Format: date-time
+             * @description When the key stops working (RFC 3339, in the future); absent: never
+             */
+            expires_at?: string;
+        };
         Branding: {
             tenant: string;
             display_name: string | null;
@@ -1947,6 +2175,65 @@ export interface components {
         TenantErasure: {
             tenant: string;
             deleted_documents: number;
+        };
+        /**
+         * @example {
+         *       "tenant": "ayto-alcala",
+         *       "display_name": "Ayuntamiento de Alcalá",
+         *       "created_at": "2026-11-26T10:00:00.000Z"
+         *     }
+         */
+        TenantCreated: {
+            tenant: string;
+            display_name: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "tenant": "ayto-alcala",
+         *       "display_name": "Ayuntamiento de Alcalá"
+         *     }
+         */
+        CreateTenant: {
+            /** @description The tenant id, a slug; it names the tenant in every listing and in `/admin/metering/{tenant}` */
+            tenant: string;
+            /** @description What people call the tenant */
+            display_name?: string;
+        };
+        /**
+         * @example {
+         *       "key_id": "7a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "key": "esk_R3PLAC3MENTk3y000000000000000000000000000",
+         *       "prefix": "esk_R3PLAC3",
+         *       "tenant": "ayto-alcala",
+         *       "label": "production",
+         *       "expires_at": null,
+         *       "created_at": "2026-11-27T10:00:00.000Z",
+         *       "replaces": "0b6f3c1e-5d7a-4f2b-9a51-3c2d1e0f9a8b",
+         *       "replaced_expires_at": "2026-11-28T10:00:00.000Z"
+         *     }
+         */
+        RotatedKey: components["schemas"]["IssuedKey"] & {
+            /**
+             * Format: uuid
+             * @description The key this one replaces
+             */
+            replaces: string;
+            /**
+             * Format: date-time
+             * @description When the replaced key stops working: the end of the overlap
+             */
+            replaced_expires_at: string;
+        };
+        /**
+         * @example {
+         *       "overlap_hours": 48
+         *     }
+         */
+        RotateKey: {
+            /** @description How long the old key keeps working beside its replacement (default 24, at most 720: 30 days; 0 ends it now); never beyond the old key's own expiry */
+            overlap_hours?: number;
         };
         PdfInfo: {
             /** @description null when the file is locked and its page tree encrypted */
@@ -4055,6 +4342,178 @@ export interface operations {
             };
         };
     };
+    listOwnKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON array of keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            /** @description Unknown, revoked or expired key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No authorization header */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    issueOwnKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["IssueKey"];
+            };
+        };
+        responses: {
+            /** @description Issued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedKey"];
+                };
+            };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, revoked or expired key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant holds 100 active keys already (TOO_MANY_KEYS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No authorization header, or a label or expiry out of range (an expiry in the past) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    revokeOwnKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown, revoked or expired key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such key of this tenant (KEY_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key this call is made with, and the last active one (LAST_ACTIVE_KEY) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No authorization header */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
     getBranding: {
         parameters: {
             query?: never;
@@ -4471,6 +4930,93 @@ export interface operations {
             };
         };
     };
+    createTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTenant"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantCreated"];
+                };
+            };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, revoked or expired key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A tenant key: these operations need a superadmin key (SUPERADMIN_REQUIRED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A tenant with this id exists (TENANT_EXISTS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No authorization header, or a tenant id that is not a slug */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
     listAllDocuments: {
         parameters: {
             query?: {
@@ -4694,6 +5240,325 @@ export interface operations {
                 };
             };
             /** @description No authorization header, or a parameter out of range */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    listTenantKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON array of keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            /** @description Unknown, revoked or expired key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A tenant key: these operations need a superadmin key (SUPERADMIN_REQUIRED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such tenant (TENANT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No authorization header */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    issueTenantKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["IssueKey"];
+            };
+        };
+        responses: {
+            /** @description Issued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedKey"];
+                };
+            };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, revoked or expired key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A tenant key: these operations need a superadmin key (SUPERADMIN_REQUIRED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such tenant (TENANT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant holds 100 active keys already (TOO_MANY_KEYS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No authorization header, or a label or expiry out of range (an expiry in the past) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown, revoked or expired key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A tenant key: these operations need a superadmin key (SUPERADMIN_REQUIRED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such key, or it is revoked already (KEY_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key this call is made with, and the last active one (LAST_ACTIVE_KEY) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No authorization header */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    rotateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateKey"];
+            };
+        };
+        responses: {
+            /** @description The replacement */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedKey"];
+                };
+            };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, revoked or expired key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A tenant key: these operations need a superadmin key (SUPERADMIN_REQUIRED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such key, or it is revoked already (KEY_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already rotated, or expired (KEY_ALREADY_ROTATED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No authorization header, or `overlap_hours` out of 0..720 */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4939,6 +5804,203 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dashboardRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    csrf?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Revoked; back to the dashboard (or, without a session, to the sign-in page) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or wrong CSRF token (CSRF_FAILED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such active key (KEY_NOT_FOUND), as a page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The session's own key, and the last active one (LAST_ACTIVE_KEY), as a page */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field out of range */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description An unexpected failure (500) or the service shutting down (503) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dashboardRotateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    csrf?: string;
+                    overlap_hours?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The new key, shown once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Without a session: to the sign-in page */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or wrong CSRF token (CSRF_FAILED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such active key (KEY_NOT_FOUND), as a page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Already rotated, or expired (KEY_ALREADY_ROTATED), as a page */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `overlap_hours` out of 0..720 */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };

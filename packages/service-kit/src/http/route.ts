@@ -17,8 +17,6 @@ export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z
   operationId: string;
   summary: string;
   description?: string;
-  /** Stable camelCase name of the operation (generated clients name their methods after it). */
-  operationId?: string;
   tags: string[];
   query?: Q;
   params?: P;
@@ -66,7 +64,6 @@ export function defineRoute<Q extends AnyObject, P extends AnyObject, B extends 
     operationId: spec.operationId,
     summary: spec.summary,
     description: spec.description,
-    ...(spec.operationId ? { operationId: spec.operationId } : {}),
     tags: spec.tags,
     request,
     responses: spec.responses,

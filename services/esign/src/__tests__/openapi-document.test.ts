@@ -25,13 +25,14 @@ const OPERATION_IDS = [
   'pdfToImages', 'protectPdf', 'redactPdf', 'renderContractPdf', 'retryWebhookDelivery', 'rotatePdfPages', 'rotateWebhookSecret', 'sendSigningCode',
   'sendTestWebhookEvent', 'setBranding', 'setPdfMetadata', 'splitPdf', 'unprotectPdf', 'updateWebhook', 'uploadDocument', 'verifyDocument',
   'verifyUploadedPdf', 'watermarkPdf',
+  'createTenant', 'issueTenantKey', 'listTenantKeys', 'revokeKey', 'rotateKey', 'issueOwnKey', 'listOwnKeys', 'revokeOwnKey', 'dashboardRevokeKey', 'dashboardRotateKey',
 ];
 
-/** The operations anyone may call (signee links, verification, public contracts and logos, health, the dashboard's sign-in) and the webhook deliveries. */
+/** The operations anyone may call (signee links, verification, public contracts and logos, health, the dashboard's sign-in), the dashboard's session forms (cookie and CSRF token, no API key) and the webhook deliveries. */
 const PUBLIC = [
   'confirmSignature', 'downloadSigneeCopy', 'getBrandingLogo', 'getDashboardLoginPage', 'getHealth', 'getSigneeDocument', 'getSigneePageImage',
   'getSigningPage', 'getVerificationForm', 'listContractTemplates', 'logInToDashboard', 'logOutOfDashboard', 'renderContractPdf', 'sendSigningCode',
-  'verifyDocument', 'verifyUploadedPdf',
+  'verifyDocument', 'verifyUploadedPdf', 'dashboardRevokeKey', 'dashboardRotateKey',
   'onDocumentCompleted', 'onDocumentErased', 'onDocumentSigned', 'onDocumentViewed', 'onRequestCancelled', 'onRequestCreated', 'onRequestExpired',
 ];
 

@@ -158,8 +158,10 @@ export function dashboardRouter(
       res.status(err.status).type('html').send(renderActionError(nonce, err.message));
     }
   };
+  /** The dashboard's key forms: authenticated by the session cookie and its CSRF token, not by an API key (as `/admin/logout`). */
   const KEY_FORM = {
     tags: ['administration'],
+    security: [],
     params: ZKeyParamsSchema,
     bodyContentType: 'application/x-www-form-urlencoded',
     before: [forms, sessionWithCsrf],
@@ -175,6 +177,7 @@ export function dashboardRouter(
     body: z.object({ csrf: z.string().max(200).optional() }),
     responses: {
       303: { description: 'Revoked; back to the dashboard (or, without a session, to the sign-in page)' },
+      default: UNEXPECTED,
       403: errorResponse('Missing or wrong CSRF token (CSRF_FAILED)'),
       404: { description: 'No such active key (KEY_NOT_FOUND), as a page', content: HTML },
       409: { description: 'The session\'s own key, and the last active one (LAST_ACTIVE_KEY), as a page', content: HTML },

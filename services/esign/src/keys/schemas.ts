@@ -52,7 +52,19 @@ export const ZIssuedKeySchema = z
 export const ZRotatedKeySchema = ZIssuedKeySchema.extend({
   replaces: z.uuid().describe('The key this one replaces'),
   replaced_expires_at: z.iso.datetime().describe('When the replaced key stops working: the end of the overlap'),
-}).openapi('RotatedKey');
+}).openapi('RotatedKey', {
+  example: {
+    key_id: '7a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+    key: 'esk_R3PLAC3MENTk3y000000000000000000000000000',
+    prefix: 'esk_R3PLAC3',
+    tenant: 'ayto-alcala',
+    label: 'production',
+    expires_at: null,
+    created_at: '2026-11-27T10:00:00.000Z',
+    replaces: '0b6f3c1e-5d7a-4f2b-9a51-3c2d1e0f9a8b',
+    replaced_expires_at: '2026-11-28T10:00:00.000Z',
+  },
+});
 
 export const ZApiKeySchema = z
   .object({

@@ -61,7 +61,22 @@ export const ZIssuedTokenSchema = z
 export const ZRotatedTokenSchema = ZIssuedTokenSchema.extend({
   replaces: z.uuid().describe('The token this one replaces.'),
   replaced_expires_at: z.iso.datetime().describe('When the replaced token stops working: the end of the overlap.'),
-}).openapi('RotatedToken');
+}).openapi('RotatedToken', {
+  example: {
+    token_id: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a',
+    token: 'pk_live_REPLACEMENT0000000000000000000000000000',
+    prefix: 'pk_live_REPL',
+    type: 'live',
+    account: 'ayto-sevilla',
+    scopes: ['risk:read', 'reports:read'],
+    municipios: ['41091'],
+    allowed_ips: ['203.0.113.0/24'],
+    expires_at: null,
+    created_at: '2026-11-27T10:00:00.000Z',
+    replaces: '4c1e2f3a-5b6c-4d7e-8f90-a1b2c3d4e5f6',
+    replaced_expires_at: '2026-11-28T10:00:00.000Z',
+  },
+});
 
 export const ZTokenListingSchema = z
   .object({
