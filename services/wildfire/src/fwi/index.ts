@@ -3,4 +3,6 @@ export * from './components';
 export * from './day-length';
 export * from './series';
 export * from './csv-cli';
+export * from './overwinter';
+export * from './overwinter-csv';
 export { FWI_OUTPUT_COLUMNS, FwiInputError } from './csv-layout';
