@@ -5,4 +5,6 @@ export * from './series';
 export * from './csv-cli';
 export * from './overwinter';
 export * from './overwinter-csv';
+export * from './winter';
+export * from './carry';
 export { FWI_OUTPUT_COLUMNS, FwiInputError } from './csv-layout';
