@@ -80,7 +80,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
     follow: (subscriber, tokenCache, log) => followTokenChanges(subscriber, config.rateLimits.prefix, tokenCache, log),
   });
   const tokens = createTokensService(createTokensRepository(database.db), clock, { cache, announce, logger });
-  const data = await createDataFeatures({ database, clock, logger, syntheticCacheSize: options.syntheticCacheSize });
+  const data = await createDataFeatures({ database, clock, logger, syntheticCacheSize: options.syntheticCacheSize, winterRules: config.winterRules });
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);
   const sealer = identity && createReportSealer({ identity, tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined, clock });

@@ -68,3 +68,47 @@ export function winterStartOf(iso: string, rule: WinterRule): string | null {
   const sameYear = `${iso.slice(0, 4)}-${rule.stop}`;
   return sameYear <= iso ? sameYear : `${String(year - 1).padStart(4, '0')}-${rule.stop}`;
 }
+
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isMonthDay = (text: string) => {
+  const m = /^(\d{2})-(\d{2})$/.exec(text);
+  return m !== null && Number(m[2]) >= 1 && Number(m[2]) <= (MONTH_DAYS[Number(m[1]) - 1] ?? 0);
+};
+const fraction = (text: string, aboveZero: boolean) => {
+  const value = /^(?:0|1)(?:\.\d+)?$/.test(text) ? Number(text) : NaN;
+  return value <= 1 && (aboveZero ? value > 0 : value >= 0) ? value : undefined;
+};
+
+/**
+ * WILDFIRE_DC_WINTER: comma-separated `CC=MM-DD>MM-DD[:a:b]` (a community's winter
+ * stop and restart, and optionally its fractions, default 1.0 and 0.75) or `CC=none`
+ * (no winter stop), over the built-in table; e.g. `07=11-15>03-15:1:0.9,13=none`.
+ * 29 February is never a bound. Throws an Error naming the entry.
+ */
+export function parseWinterRules(text: string, base: WinterRules = WINTER_RULES): WinterRules {
+  const rules: Record<string, WinterRule | null> = { ...base };
+  const seen = new Set<string>();
+  const hint = 'expected CC=MM-DD>MM-DD, CC=MM-DD>MM-DD:a:b or CC=none, e.g. 07=11-15>03-15:1:0.75';
+  for (const entry of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [code = '', value = '', ...extra] = entry.split('=').map((s) => s.trim());
+    if (extra.length > 0 || value === '') throw new Error(`"${entry}": ${hint}`);
+    if (!(code in COMMUNITIES)) throw new Error(`"${entry}": "${code}" is not a community code (01 to 19)`);
+    if (seen.has(code)) throw new Error(`"${entry}": community ${code} is listed more than once`);
+    seen.add(code);
+    if (value === 'none') {
+      rules[code] = null;
+      continue;
+    }
+    const [span = '', aText, bText, ...more] = value.split(':');
+    const [stop = '', restart = '', ...rest] = span.split('>');
+    if (more.length > 0 || rest.length > 0 || (aText === undefined) !== (bText === undefined)) throw new Error(`"${entry}": ${hint}`);
+    if (!isMonthDay(stop) || !isMonthDay(restart)) throw new Error(`"${entry}": the stop and restart must be days MM-DD other than 02-29`);
+    if (stop === restart) throw new Error(`"${entry}": the stop and restart must differ`);
+    const a = aText === undefined ? DEFAULT_WINTER_FRACTIONS.a : fraction(aText, true);
+    const b = bText === undefined ? DEFAULT_WINTER_FRACTIONS.b : fraction(bText, false);
+    if (a === undefined) throw new Error(`"${entry}": a must be a fraction above 0 and at most 1`);
+    if (b === undefined) throw new Error(`"${entry}": b must be a fraction from 0 to 1`);
+    rules[code] = { stop, restart, a, b };
+  }
+  return Object.freeze(rules);
+}
