@@ -55,20 +55,28 @@ export class CodeCarrier {
   /** Times the codes started again in spring from an overwintered DC. */
   springStarts = 0;
   readonly current: CarriedState;
+  /** `-MM-DD` of the rule's restart and stop days: between consecutive days, the only checks needed. */
+  private readonly restartSuffix: string;
+  private readonly stopSuffix: string;
 
   constructor(
     private readonly rule: WinterRule | null,
     state: CarriedState = initialState(),
   ) {
     this.current = { ...state };
+    this.restartSuffix = rule ? `-${rule.restart}` : '';
+    this.stopSuffix = rule ? `-${rule.stop}` : '';
   }
 
   /** Applies the spring and gap rules for day `day` (ISO `iso`): `current` then holds the codes to compute it from. */
   beginDay(day: number, iso: string): void {
     const s = this.current;
     const rule = this.rule;
+    const consecutive = s.day !== null && day - s.day === 1;
     if (s.day !== null && s.iso !== null) {
-      if (rule && seasonYearOf(iso, rule) > seasonYearOf(s.iso, rule)) {
+      // From one day to the next a restart day is passed only by reaching it.
+      const springPassed = rule !== null && (consecutive ? iso.endsWith(this.restartSuffix) : seasonYearOf(iso, rule) > seasonYearOf(s.iso, rule));
+      if (springPassed) {
         s.dc = overwinterDc({ dcf: s.fallDc ?? s.dc, rw: s.winterRain, a: rule.a, b: rule.b });
         s.ffmc = DEFAULT_START_CODES.ffmc;
         s.dmc = DEFAULT_START_CODES.dmc;
@@ -81,7 +89,8 @@ export class CodeCarrier {
         this.gapRestarts++;
       }
     }
-    if (rule && s.fallDc === null && inWinter(monthDayOf(iso), rule)) {
+    // Likewise a winter opens on its stop day, or inside it after a gap or at a series' start.
+    if (rule && s.fallDc === null && (consecutive ? iso.endsWith(this.stopSuffix) : inWinter(monthDayOf(iso), rule))) {
       s.fallDc = s.dc;
       s.winterRain = 0;
     }
