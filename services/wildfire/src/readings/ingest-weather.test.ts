@@ -156,6 +156,18 @@ describe('wildfire ingest weather / municipalities against Postgres', () => {
     expect(byDate.get('2024-11-30')!.dc).toBeGreaterThan(150);
     expect(byDate.get('2025-03-01')!.dc).toBeGreaterThan(100);
 
+    // A corrected winter day, loaded alone, is computed from the winter's first day: its rain reaches the spring DC.
+    const wetter = { ...winter[45]!, prec: 60 };
+    const corrected = JSON.parse((await cli('ingest', 'weather', file(csvOf([wetter])), '--json')).stdout);
+    expect(corrected).toMatchObject({ rows: 1, computed: 100, spring_starts: 1 });
+    const after = new Map((await stored('47186')).map((r) => [r.date, r]));
+    const wetterDcs = overwinterDc({ dcf: byDate.get('2024-11-30')!.dc, rw: rw - winter[45]!.prec + 60, ...WINTER_RULES['07']! });
+    const wetterMarch1 = computeSeries([{ ...spring[0]!, lat: located?.lat ?? 41.65, month: 3 }], { ffmc: 85, dmc: 6, dc: wetterDcs })[0]!;
+    expect(after.get('2025-03-01')!.dc).toBeCloseTo(wetterMarch1.dc, 9);
+    expect(after.get('2025-03-01')!.dc).toBeLessThan(byDate.get('2025-03-01')!.dc);
+    // Days before the winter are left alone.
+    expect(after.get('2024-11-30')).toEqual(byDate.get('2024-11-30'));
+
     // The same weather in one file gives the same readings.
     await rt.database.db.delete(readings).where(eq(readings.municipioId, '47186'));
     const whole = JSON.parse((await cli('ingest', 'weather', file(csvOf([...fall, ...winter, ...spring])), '--json')).stdout);
