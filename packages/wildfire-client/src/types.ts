@@ -278,6 +278,8 @@ export interface Framing {
   uncertainty: string;
   source: 'observed' | 'synthetic';
   sources: SourceRef[];
+  /** The danger of the coming days, when the service holds a forecast for the municipality; absent otherwise. */
+  forecast?: { days: { date: string; lead_days: number; danger_class: DangerClass }[]; text: string };
 }
 
 export type ReportFormat = 'pdf' | 'csv' | 'json';

@@ -211,3 +211,31 @@ describe('wildfire fwi (CLI)', () => {
     expect(output.stderr.join('\n')).toContain('usage: wildfire fwi');
   });
 });
+
+describe('wildfire fwi overwinter (CLI)', () => {
+  async function overwinter(argv: string[], input: string) {
+    const output = captureOutput();
+    // No database configuration at all, as for fwi.
+    const code = await runCli(['fwi', 'overwinter', ...argv], output.out, {}, stdinOf(input));
+    return { code, stdout: output.stdout.join('\n'), stderr: output.stderr.join('\n') };
+  }
+
+  it('appends the spring DC to each row, as cffdrs computes it (test_wDC_1 and _2)', async () => {
+    const { code, stdout, stderr } = await overwinter([], 'DCf;rw;a;b\n300;110;;\n300;110;1.0;0.9\n');
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toBe('DCf;rw;a;b;dcs\n300;110;;;109.4657\n300;110;1.0;0.9;16.3532');
+  });
+
+  it('exits 1 with the line and column of unusable input, as fwi does', async () => {
+    const { code, stdout, stderr } = await overwinter([], 'dcf,rw\n300,-4\n');
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr).toBe('wildfire fwi overwinter: line 2, column "rw": expected a winter precipitation in mm, 0 or more, got "-4"');
+  });
+
+  it('exits 2 on an option, and prints its usage on --help', async () => {
+    expect((await overwinter(['--dc0', '5'], 'dcf,rw\n1,1\n')).code).toBe(2);
+    const help = await overwinter(['--help'], '');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('usage: wildfire fwi overwinter');
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseWinterRules } from './fwi/winter';
 import { ConfigError, env, isCronPattern, parseConfig, serviceEnv, serviceSettings, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
 
 /** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */
@@ -76,6 +77,19 @@ const deprecatedPrefixes = () =>
       }
     });
 
+const winterRules = () =>
+  z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      try {
+        return parseWinterRules(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
+
 /**
  * Every environment variable wildfire reads, parsed once at start-up. The README's
  * configuration table lists the same names and defaults.
@@ -106,6 +120,7 @@ const ZWildfireEnvSchema = z.object({
   WILDFIRE_SIGNING_P12_PASSWORD: z.string().optional(),
   WILDFIRE_TSA_URL: env.url(['http', 'https']).optional(),
   WILDFIRE_STORAGE: storageKindEnv(),
+  WILDFIRE_DC_WINTER: winterRules(),
 });
 
 export type WildfireConfig = ReturnType<typeof loadConfig>;
@@ -125,6 +140,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     databaseUrl: e.WILDFIRE_DATABASE_URL,
     deprecatedPrefixes: e.WILDFIRE_DEPRECATED_PREFIXES,
     jsonLimit: e.WILDFIRE_JSON_LIMIT,
+    /** Each community's winter stop and restart and its overwintering fractions (fwi/winter.ts): the built-in table with WILDFIRE_DC_WINTER over it. */
+    winterRules: e.WILDFIRE_DC_WINTER,
     // A demo token is only created on an embedded first start, never against a real database.
     demoToken: e.WILDFIRE_DEMO_TOKEN && !e.WILDFIRE_DATABASE_URL,
     workerConcurrency: e.WILDFIRE_WORKER_CONCURRENCY,

@@ -1,7 +1,29 @@
 import { ConfigError } from '@firma-riesgo/service-kit';
 import { loadConfig, parseDeprecatedPrefixes, parseIsoDay } from './config';
+import { WINTER_RULES } from './fwi/winter';
 
 describe('loadConfig', () => {
+  it('takes the built-in winter rules, with WILDFIRE_DC_WINTER over them, and refuses a malformed entry naming it', () => {
+    expect(loadConfig({}).winterRules).toEqual(WINTER_RULES);
+    const rules = loadConfig({ WILDFIRE_DC_WINTER: ' 07=11-15>03-15:1:0.9, 13=none,05=12-15>02-01' }).winterRules;
+    expect(rules['07']).toEqual({ stop: '11-15', restart: '03-15', a: 1, b: 0.9 });
+    expect(rules['13']).toBeNull();
+    expect(rules['05']).toEqual({ stop: '12-15', restart: '02-01', a: 1, b: 0.75 });
+    expect(rules['02']).toEqual(WINTER_RULES['02']);
+    for (const [value, message] of [
+      ['20=none', /"20" is not a community code/],
+      ['07=11-15>02-29', /MM-DD other than 02-29/],
+      ['07=11-15>11-15', /must differ/],
+      ['07=11-15>03-15:0:0.5', /a must be a fraction above 0/],
+      ['07=11-15>03-15:1:1.5', /b must be a fraction from 0 to 1/],
+      ['07=11-15>03-15:1', /expected CC=MM-DD>MM-DD/],
+      ['07=none,07=none', /listed more than once/],
+    ] as const) {
+      expect(() => loadConfig({ WILDFIRE_DC_WINTER: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ WILDFIRE_DC_WINTER: value })).toThrow(message);
+    }
+  });
+
   it('keeps report files on the local disk by default, and with WILDFIRE_STORAGE=s3 refuses to start without the S3 settings it needs', () => {
     expect(loadConfig({}).storage).toEqual({ kind: 'local' });
     expect(loadConfig({ WILDFIRE_STORAGE: 'postgres' }).storage).toEqual({ kind: 'postgres' });

@@ -30,6 +30,7 @@ import { createSeasonsRepository } from './seasons/repository';
 import { createSeasonsService, type SeasonsService } from './seasons/service';
 import { createServiceFileStore } from './storage/file-store';
 import { createSyntheticData, type SyntheticData } from './synthetic/synthetic-data';
+import type { WinterRules } from './fwi/winter';
 import type { TokensService } from './tokens/service';
 
 /** The data side of wildfire: municipalities, seasons, readings, the ecosystem, decisions and their framing. */
@@ -59,7 +60,14 @@ export interface DataFeatures {
  * The data features, each with the repositories and collaborators it uses and no others.
  * Loads the built-in municipality registry and épocas de peligro table when missing.
  */
-export async function createDataFeatures(deps: { database: Database<typeof schema>; clock: () => Date; logger: Logger; syntheticCacheSize?: number }): Promise<DataFeatures> {
+export async function createDataFeatures(deps: {
+  database: Database<typeof schema>;
+  clock: () => Date;
+  logger: Logger;
+  syntheticCacheSize?: number;
+  /** Each community's winter rule (fwi/winter.ts); default the built-in table. */
+  winterRules?: WinterRules;
+}): Promise<DataFeatures> {
   const { database, clock, logger } = deps;
   const municipalitiesRepo = createMunicipalitiesRepository(database);
   const municipalities = createMunicipalitiesService(municipalitiesRepo);
@@ -73,7 +81,7 @@ export async function createDataFeatures(deps: { database: Database<typeof schem
   const ecosystemRepo = createEcosystemRepository(database);
   const decisionsRepo = createDecisionsRepository(database);
   const updateAutomaticDecisions = createUpdateAutomaticDecisions({ repo: decisionsRepo, clock });
-  const synthetic = createSyntheticData({ cacheSize: deps.syntheticCacheSize });
+  const synthetic = createSyntheticData({ cacheSize: deps.syntheticCacheSize, winterRules: deps.winterRules });
   const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock });
   const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
   const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, ecosystem, synthetic, clock });
@@ -93,6 +101,7 @@ export async function createDataFeatures(deps: { database: Database<typeof schem
         municipalities,
         today: () => todayInSpain(clock()),
         highFwi: AUTOMATIC_MIN_FWI,
+        winterRules: deps.winterRules,
         afterReadings: async (tx, touched, highRuns) => {
           const counts = await updateAutomaticDecisions(tx, touched, highRuns);
           if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');

@@ -85,7 +85,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   });
   const tokens = createTokensService(createTokensRepository(database.db), clock, { cache, announce, logger });
   const tokenAdmin = createTokenAdministration({ tokens, log: createAdminLogRepository(database.db), clock });
-  const data = await createDataFeatures({ database, clock, logger, syntheticCacheSize: options.syntheticCacheSize });
+  const data = await createDataFeatures({ database, clock, logger, syntheticCacheSize: options.syntheticCacheSize, winterRules: config.winterRules });
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);
   const sealer = identity && createReportSealer({ identity, tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined, clock });

@@ -58,7 +58,9 @@ function describeIngest(command: IngestKind, file: string, summary: object): str
     return (
       `Loaded ${s.rows} weather rows for ${s.municipalities} municipalities (${s.first_date} to ${s.last_date}) from ${file}.\n` +
       `Readings computed: ${s.computed} (${s.inserted} new, ${s.updated} changed, ${s.unchanged} unchanged)` +
-      (s.restarts > 0 ? `; ${s.restarts} series restarted from the start codes after a gap.` : '.')
+      (s.restarts > 0 ? `; ${s.restarts} series restarted FFMC and DMC after a gap (the DC carried over)` : '') +
+      (s.spring_starts > 0 ? `; ${s.spring_starts} series started a season from an overwintered DC` : '') +
+      '.'
     );
   }
   if (command === 'decisions') {

@@ -5,6 +5,7 @@
  * days are written as the language writes them (day-format.ts), and the level by its
  * name in that language (level-names.ts).
  */
+import type { DangerClass } from '../decision-support/danger-classes';
 import type { Assessment } from '../decision-support/service';
 import { DAY_FORMATS } from './day-format';
 import { formatNumber, type FramingLang } from './languages';
@@ -13,6 +14,13 @@ import { templatesFor } from './templates';
 import { toneOf, type Audience } from './templates-es';
 
 export { FRAMING_LANGS, type FramingLang } from './languages';
+/** One forecast day as framing takes it: the day, how many days after the framed day, and its EFFIS class. */
+export interface ForecastDay {
+  date: string;
+  lead_days: number;
+  danger_class: DangerClass;
+}
+
 /** The emergency number every call to action gives (112, EU-wide). */
 export const EMERGENCY_NUMBER = 112;
 
@@ -20,7 +28,12 @@ const one = (x: number) => Math.round(x * 10) / 10;
 /** A filled template starts a sentence or a headline: its first letter is a capital ("el 20 de julio…" → "El 20 de julio…"). */
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-export function framingOf(a: Assessment, audience: Audience, requested: FramingLang) {
+/**
+ * The framing of one assessment. `forecast`: the days after the framed one, when the
+ * service has a forecast for it; days with `lead_days` below 1 are ignored, and with
+ * none left the answer has no `forecast` section.
+ */
+export function framingOf(a: Assessment, audience: Audience, requested: FramingLang, forecast: readonly ForecastDay[] = []) {
   const { lang, t } = templatesFor(requested);
   const num = (x: number) => formatNumber(x, lang);
   const days = DAY_FORMATS[lang];
@@ -51,6 +64,16 @@ export function framingOf(a: Assessment, audience: Audience, requested: FramingL
   if (historyMax) messages.push(fill(t.historyMax, { fwi_maximo: num(historyMax.fwi), fecha_maximo: days.of(historyMax.date) }));
   if (toneOf(cls.code) === 'act') messages.push(t.bans);
 
+  const ahead = forecast.filter((d) => d.lead_days >= 1).sort((x, y) => x.lead_days - y.lead_days);
+  const dayName = (d: ForecastDay) => (d.lead_days === 1 ? t.forecast.tomorrow : d.lead_days === 2 ? t.forecast.dayAfter : days.on(d.date));
+  const forecastSection =
+    ahead.length === 0
+      ? undefined
+      : {
+          days: ahead.map((d) => ({ date: d.date, lead_days: d.lead_days, danger_class: d.danger_class })),
+          text: `${fill(ahead.map((d) => t.forecast.item.replace('{dia}', dayName(d)).replace('{nivel}', LEVEL_NAMES[lang][d.danger_class])).join('; '), {})}.`,
+        };
+
   return {
     municipio_id: a.municipioId,
     municipality: a.municipality,
@@ -60,8 +83,8 @@ export function framingOf(a: Assessment, audience: Audience, requested: FramingL
     requested_lang: requested,
     danger_class: cls.code,
     fwi,
-    headline: fill(t.headline[cls.code], slots),
-    summary: fill(t.summary, slots),
+    headline: fill(t.headline[audience][cls.code], slots),
+    summary: fill(t.summary[audience][toneOf(cls.code)], slots),
     key_messages: messages,
     call_to_action: fill(t.callToAction[audience][toneOf(cls.code)], slots),
     emergency_number: EMERGENCY_NUMBER,
@@ -77,6 +100,7 @@ export function framingOf(a: Assessment, audience: Audience, requested: FramingL
     uncertainty: t.uncertainty[a.source],
     source: a.source,
     sources: a.sources,
+    ...(forecastSection && { forecast: forecastSection }),
   };
 }
 

@@ -83,6 +83,13 @@ describe('GET /api/v1/framing', () => {
     expectNumbersEqualFields(a.body);
   });
 
+  it('writes a different headline and summary for each audience, and no forecast section while the service holds no forecast', async () => {
+    const bodies = await Promise.all(FRAMING_AUDIENCES.map(async (audience) => (await frame(`municipio_id=28079&audience=${audience}&date=2025-07-20`)).body));
+    expect(new Set(bodies.map((b) => b.headline)).size).toBe(FRAMING_AUDIENCES.length);
+    expect(new Set(bodies.map((b) => b.summary)).size).toBe(FRAMING_AUDIENCES.length);
+    for (const body of bodies) expect(body).not.toHaveProperty('forecast');
+  });
+
   it('tells a test token the synthetic day, deterministic, numbers equal to fields', async () => {
     const test = await token(['reports:read'], 'test');
     const a = await frame('municipio_id=41091&audience=prensa', test);

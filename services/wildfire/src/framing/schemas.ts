@@ -36,8 +36,8 @@ export const ZFramingResponseSchema = z
     requested_lang: z.enum(FRAMING_LANGS).describe('The `lang` of the request (es when absent). It differs from `lang` only when the language asked for has no templates.'),
     danger_class: z.enum(DANGER_CLASS_CODES).describe('As m3.'),
     fwi: z.number().describe('FWI of the day, 1 decimal: the figure the texts quote.'),
-    headline: z.string(),
-    summary: z.string(),
+    headline: z.string().describe('Written for `audience` and the danger class: plain for ciudadania, a quotable lead for prensa, the measures for ayuntamiento, resources for emergencias.'),
+    summary: z.string().describe('Written for `audience`: the day’s figure, its source (prensa), the measures to apply (ayuntamiento) or the expected fire behaviour (emergencias).'),
     key_messages: z
       .array(z.string())
       .describe(
@@ -59,5 +59,12 @@ export const ZFramingResponseSchema = z
     uncertainty: z.string().describe('What the figures are and are not.'),
     source: z.enum(['observed', 'synthetic']),
     sources: z.array(ZSourceRefSchema),
+    forecast: z
+      .object({
+        days: z.array(z.object({ date: z.string(), lead_days: z.number().int().min(1), danger_class: z.enum(DANGER_CLASS_CODES) })).describe('The forecast days after `date`, nearest first.'),
+        text: z.string().describe('One line in `lang`, e.g. "Mañana: alto; pasado mañana: muy alto."'),
+      })
+      .optional()
+      .describe('The danger of the coming days, when the service holds a forecast for the municipality; absent otherwise.'),
   })
   .openapi('Framing');

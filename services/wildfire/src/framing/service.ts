@@ -1,14 +1,24 @@
 import type { DataCaller } from '../municipalities/access';
 import type { DecisionSupportService } from '../decision-support/service';
-import { framingOf, type Framing, type FramingLang } from './compose';
+import { framingOf, type ForecastDay, type Framing, type FramingLang } from './compose';
 import type { Audience } from './templates-es';
 
+export interface FramingDeps {
+  decisionSupport: Pick<DecisionSupportService, 'assess'>;
+  /**
+   * The forecast days after `date` for the municipality, when the service has a
+   * forecast (none is wired yet: the answer then has no `forecast` section).
+   */
+  forecastDays?: (caller: DataCaller, municipioId: string, date: string) => Promise<readonly ForecastDay[]>;
+}
+
 /** Narrative risk analysis: m3's assessment of the day, told from written templates. */
-export function createFramingService(deps: { decisionSupport: Pick<DecisionSupportService, 'assess'> }) {
+export function createFramingService(deps: FramingDeps) {
   return {
     async frame(caller: DataCaller, municipioId: string, query: { date?: string; audience?: Audience; lang?: FramingLang }): Promise<Framing> {
       const assessment = await deps.decisionSupport.assess(caller, municipioId, { date: query.date });
-      return framingOf(assessment, query.audience ?? 'ciudadania', query.lang ?? 'es');
+      const forecast = deps.forecastDays ? await deps.forecastDays(caller, municipioId, assessment.date) : [];
+      return framingOf(assessment, query.audience ?? 'ciudadania', query.lang ?? 'es', forecast);
     },
   };
 }

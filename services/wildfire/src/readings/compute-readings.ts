@@ -9,13 +9,14 @@
  */
 import * as fwi from '../fwi/components';
 import { dayLengthTables } from '../fwi/day-length';
-import { DEFAULT_START_CODES } from '../fwi';
+import { CodeCarrier, initialState } from '../fwi/carry';
+import type { WinterRule } from '../fwi/winter';
 import { isoOfPgDay } from '../db/binary-copy';
 import { riskLabel, riskScore } from '../risk/risk-score';
 import { LABEL_NUMBER, READING_VALUE_COLUMNS, ReadingColumns } from './reading-columns';
 import type { WeatherColumns, WeatherOrder } from './weather-columns';
 
-export const MAX_CARRY_GAP_DAYS = 7;
+export { MAX_CARRY_GAP_DAYS } from '../fwi/carry';
 
 /** The stored day just before a municipality's first day in the file, where its codes continue from. */
 export interface StoredStart {
@@ -39,7 +40,10 @@ export interface ComputedReadings {
   /** Readings whose stored row differs. */
   updates: ReadingColumns;
   computed: number;
+  /** Series whose FFMC and DMC restarted after a gap of more than MAX_CARRY_GAP_DAYS days (fwi/carry.ts). */
   restarts: number;
+  /** Series that started a new season from an overwintered DC (fwi/carry.ts). */
+  springStarts: number;
   /**
    * The runs of consecutive computed days whose FWI is at or above `highFwi` (every
    * computed day: new, changed and unchanged), in municipality and date order, so the
@@ -49,16 +53,16 @@ export interface ComputedReadings {
   highFwi: number;
 }
 
-/** Month (1–12) of a day number, cached: a file spans few distinct days. */
-function monthTable() {
-  const months = new Map<number, number>();
+/** ISO day of a day number, cached: a file spans few distinct days. */
+function isoTable() {
+  const days = new Map<number, string>();
   return (day: number) => {
-    let m = months.get(day);
-    if (m === undefined) {
-      m = Number(isoOfPgDay(day).slice(5, 7));
-      months.set(day, m);
+    let iso = days.get(day);
+    if (iso === undefined) {
+      iso = isoOfPgDay(day);
+      days.set(day, iso);
     }
-    return m;
+    return iso;
   };
 }
 
@@ -67,14 +71,14 @@ function monthTable() {
  * new. `highFwi`: the FWI from which days are gathered into `highRuns` (none by default).
  */
 export function emptyComputedReadings(rows: number, highFwi = Infinity): ComputedReadings {
-  return { inserts: new ReadingColumns(rows), updates: new ReadingColumns(), computed: 0, restarts: 0, highRuns: { municipality: [], from: [], to: [] }, highFwi };
+  return { inserts: new ReadingColumns(rows), updates: new ReadingColumns(), computed: 0, restarts: 0, springStarts: 0, highRuns: { municipality: [], from: [], to: [] }, highFwi };
 }
 
 /**
  * Computes every municipality of the file. `stored` holds the stored readings of the
  * file's municipalities from each one's first day in the file on, grouped per
  * municipality and in date order (numbered as in `w`); `latOf(m)` is municipality
- * number m's latitude.
+ * number m's latitude, `winterOf(m)` its community's winter rule (fwi/winter.ts).
  */
 export function computeReadings(
   w: WeatherColumns,
@@ -82,9 +86,10 @@ export function computeReadings(
   latOf: (m: number) => number,
   starts: readonly StoredStart[],
   stored: ReadingColumns,
+  winterOf: (m: number) => WinterRule | null = () => null,
 ): ComputedReadings {
   const result = emptyComputedReadings(w.length);
-  for (const _ of computeReadingsInBatches(w, order, latOf, starts, stored, result, Infinity));
+  for (const _ of computeReadingsInBatches(w, order, latOf, starts, stored, result, Infinity, winterOf));
   return result;
 }
 
@@ -102,6 +107,7 @@ export function* computeReadingsInBatches(
   stored: ReadingColumns,
   result: ComputedReadings,
   batchRows: number,
+  winterOf: (m: number) => WinterRule | null = () => null,
 ): Generator<number> {
   const startOf = new Map(starts.map((s) => [w.numberOf.get(s.municipio_id)!, s]));
   const storedRange = new Map<number, [number, number]>();
@@ -114,11 +120,12 @@ export function* computeReadingsInBatches(
   }
   const storedDay = stored.day;
   const [storedTemp, storedRh, storedWs, storedPrec] = stored.values as [Float64Array, Float64Array, Float64Array, Float64Array];
-  const monthOf = monthTable();
+  const isoOf = isoTable();
   const { inserts, updates, highRuns, highFwi } = result;
   const out = new Float64Array(READING_VALUE_COLUMNS.length);
   let computed = 0;
   let restarts = 0;
+  let springStarts = 0;
   let sent = inserts.length;
   // Municipalities in code order, so the readings leave in the primary key's order
   // (municipio_id, date): the index grows at its right edge instead of splitting pages
@@ -129,10 +136,8 @@ export function* computeReadingsInBatches(
     const lat = latOf(m);
     const tables = dayLengthTables(lat);
     const begin = startOf.get(m);
-    let ffmc = begin ? begin.ffmc : DEFAULT_START_CODES.ffmc;
-    let dmc = begin ? begin.dmc : DEFAULT_START_CODES.dmc;
-    let dc = begin ? begin.dc : DEFAULT_START_CODES.dc;
-    let previous = begin ? begin.day : -1;
+    const carrier = new CodeCarrier(winterOf(m), begin ? { ...initialState(begin), day: begin.day, iso: isoOf(begin.day) } : initialState());
+    const codes = carrier.current;
     let f = start[m]!;
     const fileEnd = start[m + 1]!;
     let [s, storedEnd] = storedRange.get(m) ?? [0, 0];
@@ -154,18 +159,14 @@ export function* computeReadingsInBatches(
         ws = storedWs[before]!;
         prec = storedPrec[before]!;
       }
-      if (previous !== -1 && day - previous > MAX_CARRY_GAP_DAYS + 1) {
-        ffmc = DEFAULT_START_CODES.ffmc;
-        dmc = DEFAULT_START_CODES.dmc;
-        dc = DEFAULT_START_CODES.dc;
-        restarts++;
-      }
-      previous = day;
+      const iso = isoOf(day);
+      carrier.beginDay(day, iso);
       // As fwi/series.ts `step`, without an object per day.
-      const month = monthOf(day);
-      ffmc = fwi.ffmc(ffmc, temp, rh, ws, prec);
-      dmc = fwi.dmc(dmc, temp, rh, prec, lat, month, tables.dmc);
-      dc = fwi.dc(dc, temp, rh, prec, lat, month, tables.dc);
+      const month = Number(iso.slice(5, 7));
+      const ffmc = fwi.ffmc(codes.ffmc, temp, rh, ws, prec);
+      const dmc = fwi.dmc(codes.dmc, temp, rh, prec, lat, month, tables.dmc);
+      const dc = fwi.dc(codes.dc, temp, rh, prec, lat, month, tables.dc);
+      carrier.endDay(day, iso, ffmc, dmc, dc, prec);
       const isi = fwi.isi(ffmc, ws);
       const bui = fwi.bui(dmc, dc);
       const index = fwi.fwi(isi, bui);
@@ -195,8 +196,11 @@ export function* computeReadingsInBatches(
       if (before === -1) inserts.push(m, day, out, LABEL_NUMBER[label]);
       else if (!sameReading(stored, before, out, LABEL_NUMBER[label])) updates.push(m, day, out, LABEL_NUMBER[label]);
     }
+    restarts += carrier.gapRestarts;
+    springStarts += carrier.springStarts;
     result.computed = computed;
     result.restarts = restarts;
+    result.springStarts = springStarts;
     if (inserts.length - sent >= batchRows) {
       sent = inserts.length;
       yield sent;

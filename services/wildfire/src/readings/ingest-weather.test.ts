@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit
 import { captureOutput, testConfig } from '../__tests__/support';
 import { eachDay, monthOf } from '../calendar';
 import { runCli } from '../cli';
-import { computeSeries } from '../fwi';
+import { computeSeries, overwinterDc, WINTER_RULES } from '../fwi';
 import { seededRandom, uniform } from '../synthetic/seeded-random';
 import { PLAIN_NOMENCLATOR } from '../municipalities/__fixtures__/nomenclator-sample';
 import { municipalities } from '../municipalities/tables';
@@ -76,6 +76,7 @@ describe('wildfire ingest weather / municipalities against Postgres', () => {
       updated: 0,
       unchanged: 0,
       restarts: 0,
+      spring_starts: 0,
     });
     const expected = computeSeries(days.map((d) => ({ ...d, lat: 40.42, month: monthOf(d.date) })));
     const rows = await stored('28079');
@@ -123,15 +124,55 @@ describe('wildfire ingest weather / municipalities against Postgres', () => {
     expect(after[9]!.dc).not.toBe(before[9]!.dc);
   });
 
-  it('restarts a series from the start codes after a gap of more than 7 days, and carries it over a shorter one', async () => {
+  it('restarts FFMC and DMC after a gap of more than 7 days and carries the DC over it; a shorter gap carries everything', async () => {
     const days = [...weather('46250', eachDay('2024-07-01', '2024-07-05')), ...weather('46250', eachDay('2024-07-10', '2024-07-12'), 3), ...weather('46250', ['2024-07-25'], 4)];
     const result = JSON.parse((await cli('ingest', 'weather', file(csvOf(days)), '--json')).stdout);
-    expect(result.restarts).toBe(1);
+    expect(result).toMatchObject({ restarts: 1, spring_starts: 0 });
     const rows = await stored('46250');
-    const fresh = computeSeries([{ ...days[8]!, lat: 39.47, month: 7 }])[0]!;
-    expect(rows[8]!.dc).toBeCloseTo(fresh.dc, 10);
+    const afterGap = computeSeries([{ ...days[8]!, lat: 39.47, month: 7 }], { ffmc: 85, dmc: 6, dc: rows[7]!.dc })[0]!;
+    expect([rows[8]!.ffmc, rows[8]!.dmc, rows[8]!.dc]).toEqual([afterGap.ffmc, afterGap.dmc, afterGap.dc].map((v) => expect.closeTo(v, 10)));
     const carried = computeSeries([{ ...days[5]!, lat: 39.47, month: 7 }], { ffmc: rows[4]!.ffmc, dmc: rows[4]!.dmc, dc: rows[4]!.dc })[0]!;
     expect(rows[5]!.dc).toBeCloseTo(carried.dc, 10);
+  });
+
+  it('stops a Castilla y León series for winter and starts the season on 1 March from the overwintered DC, file after file as in one file', async () => {
+    const fall = weather('47186', eachDay('2024-06-01', '2024-11-30'), 21);
+    // A dry winter: a millimetre on the days the generator makes wet.
+    const winter = weather('47186', eachDay('2024-12-01', '2025-02-28'), 22).map((d) => ({ ...d, temp: Math.min(d.temp, 12), prec: d.prec > 0 ? 1 : 0 }));
+    const spring = weather('47186', eachDay('2025-03-01', '2025-03-10'), 23);
+    for (const part of [fall, winter]) expect((await cli('ingest', 'weather', file(csvOf(part)))).code).toBe(0);
+    const last = JSON.parse((await cli('ingest', 'weather', file(csvOf(spring)), '--json')).stdout);
+    // The spring file is computed from the winter's first day: 90 stored days, unchanged, then 10 new ones.
+    expect(last).toMatchObject({ rows: 10, computed: 100, inserted: 10, updated: 0, unchanged: 90, spring_starts: 1 });
+
+    const rows = await stored('47186');
+    const byDate = new Map(rows.map((r) => [r.date, r]));
+    const rw = winter.reduce((sum, d) => sum + d.prec, 0);
+    const dcs = overwinterDc({ dcf: byDate.get('2024-11-30')!.dc, rw, ...WINTER_RULES['07']! });
+    const [located] = await rt.database.db.select({ lat: municipalities.lat }).from(municipalities).where(eq(municipalities.ineCode, '47186'));
+    const march1 = computeSeries([{ ...spring[0]!, lat: located?.lat ?? 41.65, month: 3 }], { ffmc: 85, dmc: 6, dc: dcs })[0]!;
+    expect(byDate.get('2025-03-01')!.dc).toBeCloseTo(march1.dc, 9);
+    // The fall's drought survives the dry winter: far from the standard start of 15.
+    expect(byDate.get('2024-11-30')!.dc).toBeGreaterThan(150);
+    expect(byDate.get('2025-03-01')!.dc).toBeGreaterThan(100);
+
+    // A corrected winter day, loaded alone, is computed from the winter's first day: its rain reaches the spring DC.
+    const wetter = { ...winter[45]!, prec: 60 };
+    const corrected = JSON.parse((await cli('ingest', 'weather', file(csvOf([wetter])), '--json')).stdout);
+    expect(corrected).toMatchObject({ rows: 1, computed: 100, spring_starts: 1 });
+    const after = new Map((await stored('47186')).map((r) => [r.date, r]));
+    const wetterDcs = overwinterDc({ dcf: byDate.get('2024-11-30')!.dc, rw: rw - winter[45]!.prec + 60, ...WINTER_RULES['07']! });
+    const wetterMarch1 = computeSeries([{ ...spring[0]!, lat: located?.lat ?? 41.65, month: 3 }], { ffmc: 85, dmc: 6, dc: wetterDcs })[0]!;
+    expect(after.get('2025-03-01')!.dc).toBeCloseTo(wetterMarch1.dc, 9);
+    expect(after.get('2025-03-01')!.dc).toBeLessThan(byDate.get('2025-03-01')!.dc);
+    // Days before the winter are left alone.
+    expect(after.get('2024-11-30')).toEqual(byDate.get('2024-11-30'));
+
+    // The same weather in one file gives the same readings.
+    await rt.database.db.delete(readings).where(eq(readings.municipioId, '47186'));
+    const whole = JSON.parse((await cli('ingest', 'weather', file(csvOf([...fall, ...winter, ...spring])), '--json')).stdout);
+    expect(whole).toMatchObject({ spring_starts: 1 });
+    expect((await stored('47186')).map((r) => r.dc)).toEqual(rows.map((r) => expect.closeTo(r.dc, 9)));
   });
 
   it('uses the 10–30°N day-length table in the Canary Islands', async () => {

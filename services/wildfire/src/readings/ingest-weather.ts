@@ -24,14 +24,20 @@
  *    runs of days at or above `highFwi` that the FWI loop gathered, so it need not read
  *    back the year of readings just written.
  *
- * Gaps: the codes carry over a gap of up to MAX_CARRY_GAP_DAYS missing days as if
- * the days were consecutive (cffdrs's behaviour); after a longer gap the series
- * restarts from the start values, as after a winter.
+ * Gaps and winters (fwi/carry.ts): the codes carry over a gap of up to
+ * MAX_CARRY_GAP_DAYS missing days as if the days were consecutive (cffdrs's
+ * behaviour); after a longer gap FFMC and DMC restart from 85 and 6 and the DC carries
+ * over. In a community whose series stops for the winter (fwi/winter.ts) the codes
+ * start again on the restart day from the overwintered DC; a file whose first day of a
+ * municipality falls in a winter, or on its restart day, is computed from the winter's
+ * first day on, so the fall DC and the winter's precipitation are those stored (the
+ * stored days before the file are recomputed and left alone when unchanged).
  */
 import type pg from 'pg';
 import type { MergeCounts } from '../db/bulk-merge';
 import { isoOfPgDay } from '../db/binary-copy';
 import { CsvInputError, unknownMunicipalityError } from '../csv-input';
+import { WINTER_RULES, winterStartOf, type WinterRules } from '../fwi/winter';
 import { provinceOf } from '../municipalities/provinces';
 import type { MunicipalitiesService } from '../municipalities/service';
 import { computeReadingsInBatches, emptyComputedReadings } from './compute-readings';
@@ -53,8 +59,10 @@ export interface WeatherIngestSummary extends MergeCounts {
   /** Readings computed: the file's days plus stored days after them. */
   computed: number;
   unchanged: number;
-  /** Times a series restarted from the start values after a gap of more than MAX_CARRY_GAP_DAYS days. */
+  /** Times a series restarted FFMC and DMC from 85 and 6 after a gap of more than MAX_CARRY_GAP_DAYS days (the DC carries over). */
   restarts: number;
+  /** Times a series started a new season from an overwintered DC. */
+  spring_starts: number;
 }
 
 /**
@@ -84,6 +92,8 @@ export interface IngestWeatherDeps {
   afterReadings: (tx: pg.ClientBase, touched: readonly TouchedMunicipality[], highRuns: readonly HighFwiRun[]) => Promise<unknown>;
   /** The FWI from which days make the `highRuns` handed to `afterReadings`. */
   highFwi: number;
+  /** Each community's winter rule; default the built-in WINTER_RULES. */
+  winterRules?: WinterRules;
 }
 
 /** Consecutive days of a municipality (both ends included) at or above an FWI threshold. */
@@ -115,19 +125,28 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
     }
     // Latitude picks the day-length tables; a municipality without coordinates takes its province capital's.
     const lats = weather.codes.map((code) => locations.get(code)!.lat ?? provinceOf(code)!.lat);
+    const rules = deps.winterRules ?? WINTER_RULES;
+    const winters = weather.codes.map((code) => rules[provinceOf(code)!.communityCode] ?? null);
+    // Inside a winter, the computation goes back to its first day: the spring start needs the fall DC and the winter's rain.
+    const walked = touched.map((t, m) => {
+      const rule = winters[m];
+      const from = rule ? winterStartOf(t.first, rule) : null;
+      return from === null ? t : { municipio_id: t.municipio_id, first: from };
+    });
     return deps.repo.withWeatherIngestion(async (ingestion) => {
       const gone = await ingestion.lockMunicipalities(weather.codes);
       if (gone.length > 0) throw unknownMunicipality(weather, gone);
-      const starts = await ingestion.starts(touched);
-      const stored = await ingestion.storedFrom(touched, (code) => weather.numberOf.get(code)!);
+      const starts = await ingestion.starts(walked);
+      const stored = await ingestion.storedFrom(walked, (code) => weather.numberOf.get(code)!);
       // The FWI runs as the COPY pulls batches of new readings: the database writes one while the next is computed.
       const result = emptyComputedReadings(weather.length, deps.highFwi);
-      const batches = computeReadingsInBatches(weather, grouped, (m) => lats[m]!, starts, stored, result, COPY_BATCH_ROWS);
+      const batches = computeReadingsInBatches(weather, grouped, (m) => lats[m]!, starts, stored, result, COPY_BATCH_ROWS, (m) => winters[m]!);
       const inserted = await ingestion.insert(() => result.inserts.sources(weather.codes), batches);
       const merged = await ingestion.update(result.updates.sources(weather.codes), result.updates.length);
       const { municipality, from, to } = result.highRuns;
       const highRuns = municipality.map((m, k) => ({ municipio_id: weather.codes[m]!, from: isoOfPgDay(from[k]!), to: isoOfPgDay(to[k]!) }));
-      await deps.afterReadings(ingestion.transaction, touched, highRuns);
+      // The days recomputed from a winter's start are touched too: their runs were gathered with the rest.
+      await deps.afterReadings(ingestion.transaction, walked, highRuns);
       return {
         rows: weather.length,
         municipalities: weather.codes.length,
@@ -138,6 +157,7 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
         updated: merged.updated,
         unchanged: result.computed - inserted - merged.inserted - merged.updated,
         restarts: result.restarts,
+        spring_starts: result.springStarts,
       };
     });
   };

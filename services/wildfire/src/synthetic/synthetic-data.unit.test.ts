@@ -1,7 +1,8 @@
 import { PROVINCES } from '../municipalities/provinces';
-import { eachDay } from '../calendar';
+import { eachDay, monthOf } from '../calendar';
+import { dayLengthForSpanishProvince, DEFAULT_WINTER_FRACTIONS, overwinterDc, step } from '../fwi';
 import { yearOfWeather, summerness } from './climate-model';
-import { createSyntheticData } from './synthetic-data';
+import { createSyntheticData, SYNTHETIC_SPIN_UP_YEAR } from './synthetic-data';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -43,18 +44,50 @@ describe('synthetic data for test tokens', () => {
     expect(a).not.toEqual(b);
   });
 
-  it('runs the FWI from 1 January with the standard start values, so a range answer matches the same days of the full year', () => {
+  it('runs one series across the years, so a range answer matches the same days of the full year', () => {
     const year = synthetic.readings('46250', '2024-01-01', '2024-12-31');
     expect(year).toHaveLength(366);
     expect(synthetic.readings('46250', '2024-08-10', '2024-08-12')).toEqual(year.slice(222, 225));
-    // Day one comes from FFMC 85, DMC 6, DC 15.
-    expect(year[0]!.dc).toBeLessThan(15 + 10);
   });
 
-  it('spans years, each started afresh on 1 January', () => {
-    const span = synthetic.readings('28079', '2023-12-30', '2024-01-02');
-    expect(span.map((r) => r.date)).toEqual(['2023-12-30', '2023-12-31', '2024-01-01', '2024-01-02']);
-    expect(span[2]).toEqual(synthetic.readings('28079', '2024-01-01', '2024-01-01')[0]);
+  const valencia = PROVINCES.find((p) => p.code === '46')!;
+  const valladolid = PROVINCES.find((p) => p.code === '47')!;
+  const stepFrom = (codes: { ffmc: number; dmc: number; dc: number }, r: { temp: number; rh: number; ws: number; prec: number; date: string }, provinceCode: string, lat: number) =>
+    step(codes, r, lat, monthOf(r.date), { dayLength: dayLengthForSpanishProvince(provinceCode) });
+
+  it('carries the codes over New Year where the series never stops (Valencia): 1 January continues from 31 December', () => {
+    const [dec31, jan1] = synthetic.readings('46250', '2023-12-31', '2024-01-01');
+    const expected = stepFrom(dec31!, jan1!, '46', valencia.lat);
+    expect(jan1!.dc).toBeCloseTo(expected.dc, 10);
+    expect(jan1!.ffmc).toBeCloseTo(expected.ffmc, 10);
+    // A fresh start would put the DC near 15: this one carries the autumn's drought.
+    expect(jan1!.dc).toBeGreaterThan(100);
+  });
+
+  it('starts the season on 1 March from FFMC 85, DMC 6 and the overwintered DC where the series stops for winter (Valladolid)', () => {
+    const winter = synthetic.readings('47186', '2025-11-30', '2026-03-01');
+    const fall = winter[0]!;
+    const rw = winter.slice(1, -1).reduce((sum, r) => sum + r.prec, 0);
+    const spring = overwinterDc({ dcf: fall.dc, rw, ...DEFAULT_WINTER_FRACTIONS });
+    const march1 = winter.at(-1)!;
+    const expected = stepFrom({ ffmc: 85, dmc: 6, dc: spring }, march1, '47', valladolid.lat);
+    expect(march1.dc).toBeCloseTo(expected.dc, 10);
+    expect(march1.dmc).toBeCloseTo(expected.dmc, 10);
+    // The winter's days still carry the daily equations, so each has a reading.
+    expect(winter).toHaveLength(92);
+  });
+
+  it('starts every series with the standard start values on 1 January of the spin-up year', () => {
+    const [first] = synthetic.readings('28079', `${SYNTHETIC_SPIN_UP_YEAR}-01-01`, `${SYNTHETIC_SPIN_UP_YEAR}-01-01`);
+    expect(first!.dc).toBeCloseTo(stepFrom({ ffmc: 85, dmc: 6, dc: 15 }, first!, '28', PROVINCES.find((p) => p.code === '28')!.lat).dc, 10);
+    expect(SYNTHETIC_SPIN_UP_YEAR).toBe(2014);
+  });
+
+  it('gives the same later years whichever year is asked first', () => {
+    const late = createSyntheticData().readings('50297', '2022-06-01', '2022-06-03');
+    const early = createSyntheticData();
+    early.readings('50297', '2016-06-01', '2016-06-01');
+    expect(early.readings('50297', '2022-06-01', '2022-06-03')).toEqual(late);
   });
 
   it('keeps the cache within its bound while answering repeated requests from it', () => {
