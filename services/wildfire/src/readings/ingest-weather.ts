@@ -84,6 +84,8 @@ export interface IngestWeatherDeps {
   afterReadings: (tx: pg.ClientBase, touched: readonly TouchedMunicipality[], highRuns: readonly HighFwiRun[]) => Promise<unknown>;
   /** The FWI from which days make the `highRuns` handed to `afterReadings`. */
   highFwi: number;
+  /** The instant stamped on the days an ingestion changes (`reading_days`). */
+  now: () => Date;
 }
 
 /** Consecutive days of a municipality (both ends included) at or above an FWI threshold. */
@@ -125,6 +127,7 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
       const batches = computeReadingsInBatches(weather, grouped, (m) => lats[m]!, starts, stored, result, COPY_BATCH_ROWS);
       const inserted = await ingestion.insert(() => result.inserts.sources(weather.codes), batches);
       const merged = await ingestion.update(result.updates.sources(weather.codes), result.updates.length);
+      if (inserted + merged.inserted + merged.updated > 0) await ingestion.markDaysChanged(isoOfPgDay(firstDay), isoOfPgDay(lastDay), weather.codes, deps.now());
       const { municipality, from, to } = result.highRuns;
       const highRuns = municipality.map((m, k) => ({ municipio_id: weather.codes[m]!, from: isoOfPgDay(from[k]!), to: isoOfPgDay(to[k]!) }));
       await deps.afterReadings(ingestion.transaction, touched, highRuns);
