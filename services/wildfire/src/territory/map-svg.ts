@@ -105,7 +105,7 @@ function* legend(x: number, y: number): Generator<string> {
 
 /** The map as chunks of SVG text. */
 export function* territoryMapSvg(rows: readonly TTerritoryReading[], options: MapOptions): Generator<string> {
-  const located = rows.filter((r): r is Located => r.lat !== null && r.lon !== null);
+  const located = rows.filter((r): r is Located => Number.isFinite(r.lat) && Number.isFinite(r.lon));
   const canary = located.filter((r) => CANARY_PROVINCES.has(r.province_code));
   const peninsula = located.filter((r) => !CANARY_PROVINCES.has(r.province_code));
   const [main, inset] = peninsula.length > 0 ? [peninsula, canary] : [canary, []];
