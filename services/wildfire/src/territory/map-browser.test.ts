@@ -8,6 +8,15 @@ import { startWildfire, type WildfireRuntime } from '../runtime';
 import { SEVILLA_TENERIFE_NOMENCLATOR } from './__fixtures__/nomenclator-sevilla-tenerife';
 import { DANGER_COLOURS } from './map-svg';
 
+/** axe-core's WCAG 2.1 A and AA violations, evaluated through the DevTools protocol (which the page's CSP does not govern). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(require('axe-core').source as string);
+  const result = await page.evaluate<{ violations: { id: string; impact: string }[] }>(
+    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })",
+  );
+  return result.violations.map((v) => `${v.id} (${v.impact})`);
+}
+
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const DAY = '2025-07-19';
 
@@ -30,7 +39,7 @@ async function pixelAt(page: Page, x: number, y: number): Promise<number[]> {
 }
 
 /** The territory map (GET /api/v3/m1/territorio, Accept: image/svg+xml) as Debian Chromium renders it. */
-describe('the territory map in Chromium', () => {
+describe('the territory map and the /mapa page in Chromium', () => {
   let db: TestDatabase;
   let rt: WildfireRuntime;
   let browser: Browser;
@@ -76,5 +85,60 @@ describe('the territory map in Chromium', () => {
     expect(pixels).toEqual([rgb(DANGER_COLOURS.extreme), rgb(DANGER_COLOURS.low)]);
     expect(requests).toEqual([url]);
     await page.close();
+  });
+
+  describe('the /mapa page', () => {
+    let testToken: string;
+    beforeAll(async () => {
+      testToken = (await rt.tokens.create({ account: 'demo', type: 'test', scopes: ['risk:read'] })).token;
+    });
+
+    it('asks for a token, keeps it in sessionStorage and never in a URL, and shows the map of the chosen province and day; axe finds nothing; 390 and 1280 px wide', async () => {
+      const screenshots = shortTempDir();
+      for (const width of [390, 1280]) {
+        const page = await browser.newPage({ viewport: { width, height: 900 } });
+        const urls: string[] = [];
+        const refused: string[] = [];
+        page.on('request', (r) => urls.push(r.url()));
+        page.on('console', (m) => {
+          if (/Content Security Policy|Refused to/i.test(m.text())) refused.push(m.text());
+        });
+        const res = await page.goto(`${rt.url}/mapa`);
+        expect(res?.headers()['content-security-policy']).toMatch(/script-src 'nonce-[^']+'; style-src 'nonce-[^']+'; connect-src 'self'/);
+        expect(await page.inputValue('#date')).toBe('2025-07-20');
+        await page.getByLabel('Token de acceso').fill(testToken);
+        await page.getByLabel('Provincia').selectOption('38');
+        await page.getByLabel('Fecha').fill('2025-07-15');
+        await page.getByRole('button', { name: 'Ver mapa' }).click();
+        await page.locator('#map svg circle[data-ine="38038"]').waitFor();
+        expect(await page.getByRole('status').textContent()).toBe('Mapa cargado: Peligro de incendio forestal: Santa Cruz de Tenerife, 2025-07-15');
+        expect(await page.locator('#map svg circle[data-ine]').count()).toBe(54);
+        expect(await page.evaluate<string | null>("sessionStorage.getItem('wildfire-token')")).toBe(testToken);
+        expect(urls.filter((u) => u.includes(testToken))).toEqual([]);
+        expect(page.url()).toBe(`${rt.url}/mapa`);
+        expect(await axeViolations(page)).toEqual([]);
+        const widths = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+        expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+        const shot = await page.screenshot({ path: join(screenshots, `mapa-${width}.png`), fullPage: true });
+        expect(shot.length).toBeGreaterThan(10_000);
+        expect(refused).toEqual([]);
+        await page.close();
+      }
+    });
+
+    it('keeps the token for the tab after a reload, shows the API’s error message for a bad token, and forgets it on request', async () => {
+      const page = await browser.newPage();
+      await page.goto(`${rt.url}/mapa`);
+      await page.getByLabel('Token de acceso').fill('pk_test_not-a-real-token');
+      await page.getByRole('button', { name: 'Ver mapa' }).click();
+      await page.getByRole('alert').waitFor();
+      expect(await page.getByRole('alert').textContent()).toMatch(/token/i);
+      await page.reload();
+      expect(await page.inputValue('#token')).toBe('pk_test_not-a-real-token');
+      await page.getByRole('button', { name: 'Olvidar el token' }).click();
+      expect(await page.evaluate<string | null>("sessionStorage.getItem('wildfire-token')")).toBeNull();
+      expect(await page.inputValue('#token')).toBe('');
+      await page.close();
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import express, { type Request, type Router } from 'express';
 import { z } from 'zod';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
@@ -6,7 +7,9 @@ import { alsoRateLimit, rateLimit, type RouteAuth } from '../rate-limits/middlew
 import { principalOf, requireToken } from '../tokens/authenticate';
 import { secondsToNextIngestion, sendCached } from './cached-answer';
 import { summaryCsv, territoryCsv, territoryGeoJson, territoryJson } from './formats';
+import { renderMapPage } from './map-page';
 import { territoryMapSvg } from './map-svg';
+import { todayInSpain } from '../calendar';
 import { ZSummaryQuerySchema, ZSummarySchema, ZTerritoryQuerySchema, ZTerritorySchema } from './schemas';
 import type { TerritoryService } from './service';
 
@@ -148,6 +151,16 @@ export function territoryRouter(registry: OpenAPIRegistry, auth: RouteAuth, terr
       });
       return undefined;
     },
+  });
+  // The public map page: an HTML page for people, not an API operation (as /docs).
+  router.get('/mapa', (_req, res) => {
+    const nonce = randomBytes(16).toString('base64');
+    res.setHeader(
+      'Content-Security-Policy',
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    );
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(200).type('html').send(renderMapPage(todayInSpain(config.clock()), nonce));
   });
   return router;
 }
