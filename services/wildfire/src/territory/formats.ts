@@ -5,10 +5,10 @@
 import { DANGER_CLASS_CODES } from '../decision-support/danger-classes';
 import type { TSummary, TTerritoryReading } from './schemas';
 
-/** The territory as a JSON array, one element per chunk. */
-export function* territoryJson(rows: readonly TTerritoryReading[]): Generator<string> {
+/** The territory as a JSON array of the rows already serialised, one element per chunk. */
+export function* territoryJson(rows: readonly string[]): Generator<string> {
   yield '[';
-  for (let i = 0; i < rows.length; i++) yield (i === 0 ? '' : ',') + JSON.stringify(rows[i]);
+  for (let i = 0; i < rows.length; i++) yield (i === 0 ? '' : ',') + rows[i];
   yield ']';
 }
 

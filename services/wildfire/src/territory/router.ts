@@ -49,9 +49,9 @@ const LIMITS_TEXT =
 
 type Territory = Awaited<ReturnType<TerritoryService['territory']>>;
 
-/** The four representations of the territory, chosen by Accept (JSON when it names none of them). */
+/** The four representations of the territory, chosen by Accept (JSON when it names none of them). `json`: each row serialised once, for the ETag and the JSON body. */
 const TERRITORY_TYPES = {
-  'application/json': { contentType: 'application/json; charset=utf-8', body: (t: Territory) => territoryJson(t.rows) },
+  'application/json': { contentType: 'application/json; charset=utf-8', body: (_t: Territory, json: readonly string[]) => territoryJson(json) },
   'application/geo+json': { contentType: 'application/geo+json; charset=utf-8', body: (t: Territory) => territoryGeoJson(t.rows) },
   'text/csv': { contentType: 'text/csv; charset=utf-8; header=present', body: (t: Territory) => territoryCsv(t.rows) },
   'image/svg+xml': { contentType: 'image/svg+xml; charset=utf-8', body: (t: Territory) => territoryMapSvg(t.rows, t) },
@@ -103,12 +103,13 @@ export function territoryRouter(registry: OpenAPIRegistry, auth: RouteAuth, terr
       const t = await territory.territory(principalOf(res.locals), query);
       const type: TerritoryType = negotiate(req, Object.keys(TERRITORY_TYPES) as TerritoryType[]);
       const representation = TERRITORY_TYPES[type];
+      const json = t.rows.map((r) => JSON.stringify(r));
       await sendCached(req, res, {
         contentType: representation.contentType,
-        validator: [type, t.date, t.areaName, t.source, ...t.rows.map((r) => JSON.stringify(r))],
+        validator: [type, t.date, t.areaName, t.source, ...json],
         lastModified: t.changedAt,
         maxAgeSeconds: maxAge(),
-        body: () => representation.body(t),
+        body: () => representation.body(t, json),
       });
       return undefined;
     },
