@@ -35,6 +35,7 @@ describe('GET /api/v3/m1/territorio', () => {
   let rt: WildfireRuntime;
   // 12:00 in Madrid on 20 July 2025: the next ingestion (14:00 Madrid by default) is two hours away.
   const NOW = new Date('2025-07-20T10:00:00Z');
+  let now = NOW;
   let live: string;
   let sevillaCodes: string[];
 
@@ -44,7 +45,7 @@ describe('GET /api/v3/m1/territorio', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('wildfire_territory');
-    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, WILDFIRE_RATE_LIMIT_DATA: '1000', WILDFIRE_RATE_LIMIT_TERRITORY: '1000' }), 'api', { clock: () => NOW });
+    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, WILDFIRE_RATE_LIMIT_DATA: '1000', WILDFIRE_RATE_LIMIT_TERRITORY: '1000' }), 'api', { clock: () => now });
     const file = join(shortTempDir(), 'nomenclator.csv');
     writeFileSync(file, SEVILLA_TENERIFE_NOMENCLATOR);
     await rt.ingest.municipalities(file);
@@ -170,6 +171,14 @@ describe('GET /api/v3/m1/territorio', () => {
     expect(since.status).toBe(304);
     const before = await get('/api/v3/m1/territorio?province=41').set('If-Modified-Since', new Date(NOW.getTime() - 60_000).toUTCString());
     expect(before.status).toBe(200);
+    // The same file again an hour later changes no reading: the day keeps its Last-Modified.
+    now = new Date(NOW.getTime() + 3_600_000);
+    try {
+      await rt.ingest.weather(file);
+      expect((await get('/api/v3/m1/territorio?province=41')).headers['last-modified']).toBe(NOW.toUTCString());
+    } finally {
+      now = NOW;
+    }
   });
 
   it('compresses with brotli or gzip as Accept-Encoding prefers, to the same bytes', async () => {
@@ -251,6 +260,17 @@ describe('GET /api/v3/m1/territorio', () => {
     const again = await get(`/api/v3/resumen?date=${DAY}&level=community`).set('Accept', 'text/csv').set('Accept-Encoding', 'identity').set('If-None-Match', res.headers.etag!);
     expect(again.status).toBe(304);
     expectErrorBody(await get('/api/v3/resumen?level=municipality'), 400, 'INVALID_PARAM_FORMAT', 'level');
+  });
+
+  it('documents both operations in OpenAPI with their operationIds, media types and 4xx answers', async () => {
+    const doc = (await request(rt.server!).get('/openapi.json')).body;
+    const territory = doc.paths['/api/v3/m1/territorio'].get;
+    const summary = doc.paths['/api/v3/resumen'].get;
+    expect([territory.operationId, summary.operationId]).toEqual(['getTerritory', 'getSummary']);
+    expect(Object.keys(territory.responses['200'].content).sort()).toEqual(['application/geo+json', 'application/json', 'image/svg+xml', 'text/csv']);
+    expect(Object.keys(summary.responses['200'].content).sort()).toEqual(['application/json', 'text/csv']);
+    for (const op of [territory, summary]) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['304', '400', '401', '403', '422', '429', '503']));
+    expect(territory.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['community', 'date', 'province']);
   });
 
   it('answers the documented errors for a bad area, a bad date and a missing scope', async () => {
