@@ -4,17 +4,13 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { parse } from 'csv-parse/sync';
-import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { expectErrorBody, shortTempDir, storeReading, testConfig } from '../__tests__/support';
-import { startWildfire, type WildfireRuntime } from '../runtime';
-import type { TokenScope } from '../tokens/service';
-import { SEVILLA_TENERIFE_NOMENCLATOR } from './__fixtures__/nomenclator-sevilla-tenerife';
+import { expectErrorBody, shortTempDir } from '../__tests__/support';
+import type { WildfireRuntime } from '../runtime';
+import { DAY, NOW, startTerritoryFixture, type TerritoryFixture } from './__tests__/territory-fixture';
 import { TERRITORY_CSV_COLUMNS } from './formats';
-import { DANGER_CLASS_CODES } from '../decision-support/danger-classes';
-import type { TSummaryArea, TTerritoryReading } from './schemas';
+import type { TTerritoryReading } from './schemas';
 
 const M1_FIELDS = ['municipio_id', 'date', 'risk_score', 'risk_label', 'fwi', 'ffmc', 'dmc', 'dc', 'isi', 'bui', 'dsr', 'temp', 'rh', 'ws', 'prec', 'source'] as const;
-const DAY = '2025-07-19';
 
 /** The raw bytes and headers of a GET, still compressed (supertest and fetch decompress). */
 function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
@@ -29,36 +25,23 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ headers
   });
 }
 
-/** GET /api/v3/m1/territorio against Postgres: stored readings of Sevilla (106 municipalities) and Tenerife with their nomenclator coordinates. */
+/** GET /api/v3/m1/territorio against Postgres: stored readings of Sevilla (106 municipalities) and Tenerife with their nomenclator coordinates (territory-fixture.ts). */
 describe('GET /api/v3/m1/territorio', () => {
-  let db: TestDatabase;
+  let fx: TerritoryFixture;
   let rt: WildfireRuntime;
-  // 12:00 in Madrid on 20 July 2025: the next ingestion (14:00 Madrid by default) is two hours away.
-  const NOW = new Date('2025-07-20T10:00:00Z');
   let now = NOW;
   let live: string;
   let sevillaCodes: string[];
-
-  const token = async (scopes: TokenScope[] = ['risk:read'], extra: { type?: 'live' | 'test'; municipios?: string[] } = {}) =>
-    (await rt.tokens.create({ account: 'cecop', type: extra.type ?? 'live', scopes, municipios: extra.municipios })).token;
-  const get = (path: string, bearer = live) => request(rt.server!).get(path).set('Authorization', `Bearer ${bearer}`);
+  const token: TerritoryFixture['token'] = (...args) => fx.token(...args);
+  const get: TerritoryFixture['get'] = (...args) => fx.get(...args);
 
   beforeAll(async () => {
-    db = await createTestDatabase('wildfire_territory');
-    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, WILDFIRE_RATE_LIMIT_DATA: '1000', WILDFIRE_RATE_LIMIT_TERRITORY: '1000' }), 'api', { clock: () => now });
-    const file = join(shortTempDir(), 'nomenclator.csv');
-    writeFileSync(file, SEVILLA_TENERIFE_NOMENCLATOR);
-    await rt.ingest.municipalities(file);
-    sevillaCodes = SEVILLA_TENERIFE_NOMENCLATOR.split('\n').map((l) => l.split(',')[0]!).filter((c) => c.startsWith('41'));
-    // FWI from 0 to 62 across the province, so every EFFIS class occurs; Sevilla itself is extreme.
-    for (const [i, code] of sevillaCodes.entries()) await storeReading(rt, code, DAY, code === '41091' ? 61.5 : (i * 7.3) % 62);
-    for (const code of ['38001', '38038']) await storeReading(rt, code, DAY, 25);
-    live = await token();
+    fx = await startTerritoryFixture('wildfire_territory', () => now);
+    ({ rt, live, sevillaCodes } = fx);
   });
 
   afterAll(async () => {
-    await rt?.close();
-    await db?.drop();
+    await fx?.close();
   });
 
   it('answers every reading of a province, each equal field by field to what m1 answers for that municipality and day', async () => {
@@ -216,50 +199,6 @@ describe('GET /api/v3/m1/territorio', () => {
     }
     expect(res.headers['last-modified']).toBe(new Date('2025-07-15T10:00:00Z').toUTCString());
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
-  });
-
-  it('summarises per province and per community exactly what the territory answers', async () => {
-    const territory = (await get(`/api/v3/m1/territorio?date=${DAY}`)).body as TTerritoryReading[];
-    for (const level of ['province', 'community'] as const) {
-      const res = await get(`/api/v3/resumen?date=${DAY}&level=${level}`);
-      expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ date: DAY, level, source: 'observed' });
-      const areas = res.body.areas as TSummaryArea[];
-      const codeOf = (r: TTerritoryReading) => (level === 'province' ? r.province_code : r.community_code);
-      expect(areas.map((a) => a.code)).toEqual([...new Set(territory.map(codeOf))].sort());
-      for (const area of areas) {
-        const members = territory.filter((r) => codeOf(r) === area.code);
-        expect(area.municipalities).toBe(members.length);
-        for (const c of DANGER_CLASS_CODES) expect([area.code, c, area.danger_classes[c]]).toEqual([area.code, c, members.filter((m) => m.danger_class === c).length]);
-        const fwis = members.map((m) => m.fwi);
-        expect(area.max_fwi).toBe(Math.max(...fwis));
-        expect(members.find((m) => m.municipio_id === area.max_fwi_municipality.municipio_id)!.fwi).toBe(area.max_fwi);
-        expect(area.mean_fwi).toBeCloseTo(fwis.reduce((x, y) => x + y, 0) / fwis.length, 4);
-        const high = members.filter((m) => ['high', 'very_high', 'extreme'].includes(m.danger_class)).length;
-        expect(area.share_high_or_above).toBeCloseTo(high / members.length, 4);
-        const expectedTop = [...members].sort((x, y) => y.fwi - x.fwi || x.municipio_id.localeCompare(y.municipio_id)).slice(0, 10);
-        expect(area.top.map((t) => t.municipio_id)).toEqual(expectedTop.map((m) => m.municipio_id));
-      }
-    }
-    const sevilla = (await get(`/api/v3/resumen?date=${DAY}&province=41`)).body.areas as TSummaryArea[];
-    expect(sevilla).toHaveLength(1);
-    expect(sevilla[0]).toMatchObject({ code: '41', name: 'Sevilla', municipalities: 106, max_fwi: 61.5, max_fwi_municipality: { municipio_id: '41091', municipality: 'Sevilla' } });
-    // Andalucía's época de peligro runs 1 June to 15 October (README “Épocas de peligro”): in force on 19 July.
-    expect(sevilla[0]!.epocas_in_force).toEqual([{ community_code: '01', name: expect.any(String), from: '2025-06-01', to: '2025-10-15' }]);
-  });
-
-  it('answers the summary as CSV, one line per area, and conditionally', async () => {
-    const json = (await get(`/api/v3/resumen?date=${DAY}&level=community`)).body as { areas: TSummaryArea[] };
-    const res = await get(`/api/v3/resumen?date=${DAY}&level=community`).set('Accept', 'text/csv').set('Accept-Encoding', 'identity');
-    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8; header=present');
-    const records = parse(res.text, { columns: true }) as Record<string, string>[];
-    expect(records.map((r) => [r.code, r.name, Number(r.municipalities), Number(r.max_fwi), Number(r.extreme)])).toEqual(
-      json.areas.map((a) => [a.code, a.name, a.municipalities, a.max_fwi, a.danger_classes.extreme]),
-    );
-    expect(records[0]!.top!.split(' ')).toHaveLength(Math.min(10, json.areas[0]!.municipalities));
-    const again = await get(`/api/v3/resumen?date=${DAY}&level=community`).set('Accept', 'text/csv').set('Accept-Encoding', 'identity').set('If-None-Match', res.headers.etag!);
-    expect(again.status).toBe(304);
-    expectErrorBody(await get('/api/v3/resumen?level=municipality'), 400, 'INVALID_PARAM_FORMAT', 'level');
   });
 
   it('documents both operations in OpenAPI with their operationIds, media types and 4xx answers', async () => {
