@@ -21,6 +21,10 @@ import type {
   ReportListQuery,
   ReportPending,
   ReportRequest,
+  Summary,
+  SummaryQuery,
+  TerritoryQuery,
+  TerritoryReading,
 } from './types';
 
 /** Base URL used when none is given: the wildfire service's default local address. */
@@ -35,6 +39,8 @@ export const WILDFIRE_ENDPOINTS = {
   me: { method: 'GET', path: '/api/v1/me', query: [], auth: true },
   m1: { method: 'GET', path: '/api/v3/m1', query: ['municipio_id', 'date_from', 'date_to'], auth: true },
   m3: { method: 'GET', path: '/api/v3/m3', query: ['municipio_id', 'date'], auth: true },
+  territory: { method: 'GET', path: '/api/v3/m1/territorio', query: ['date', 'province', 'community'], auth: true },
+  summary: { method: 'GET', path: '/api/v3/resumen', query: ['date', 'province', 'community', 'level'], auth: true },
   decisiones: { method: 'GET', path: '/api/v3/decisiones', query: ['municipio_id', 'date_from', 'date_to', 'limit', 'offset'], auth: true },
   m10: { method: 'GET', path: '/api/v3/m10', query: ['municipio_id'], auth: true },
   ecosystem: { method: 'GET', path: '/ecosystem', query: ['municipio_id'], auth: true },
@@ -132,6 +138,16 @@ export class WildfireClient {
   }
 
   /** `GET /api/v3/m10` (ecosystem:read): vegetation, fuel model and load, fuel moisture, forest cover. */
+  /** GET /api/v3/m1/territorio: every municipality's reading of a day in a province, a community or (neither) all of Spain, as JSON. */
+  territory(query: TerritoryQuery = {}): Promise<TerritoryReading[]> {
+    return this.call('territory', { date: query.date, province: query.province, community: query.community });
+  }
+
+  /** GET /api/v3/resumen: one row per province or community of the day. */
+  summary(query: SummaryQuery = {}): Promise<Summary> {
+    return this.call('summary', { date: query.date, province: query.province, community: query.community, level: query.level });
+  }
+
   m10(query: MunicipalityQuery): Promise<Ecosystem> {
     return this.call('m10', { municipio_id: query.municipio_id });
   }

@@ -38,7 +38,7 @@ export interface Me {
     created_at: string;
   };
   /** null for test tokens, which are never counted. */
-  rate_limits: { data: RateLimitWindow; reports: RateLimitWindow } | null;
+  rate_limits: { data: RateLimitWindow; reports: RateLimitWindow; territory: RateLimitWindow } | null;
   /** null for test tokens, which never consume quota. */
   usage: { month: string; requests: number; quota: number | null; remaining: number | null } | null;
 }
@@ -60,6 +60,49 @@ export interface Reading {
   ws: number;
   prec: number;
   source: 'observed' | 'synthetic';
+}
+
+/** GET /api/v3/m1/territorio: a province, a community, or neither (all of Spain). */
+export interface TerritoryQuery {
+  date?: string;
+  province?: string;
+  community?: string;
+}
+
+export interface TerritoryReading extends Reading {
+  municipality: string;
+  province_code: string;
+  province: string;
+  community_code: string;
+  community: string;
+  danger_class: DangerClass;
+  lat: number | null;
+  lon: number | null;
+}
+
+export interface SummaryQuery extends TerritoryQuery {
+  level?: 'province' | 'community';
+}
+
+export interface SummaryArea {
+  level: 'province' | 'community';
+  code: string;
+  name: string;
+  municipalities: number;
+  max_fwi: number;
+  max_fwi_municipality: { municipio_id: string; municipality: string };
+  mean_fwi: number;
+  danger_classes: Record<DangerClass, number>;
+  share_high_or_above: number;
+  epocas_in_force: { community_code: string; name: string | null; from: string | null; to: string | null }[];
+  top: { municipio_id: string; municipality: string; fwi: number; danger_class: DangerClass }[];
+}
+
+export interface Summary {
+  date: string;
+  level: 'province' | 'community';
+  source: 'observed' | 'synthetic';
+  areas: SummaryArea[];
 }
 
 export interface ReadingRange {

@@ -20,13 +20,15 @@ import { readingsRouter } from './readings/router';
 import { reportsRouter } from './reports/router';
 import type { ReportsService } from './reports/service';
 import type { ReadingsService } from './readings/service';
+import { territoryRouter } from './territory/router';
+import type { TerritoryService } from './territory/service';
 import { tokensRouter } from './tokens/router';
 import { adminTokensRouter } from './tokens/admin-router';
 import type { TokenAdministration } from './tokens/administration';
 import type { TokensService } from './tokens/service';
 
 export interface WildfireAppDeps {
-  config: Pick<WildfireConfig, 'jsonLimit' | 'trustedProxies' | 'http' | 'deprecatedPrefixes' | 'publicUrl'>;
+  config: Pick<WildfireConfig, 'jsonLimit' | 'trustedProxies' | 'http' | 'deprecatedPrefixes' | 'publicUrl' | 'ingestionCron'>;
   logger: Logger;
   metrics: Metrics;
   version: string;
@@ -40,6 +42,7 @@ export interface WildfireAppDeps {
   decisionSupport: DecisionSupportService;
   decisions: DecisionsService;
   framing: FramingService;
+  territory: TerritoryService;
   reports: ReportsService;
   limits: RateLimits;
   jobs: JobQueue<WildfireJobs>;
@@ -64,6 +67,8 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
   http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis, signing: deps.signing }));
   http.app.use(tokensRouter(registry, auth));
   http.app.use(adminTokensRouter(registry, auth, deps.tokenAdmin));
+  // Before m1's router: /api/v3/m1/territorio is its own route, not an m1 request.
+  http.app.use(territoryRouter(registry, auth, deps.territory, { ingestionCron: deps.config.ingestionCron, clock: deps.clock ?? (() => new Date()) }));
   http.app.use(readingsRouter(registry, auth, deps.readings));
   http.app.use(ecosystemRouter(registry, auth, deps.ecosystem));
   http.app.use(decisionSupportRouter(registry, auth, deps.decisionSupport));

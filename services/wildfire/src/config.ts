@@ -107,6 +107,8 @@ const ZWildfireEnvSchema = z.object({
   RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('wildfire-rl'),
   WILDFIRE_RATE_LIMIT_DATA: env.int(100, 1),
   WILDFIRE_RATE_LIMIT_REPORTS: env.int(10, 1),
+  WILDFIRE_RATE_LIMIT_TERRITORY: env.int(10, 1),
+  WILDFIRE_INGESTION_CRON: cron('0 14 * * *'),
   WILDFIRE_USAGE_FLUSH_MS: env.int(5_000, 100),
   WILDFIRE_TOKEN_CACHE_MS: env.int(5_000, 0),
   WILDFIRE_TOKEN_CACHE_SIZE: env.int(10_000, 1),
@@ -149,10 +151,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     jobStalledMs: e.WILDFIRE_JOB_STALLED_MS,
     rateLimits: {
       prefix: e.RATE_LIMIT_PREFIX,
-      perMinute: { data: e.WILDFIRE_RATE_LIMIT_DATA, reports: e.WILDFIRE_RATE_LIMIT_REPORTS },
+      perMinute: { data: e.WILDFIRE_RATE_LIMIT_DATA, reports: e.WILDFIRE_RATE_LIMIT_REPORTS, territory: e.WILDFIRE_RATE_LIMIT_TERRITORY },
       /** How often the accounts' request counters reach account_usage (and the most usage a crash can lose). */
       usageFlushMs: e.WILDFIRE_USAGE_FLUSH_MS,
     },
+    /** When new readings are expected (cron, Madrid time): territory and summary answers may be cached until the next one. */
+    ingestionCron: e.WILDFIRE_INGESTION_CRON,
     /** Token lookups cached per API instance (with Redis only): how long an entry lives (0: no cache) and how many are kept. */
     tokenCache: { ttlMs: e.WILDFIRE_TOKEN_CACHE_MS, maxEntries: e.WILDFIRE_TOKEN_CACHE_SIZE },
     reports: {

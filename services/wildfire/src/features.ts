@@ -31,6 +31,7 @@ import { createSeasonsService, type SeasonsService } from './seasons/service';
 import { createServiceFileStore } from './storage/file-store';
 import { createSyntheticData, type SyntheticData } from './synthetic/synthetic-data';
 import type { WinterRules } from './fwi/winter';
+import { createTerritoryService, type TerritoryService } from './territory/service';
 import type { TokensService } from './tokens/service';
 
 /** The data side of wildfire: municipalities, seasons, readings, the ecosystem, decisions and their framing. */
@@ -42,6 +43,8 @@ export interface DataFeatures {
   decisionSupport: DecisionSupportService;
   decisions: DecisionsService;
   framing: FramingService;
+  /** The whole-area reads: territory and summary. */
+  territory: TerritoryService;
   /** One synthetic model for every feature, so its cache serves m1 and the fuel moisture index alike. */
   synthetic: SyntheticData;
   /** `wildfire ingest ...`: each validates the whole file and loads all of it or nothing. */
@@ -94,6 +97,7 @@ export async function createDataFeatures(deps: {
     decisionSupport,
     decisions,
     framing: createFramingService({ decisionSupport }),
+    territory: createTerritoryService({ readings, municipalities, seasons, synthetic, clock }),
     synthetic,
     ingest: {
       weather: createIngestWeather({
@@ -102,6 +106,7 @@ export async function createDataFeatures(deps: {
         today: () => todayInSpain(clock()),
         highFwi: AUTOMATIC_MIN_FWI,
         winterRules: deps.winterRules,
+        now: clock,
         afterReadings: async (tx, touched, highRuns) => {
           const counts = await updateAutomaticDecisions(tx, touched, highRuns);
           if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');

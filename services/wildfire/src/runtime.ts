@@ -152,6 +152,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
         decisionSupport: data.decisionSupport,
         decisions: data.decisions,
         framing: data.framing,
+        territory: data.territory,
         reports,
         limits,
         jobs: jobs.queue,

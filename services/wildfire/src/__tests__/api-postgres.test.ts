@@ -120,6 +120,7 @@ describe('wildfire on Postgres and Redis', () => {
         rate_limits: {
           data: { limit: 100, remaining: 100, reset: null, window_seconds: 60 },
           reports: { limit: 10, remaining: 10, reset: null, window_seconds: 60 },
+          territory: { limit: 10, remaining: 10, reset: null, window_seconds: 60 },
         },
         usage: { month: monthInSpain(new Date()), requests: 0, quota: null, remaining: null },
       });

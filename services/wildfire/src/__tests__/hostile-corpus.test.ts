@@ -24,6 +24,8 @@ const XSS = '<script>alert(1)</script>';
 const SQL = "28079' OR '1'='1";
 const m1 = (api: () => Agent, token: string, query: Record<string, string> | string) => api().get('/api/v3/m1').query(query).set('authorization', `Bearer ${token}`);
 
+const area = (api: () => Agent, token: string, path: string, query: Record<string, string> | string) => api().get(path).query(query).set('authorization', `Bearer ${token}`);
+
 const CASES: Case[] = [
   { name: 'm1: SQL in municipio_id', send: (api, t) => m1(api, t, { municipio_id: SQL }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
   { name: 'm1: XSS in municipio_id', send: (api, t) => m1(api, t, { municipio_id: XSS }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
@@ -38,6 +40,13 @@ const CASES: Case[] = [
   { name: 'm1: a date before 2015', send: (api, t) => m1(api, t, { municipio_id: '28079', date_from: '1900-01-01', date_to: '1900-01-02' }), expect: [422], code: 'DATE_OUT_OF_RANGE' },
   { name: 'm1: broken percent-encoding', send: (api, t) => m1(api, t, 'municipio_id=%E0%A4%A'), expect: [400] },
   { name: 'm1: unknown municipality', send: (api, t) => m1(api, t, { municipio_id: '99999' }), expect: [404], code: 'MUNICIPALITY_NOT_FOUND' },
+  { name: 'territorio: SQL in province', send: (api, t) => area(api, t, '/api/v3/m1/territorio', { province: "41' OR '1'='1" }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'territorio: province repeated', send: (api, t) => area(api, t, '/api/v3/m1/territorio', 'province=41&province=28'), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'territorio: NUL in province', send: (api, t) => area(api, t, '/api/v3/m1/territorio', 'province=4%001'), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'territorio: province and community', send: (api, t) => area(api, t, '/api/v3/m1/territorio', { province: '41', community: '01' }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'territorio: a garbage Accept', send: (api, t) => area(api, t, '/api/v3/m1/territorio', { province: '52' }).set('accept', `${XSS};q=x, */*;;`), expect: [200] },
+  { name: 'territorio: an 8 kB If-None-Match and a garbage Accept-Encoding', send: (api, t) => area(api, t, '/api/v3/m1/territorio', { province: '52' }).set('if-none-match', `"${'a'.repeat(8000)}"`).set('accept-encoding', 'br;q=NaN, x-evil'), expect: [200] },
+  { name: 'resumen: XSS in level', send: (api, t) => area(api, t, '/api/v3/resumen', { level: XSS }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
   { name: 'm10: NUL in municipio_id', send: (api, t) => api().get('/api/v3/m10?municipio_id=%00').set('authorization', `Bearer ${t}`), expect: [400], code: 'INVALID_PARAM_FORMAT' },
   { name: 'ecosystem: XSS in municipio_id', send: (api, t) => api().get('/ecosystem').query({ municipio_id: XSS }).set('authorization', `Bearer ${t}`), expect: [400], code: 'INVALID_PARAM_FORMAT' },
   { name: 'auth: a 16 kB token', send: (api) => api().get('/api/v1/me').set('authorization', `Bearer ${'a'.repeat(16_000)}`), expect: [401, 431], code: 'INVALID_API_KEY' },

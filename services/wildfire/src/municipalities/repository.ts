@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { withLockedTransaction, withTransaction } from '../db/locked-transaction';
 import type { Database } from '@firma-riesgo/service-kit';
 import type { schema } from '../db';
@@ -15,6 +15,12 @@ export interface MunicipalityEnrichment extends RegistryMunicipality {
   lon: number;
   altitudeM: number | null;
   population: number | null;
+}
+
+/** A municipality as area views show it: names, codes and where it is (null until the nomenclator is loaded). */
+export interface Place extends RegistryMunicipality {
+  lat: number | null;
+  lon: number | null;
 }
 
 type WildfireDatabase = Pick<Database<typeof schema>, 'db' | 'pool' | 'kind'>;
@@ -40,6 +46,24 @@ export function createMunicipalitiesRepository(database: WildfireDatabase) {
       return row !== undefined;
     },
 
+    /** The municipalities of a province or a community (or all), by code, with their names and coordinates. */
+    async inArea(area: { provinceCode?: string; communityCode?: string }): Promise<Place[]> {
+      const where = area.provinceCode ? eq(municipalities.provinceCode, area.provinceCode) : area.communityCode ? eq(municipalities.communityCode, area.communityCode) : undefined;
+      return db
+        .select({
+          ineCode: municipalities.ineCode,
+          name: municipalities.name,
+          provinceCode: municipalities.provinceCode,
+          province: municipalities.province,
+          communityCode: municipalities.communityCode,
+          community: municipalities.community,
+          lat: municipalities.lat,
+          lon: municipalities.lon,
+        })
+        .from(municipalities)
+        .where(where)
+        .orderBy(asc(municipalities.ineCode));
+    },
     /** Every code with what weather ingestion needs to place it: latitude and province. */
     async locations(): Promise<Map<string, { lat: number | null; provinceCode: string }>> {
       const rows = await db.select({ ineCode: municipalities.ineCode, lat: municipalities.lat, provinceCode: municipalities.provinceCode }).from(municipalities);

@@ -41,3 +41,21 @@ export function rateLimit(limits: RateLimits, kind: RateLimitKind): RequestHandl
     next();
   };
 }
+
+/**
+ * A second budget for the same request (`territory`: the whole-area reads): goes before
+ * `rateLimit(limits, 'data')`, so a request refused here spends nothing of the main
+ * budget. Not metered; over the limit: 429 RATE_LIMIT_EXCEEDED with Retry-After and this
+ * budget's X-RateLimit-* headers. Allowed requests carry the main budget's headers.
+ */
+export function alsoRateLimit(limits: RateLimits, kind: RateLimitKind): RequestHandler {
+  return async (_req, res, next) => {
+    const admission = await limits.admitAlso(principalOf(res.locals), kind);
+    if (admission.outcome === 'rate-limited') {
+      setRateLimitHeaders(res, admission.decision);
+      const { limit, retryAfterSeconds } = admission.decision;
+      throw new RateLimitedError(`Rate limit of ${limit} ${kind} requests per minute for this token exceeded; retry in ${retryAfterSeconds} s`, retryAfterSeconds, 'RATE_LIMIT_EXCEEDED');
+    }
+    next();
+  };
+}

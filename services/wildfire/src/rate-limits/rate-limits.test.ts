@@ -88,6 +88,28 @@ describe('rate limits and usage on Postgres and Redis', () => {
     expect(refusedOnB.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
   });
 
+  it('counts a whole-area read once against the data budget and the month, and once against the whole-area budget, shared by both instances', async () => {
+    const token = await live('cecop');
+    const TERRITORY = '/api/v3/m1/territorio?province=41&date=2025-07-01';
+    for (let i = 0; i < 5; i++) {
+      const res = await get(i % 2 ? a : b, TERRITORY, token);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(99 - i));
+    }
+    for (let i = 0; i < 5; i++) expect((await get(i % 2 ? a : b, '/api/v3/resumen?date=2025-07-01', token)).status).toBe(200);
+    const refused = await get(a, TERRITORY, token);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', message: expect.stringMatching(/^Rate limit of 10 territory requests per minute/) });
+    expect([refused.headers['x-ratelimit-limit'], refused.headers['x-ratelimit-remaining']]).toEqual(['10', '0']);
+    // The refused request took nothing from the data budget, and m1 goes on.
+    const m1 = await get(b, M1, token);
+    expect(m1.status).toBe(200);
+    expect(m1.headers['x-ratelimit-remaining']).toBe('89');
+    await a.limits.flushUsage();
+    await b.limits.flushUsage();
+    expect((await get(a, '/api/v1/me', token)).body.usage.requests).toBe(11);
+  });
+
   it('never counts or meters test tokens', async () => {
     const { token } = await a.tokens.create({ account: 'sandbox', type: 'test', scopes: ['risk:read'], monthlyQuota: 1 });
     for (let i = 0; i < 105; i++) {
@@ -111,6 +133,7 @@ describe('rate limits and usage on Postgres and Redis', () => {
     expect(me.body.rate_limits).toEqual({
       data: { limit: 100, remaining: 98, reset: expect.any(Number), window_seconds: 60 },
       reports: { limit: 10, remaining: 10, reset: null, window_seconds: 60 },
+      territory: { limit: 10, remaining: 10, reset: null, window_seconds: 60 },
     });
     expect(me.body.usage).toEqual({ month: monthInSpain(new Date()), requests: 3, quota: null, remaining: null });
     expect((await get(a, '/api/v1/me', token)).body.rate_limits.data.remaining).toBe(98);

@@ -10,10 +10,11 @@ export { monthInSpain, secondsToNextMonthInSpain } from './month';
 
 /**
  * The budgets a route can draw from: `data` for the read endpoints (m1, m3, m10,
- * decisiones, framing, ecosystem), `reports` for report creation. Each token has its
- * own budget of each.
+ * decisiones, framing, ecosystem, territory, summary), `reports` for report creation,
+ * and `territory`, a second, smaller budget of the whole-area reads (territory and
+ * summary), which also take one point of `data`. Each token has its own budget of each.
  */
-export const RATE_LIMIT_KINDS = ['data', 'reports'] as const;
+export const RATE_LIMIT_KINDS = ['data', 'reports', 'territory'] as const;
 export type RateLimitKind = (typeof RATE_LIMIT_KINDS)[number];
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
@@ -110,11 +111,21 @@ export function createRateLimits(options: RateLimitsOptions) {
       return { outcome: 'allowed', decision };
     },
 
+    /**
+     * Takes one point of a second budget (`territory`) without metering the account's
+     * month: the request is metered once, by the `admit` of its main budget.
+     */
+    async admitAlso(caller: Caller, kind: RateLimitKind): Promise<Exclude<Admission, { outcome: 'quota-exceeded' }>> {
+      if (caller.type === 'test') return { outcome: 'uncounted' };
+      const decision = await ask(() => limiters[kind].consume(caller.tokenId));
+      return decision.allowed ? { outcome: 'allowed', decision } : { outcome: 'rate-limited', decision };
+    },
+
     /** The caller's open windows, without counting anything; null for test tokens. */
     async windows(caller: Caller): Promise<Record<RateLimitKind, RateLimitWindow> | null> {
       if (caller.type === 'test') return null;
-      const [data, reports] = await ask(() => Promise.all(RATE_LIMIT_KINDS.map((kind) => limiters[kind].peek(caller.tokenId))));
-      return { data: data!, reports: reports! };
+      const [data, reports, territory] = await ask(() => Promise.all(RATE_LIMIT_KINDS.map((kind) => limiters[kind].peek(caller.tokenId))));
+      return { data: data!, reports: reports!, territory: territory! };
     },
 
     /** The account's requests this month; null for test tokens, which are never metered. */

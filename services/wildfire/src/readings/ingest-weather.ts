@@ -94,6 +94,8 @@ export interface IngestWeatherDeps {
   highFwi: number;
   /** Each community's winter rule; default the built-in WINTER_RULES. */
   winterRules?: WinterRules;
+  /** The instant stamped on the days an ingestion changes (`reading_days`). */
+  now: () => Date;
 }
 
 /** Consecutive days of a municipality (both ends included) at or above an FWI threshold. */
@@ -143,6 +145,7 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
       const batches = computeReadingsInBatches(weather, grouped, (m) => lats[m]!, starts, stored, result, COPY_BATCH_ROWS, (m) => winters[m]!);
       const inserted = await ingestion.insert(() => result.inserts.sources(weather.codes), batches);
       const merged = await ingestion.update(result.updates.sources(weather.codes), result.updates.length);
+      if (inserted + merged.inserted + merged.updated > 0) await ingestion.markDaysChanged(isoOfPgDay(firstDay), isoOfPgDay(lastDay), weather.codes, deps.now());
       const { municipality, from, to } = result.highRuns;
       const highRuns = municipality.map((m, k) => ({ municipio_id: weather.codes[m]!, from: isoOfPgDay(from[k]!), to: isoOfPgDay(to[k]!) }));
       // The days recomputed from a winter's start are touched too: their runs were gathered with the rest.

@@ -52,6 +52,7 @@ describe('readings name existing municipalities without a per-row foreign key', 
       today: () => todayInSpain(rt.clock()),
       afterReadings: async () => undefined,
       highFwi: Infinity,
+      now: rt.clock,
     });
     await expect(ingest(path)).rejects.toMatchObject({
       name: 'CsvInputError',

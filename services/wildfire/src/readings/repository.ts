@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lte } from 'drizzle-orm';
 import { withLockedTransaction } from '../db/locked-transaction';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -12,7 +12,7 @@ import { LABEL_NUMBER, READING_VALUE_COLUMNS, ReadingColumns } from './reading-c
 import type { RiskLabel } from '../risk/risk-score';
 import type { Reading } from './reading';
 import { StoredReadingsDecoder } from './stored-readings-binary';
-import { readings } from './tables';
+import { readingDays, readings } from './tables';
 
 type WildfireDatabase = Pick<Database<typeof schema>, 'db' | 'pool' | 'kind'>;
 
@@ -41,6 +41,10 @@ const INGEST_LOCK = 'wildfire:ingest-weather';
 /** The columns of `readingColumns`, in SQL, for the prepared latest-reading query. */
 const LATEST_READING = `SELECT date::text AS date, temp, rh, ws, prec, ffmc, dmc, dc, isi, bui, fwi, dsr, risk_score AS "riskScore", risk_label AS "riskLabel"
   FROM readings WHERE municipio_id = $1 ORDER BY date DESC LIMIT 1`;
+
+/** The readings of one day for a list of municipalities: one primary-key probe per code. */
+const READINGS_ON_DAY = `SELECT municipio_id AS "municipioId", date::text AS date, temp, rh, ws, prec, ffmc, dmc, dc, isi, bui, fwi, dsr, risk_score AS "riskScore", risk_label AS "riskLabel"
+  FROM readings WHERE municipio_id = ANY($1::text[]) AND date = $2::date ORDER BY municipio_id`;
 
 /** Each touched municipality with its first day in the file, as a relation t(municipio_id, first) from $1 and $2. */
 const TOUCHED = 'unnest($1::text[], $2::date[]) AS t(municipio_id, first)';
@@ -124,6 +128,20 @@ export function weatherIngestion(client: pg.ClientBase, mode: BulkMode) {
      */
     insert: (sources: () => readonly ColumnSource[], filled: Iterable<number>): Promise<number> => bulkLoadColumnsAsFilled(client, mode, 'readings', sources, filled),
 
+    /**
+     * Stamps `at` on every day from `first` to the last stored reading of the municipalities
+     * (at least `last`): the days whose readings the ingestion may have written or recomputed.
+     */
+    async markDaysChanged(first: string, last: string, codes: readonly string[], at: Date): Promise<void> {
+      await client.query(
+        `INSERT INTO reading_days (date, changed_at)
+         SELECT d::date, $4 FROM generate_series($1::date,
+           greatest($2::date, (SELECT max(r.date) FROM unnest($3::text[]) AS t(municipio_id)
+             CROSS JOIN LATERAL (SELECT date FROM readings WHERE municipio_id = t.municipio_id ORDER BY date DESC LIMIT 1) r)), interval '1 day') AS d
+         ON CONFLICT (date) DO UPDATE SET changed_at = excluded.changed_at`,
+        [first, last, codes, at],
+      );
+    },
     /** Overwrites stored readings with these changed ones, through a staging table merged in one statement. */
     async update(sources: readonly ColumnSource[], length: number): Promise<MergeCounts> {
       if (length === 0) return { inserted: 0, updated: 0 };
@@ -158,6 +176,25 @@ export function createReadingsRepository(database: WildfireDatabase) {
       return rows[0] ?? null;
     },
 
+    /**
+     * The stored readings of `date` of these municipalities, by code; a municipality
+     * without one that day is absent. One statement, an index probe per code.
+     */
+    async onDay(codes: readonly string[], date: string): Promise<(Reading & { municipioId: string })[]> {
+      if (codes.length === 0) return [];
+      const { rows } = await pool.query<Reading & { municipioId: string }>({ name: 'wildfire-readings-on-day', text: READINGS_ON_DAY, values: [codes, date] });
+      return rows;
+    },
+    /** When the readings of `date` last changed (reading_days), or null when none was ever loaded. */
+    async dayChangedAt(date: string): Promise<Date | null> {
+      const [row] = await db.select({ changedAt: readingDays.changedAt }).from(readingDays).where(eq(readingDays.date, date));
+      return row?.changedAt ?? null;
+    },
+    /** The newest day with loaded readings, not after `upTo`, or null. */
+    async newestDay(upTo: string): Promise<string | null> {
+      const [row] = await db.select({ date: readingDays.date }).from(readingDays).where(lte(readingDays.date, upTo)).orderBy(desc(readingDays.date)).limit(1);
+      return row?.date ?? null;
+    },
     /** Stored readings from `from` to `to` (both included), in date order. */
     async range(municipioId: string, from: string, to: string): Promise<Reading[]> {
       return db

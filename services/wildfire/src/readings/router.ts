@@ -1,37 +1,11 @@
 import express, { type Router } from 'express';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
-import { OUTPUT_DECIMALS } from '../fwi';
 import { errorResponse, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../openapi';
 import { rateLimit, type RouteAuth } from '../rate-limits/middleware';
 import { principalOf, requireToken } from '../tokens/authenticate';
-import type { Reading } from './reading';
+import { readingBody } from './records';
 import { ZM1QuerySchema, ZM1ResponseSchema, type TReadingRange, type TReading } from './schemas';
-import type { ReadingSource, ReadingsService } from './service';
-
-const round = (x: number, decimals: number) => Number(x.toFixed(decimals));
-
-/** The API shape of a reading: FWI outputs to 4 decimals (as `wildfire fwi` prints them), the score to 6. */
-export function readingBody(municipioId: string, r: Reading, source: ReadingSource): TReading {
-  const d = (x: number) => round(x, OUTPUT_DECIMALS);
-  return {
-    municipio_id: municipioId,
-    date: r.date,
-    risk_score: round(r.riskScore, 6),
-    risk_label: r.riskLabel,
-    fwi: d(r.fwi),
-    ffmc: d(r.ffmc),
-    dmc: d(r.dmc),
-    dc: d(r.dc),
-    isi: d(r.isi),
-    bui: d(r.bui),
-    dsr: d(r.dsr),
-    temp: r.temp,
-    rh: r.rh,
-    ws: r.ws,
-    prec: r.prec,
-    source,
-  };
-}
+import type { ReadingsService } from './service';
 
 export function readingsRouter(registry: OpenAPIRegistry, auth: RouteAuth, readings: ReadingsService): Router {
   const router = express.Router();

@@ -8,7 +8,7 @@ import type { Reading } from './reading';
 import type { ReadingsRepository } from './repository';
 
 export interface ReadingsServiceDeps {
-  repo: Pick<ReadingsRepository, 'latest' | 'range' | 'fwiInWindows'>;
+  repo: Pick<ReadingsRepository, 'latest' | 'range' | 'fwiInWindows' | 'onDay' | 'dayChangedAt' | 'newestDay'>;
   municipalities: Pick<MunicipalitiesService, 'exists'>;
   synthetic: SyntheticData;
   clock: () => Date;
@@ -61,6 +61,13 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
 
     /** For other features: stored readings from `from` to `to`, in date order; no access rules. */
     storedRange: (municipioId: string, from: string, to: string): Promise<Reading[]> => repo.range(municipioId, from, to),
+
+    /** For other features: the stored readings of one day of these municipalities (absent: none that day); no access rules. */
+    storedOnDay: (codes: readonly string[], date: string) => repo.onDay(codes, date),
+
+    /** For other features: when the readings of `date` last changed, or null; and the newest loaded day up to a day. */
+    dayChangedAt: (date: string) => repo.dayChangedAt(date),
+    newestStoredDay: (upTo: string) => repo.newestDay(upTo),
 
     /** For other features: the stored FWI of each day inside the windows, in date order; no access rules. */
     storedFwiInWindows: (municipioId: string, windows: readonly DateRange[]) => repo.fwiInWindows(municipioId, windows),

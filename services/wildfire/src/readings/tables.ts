@@ -1,4 +1,4 @@
-import { date, doublePrecision, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { date, doublePrecision, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * One day of one municipality: the noon weather it was computed from and the FWI
@@ -36,3 +36,14 @@ export const readings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.municipioId, t.date] })],
 );
+
+/**
+ * When the readings of each day last changed: weather ingestion stamps every day from
+ * the first day of its file to the last reading it recomputed, in its transaction, when
+ * it inserted or changed any reading. It is the `Last-Modified` of the day's territory
+ * and summary answers.
+ */
+export const readingDays = pgTable('reading_days', {
+  date: date('date', { mode: 'string' }).primaryKey(),
+  changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
+});

@@ -19,6 +19,11 @@ export class LruCache<K, V> {
     return value;
   }
 
+  /** The cached value without marking it recently used. */
+  peek(key: K): V | undefined {
+    return this.entries.get(key);
+  }
+
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);

@@ -34,9 +34,17 @@ export function createSyntheticData(options: { cacheSize?: number; winterRules?:
   const rules = options.winterRules ?? WINTER_RULES;
 
   function computeYear(ineCode: string, year: number): Reading[] {
+    return computeDays(ineCode, year, eachDay(`${year}-01-01`, `${year}-12-31`));
+  }
+
+  /**
+   * The series over `days` (consecutive, from 1 January of `year`, carried from the year
+   * before): each day depends only on the days before it. A whole year also records its
+   * final state, which the next year starts from.
+   */
+  function computeDays(ineCode: string, year: number, days: string[]): Reading[] {
     const province = provinceOf(ineCode);
     if (!province) throw new RangeError(`no province for municipality code ${ineCode}`);
-    const days = eachDay(`${year}-01-01`, `${year}-12-31`);
     const weather = yearOfWeather(ineCode, province, days);
     const dayLength = dayLengthForSpanishProvince(province.code);
     const carrier = new CodeCarrier(rules[province.communityCode] ?? null, year <= SYNTHETIC_SPIN_UP_YEAR ? initialState() : finalState(ineCode, year - 1));
@@ -48,7 +56,7 @@ export function createSyntheticData(options: { cacheSize?: number; winterRules?:
       carrier.endDay(first + i, date, today.ffmc, today.dmc, today.dc, w.prec);
       return readingOf(date, w, today);
     });
-    finalStates.set(`${ineCode}|${year}`, carrier.state());
+    if (days.at(-1) === `${year}-12-31`) finalStates.set(`${ineCode}|${year}`, carrier.state());
     return readings;
   }
 
@@ -76,6 +84,18 @@ export function createSyntheticData(options: { cacheSize?: number; winterRules?:
         for (const reading of year(ineCode, y)) if (reading.date >= from && reading.date <= to) out.push(reading);
       }
       return out;
+    },
+    /**
+     * The reading of one day (a valid ISO date): from the cached year when there is one,
+     * else the series from 1 January to that day, left out of the cache so that an area
+     * of thousands of municipalities does not evict the years single requests use.
+     * Equal to `readings(ineCode, date, date)[0]`.
+     */
+    day(ineCode: string, date: string): Reading {
+      const cached = years.peek(`${ineCode}|${date.slice(0, 4)}`);
+      if (cached) return cached.find((r) => r.date === date)!;
+      const y = Number(date.slice(0, 4));
+      return computeDays(ineCode, y, eachDay(`${y}-01-01`, date)).at(-1)!;
     },
     /** How many municipality-years the cache holds (for tests and metrics). */
     cachedYears: () => years.size,

@@ -98,6 +98,16 @@ describe('synthetic data for test tokens', () => {
     expect(small.readings('28079', '2024-07-01', '2024-07-01')).toEqual(first);
   });
 
+  it('answers one day, for area views, equal to the range answer, without filling the cache', () => {
+    const fresh = createSyntheticData({ cacheSize: 3 });
+    const days = ['2024-01-01', '2024-03-15', '2024-08-12', '2024-12-31'];
+    const uncached = days.map((d) => fresh.day('41091', d));
+    expect(fresh.cachedYears()).toBe(0);
+    expect(uncached).toEqual(days.map((d) => synthetic.readings('41091', d, d)[0]));
+    fresh.readings('41091', '2024-01-01', '2024-01-01');
+    expect(days.map((d) => fresh.day('41091', d))).toEqual(uncached);
+  });
+
   it('makes summer drier and hotter than winter in every climate zone', () => {
     const days = eachDay('2024-01-01', '2024-12-31');
     for (const province of PROVINCES) {

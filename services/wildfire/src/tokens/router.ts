@@ -43,7 +43,7 @@ export function tokensRouter(registry: OpenAPIRegistry, auth: RouteAuth): Router
           expires_at: p.expiresAt?.toISOString() ?? null,
           created_at: p.createdAt.toISOString(),
         },
-        rate_limits: windows && { data: window(windows.data), reports: window(windows.reports) },
+        rate_limits: windows && { data: window(windows.data), reports: window(windows.reports), territory: window(windows.territory) },
         usage: usage && { ...usage, remaining: usage.quota === null ? null : Math.max(0, usage.quota - usage.requests) },
       };
     },

@@ -31,8 +31,9 @@ export const ZMeSchema = z
     }),
     rate_limits: z
       .object({
-        data: ZRateLimitWindowSchema.describe('m1, m3, m10, decisiones, framing and /ecosystem share this budget.'),
+        data: ZRateLimitWindowSchema.describe('m1, m3, m10, decisiones, framing, /ecosystem, territorio and resumen share this budget.'),
         reports: ZRateLimitWindowSchema.describe('POST /api/v1/report.'),
+        territory: ZRateLimitWindowSchema.describe('The whole-area reads (GET /api/v3/m1/territorio and /api/v3/resumen), which also take one request of `data`.'),
       })
       .nullable()
       .describe('The token’s current windows; asking does not count. null for test tokens, which are never counted.'),
