@@ -112,6 +112,7 @@ describe('wildfire on Postgres and Redis', () => {
           prefix: record.prefix,
           type: 'live',
           scopes: ['risk:read', 'reports:read'],
+          operator_scopes: [],
           municipios: ['28079'],
           ip_allowlist: null,
           expires_at: record.expiresAt!.toISOString(),

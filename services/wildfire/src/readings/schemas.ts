@@ -21,6 +21,26 @@ export const ZM1QuerySchema = z.object({
 });
 export type TM1Query = z.infer<typeof ZM1QuerySchema>;
 
+/** Sevilla on a hot July day: the example of a reading, and of the answers that extend it. */
+export const READING_EXAMPLE = {
+  municipio_id: '41091',
+  date: '2025-07-15',
+  risk_score: 0.949847,
+  risk_label: 'HIGH',
+  fwi: 40.43,
+  ffmc: 93.1,
+  dmc: 180.2,
+  dc: 690.5,
+  isi: 12.6,
+  bui: 215.4,
+  dsr: 24.7,
+  temp: 36.2,
+  rh: 21,
+  ws: 13.5,
+  prec: 0,
+  source: 'observed',
+} as const;
+
 export const ZReadingSchema = z
   .object({
     municipio_id: z.string().describe('INE code of the municipality.'),
@@ -44,26 +64,7 @@ export const ZReadingSchema = z
     prec: z.number().describe('Precipitation over the previous 24 h, mm.'),
     source: z.enum(['observed', 'synthetic']).describe('observed: loaded from weather data (live tokens); synthetic: the deterministic model test tokens read.'),
   })
-  .openapi('Reading', {
-    example: {
-      municipio_id: '41091',
-      date: '2025-07-15',
-      risk_score: 0.949847,
-      risk_label: 'HIGH',
-      fwi: 40.43,
-      ffmc: 93.1,
-      dmc: 180.2,
-      dc: 690.5,
-      isi: 12.6,
-      bui: 215.4,
-      dsr: 24.7,
-      temp: 36.2,
-      rh: 21,
-      ws: 13.5,
-      prec: 0,
-      source: 'observed',
-    },
-  });
+  .openapi('Reading', { example: READING_EXAMPLE });
 export type TReading = z.infer<typeof ZReadingSchema>;
 
 export const ZReadingRangeSchema = z

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DANGER_CLASS_CODES } from '../decision-support/danger-classes';
 import { COMMUNITIES, PROVINCES } from '../municipalities/provinces';
 import { EARLIEST_DATE } from '../readings/date-range';
-import { dateParam, ZReadingSchema } from '../readings/schemas';
+import { dateParam, READING_EXAMPLE, ZReadingSchema } from '../readings/schemas';
 
 const PROVINCE_CODES = new Set(PROVINCES.map((p) => p.code));
 
@@ -56,7 +56,10 @@ export const ZTerritoryReadingSchema = ZReadingSchema.extend({
   danger_class: z.enum(DANGER_CLASS_CODES).describe('EFFIS class of the FWI: very_low < 5.2 ≤ low < 11.2 ≤ moderate < 21.3 ≤ high < 38 ≤ very_high < 50 ≤ extreme.'),
   lat: z.number().nullable().describe('Latitude (°N, ETRS89) from the nomenclator; null until `wildfire ingest municipalities` loaded it.'),
   lon: z.number().nullable().describe('Longitude (°E, ETRS89); null like lat.'),
-}).openapi('TerritoryReading', { description: 'An m1 reading (the same fields and values GET /api/v3/m1 answers for the municipality and day) with where it is and its EFFIS class.' });
+}).openapi('TerritoryReading', {
+  description: 'An m1 reading (the same fields and values GET /api/v3/m1 answers for the municipality and day) with where it is and its EFFIS class.',
+  example: { ...READING_EXAMPLE, municipality: 'Sevilla', province_code: '41', province: 'Sevilla', community_code: '01', community: 'Andalucía', danger_class: 'very_high', lat: 37.3886, lon: -5.9823 },
+});
 export type TTerritoryReading = z.infer<typeof ZTerritoryReadingSchema>;
 
 export const ZTerritorySchema = z.array(ZTerritoryReadingSchema).openapi('Territory');
