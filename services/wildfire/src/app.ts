@@ -12,7 +12,7 @@ import type { FramingService } from './framing/service';
 import { deprecationHeaders, markDeprecatedOperations } from './deprecation/headers';
 import { ecosystemRouter } from './ecosystem/router';
 import type { EcosystemService } from './ecosystem/service';
-import { healthRouter } from './health/router';
+import { healthRouter, type HealthDeps } from './health/router';
 import type { WildfireJobs } from './jobs/registry';
 import { createWildfireRegistry, WILDFIRE_API_DESCRIPTION, WILDFIRE_INTERFACE_VERSION } from './openapi';
 import type { RateLimits } from './rate-limits/service';
@@ -41,6 +41,8 @@ export interface WildfireAppDeps {
   jobs: JobQueue<WildfireJobs>;
   /** How report PDFs are sealed, for /health. */
   signing: { selfSigned: boolean; tsa: boolean };
+  /** The AEMET observed-weather feed, for /health; absent without AEMET_API_KEY. */
+  observed?: HealthDeps['observed'];
   clock?: () => Date;
 }
 
@@ -57,7 +59,7 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
   });
   const auth = { tokens: deps.tokens, jobs: deps.jobs, logger: deps.logger, clock: deps.clock, limits: deps.limits };
   http.app.use(deprecationHeaders(deps.config.deprecatedPrefixes, deps.clock));
-  http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis, signing: deps.signing }));
+  http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis, signing: deps.signing, observed: deps.observed }));
   http.app.use(tokensRouter(registry, auth));
   http.app.use(readingsRouter(registry, auth, deps.readings));
   http.app.use(ecosystemRouter(registry, auth, deps.ecosystem));

@@ -15,7 +15,10 @@ import { createFramingService, type FramingService } from './framing/service';
 import { createIngestMunicipalities, type MunicipalityIngestSummary } from './municipalities/ingest-municipalities';
 import { createMunicipalitiesRepository } from './municipalities/repository';
 import { createMunicipalitiesService, type MunicipalitiesService } from './municipalities/service';
-import { createIngestWeather, type WeatherIngestSummary } from './readings/ingest-weather';
+import { createAemetClient } from './aemet/client';
+import { createAemetObservations, type AemetObservations } from './aemet/ingest-observations';
+import { createAemetRepository } from './aemet/repository';
+import { createIngestWeather, createIngestWeatherColumns, type IngestWeatherDeps, type WeatherIngestSummary } from './readings/ingest-weather';
 import { createReadingsRepository } from './readings/repository';
 import { createReadingsService, type ReadingsService } from './readings/service';
 import { createGenerateReport, type GenerateReportDeps } from './reports/generate-report';
@@ -51,6 +54,10 @@ export interface DataFeatures {
     decisions(path: string): Promise<DecisionIngestSummary>;
     seasons(path: string): Promise<SeasonIngestSummary>;
   };
+  /** AEMET observed weather (`wildfire ingest aemet-observations`, the `aemet.observations` job); null without AEMET_API_KEY. */
+  aemetObservations: AemetObservations | null;
+  /** The newest day ingested from AEMET observations, or null (for /health). */
+  newestObservedDay(): Promise<string | null>;
   /** `wildfire decisions rebuild-automatic`: the automatic decisions of every stored reading, derived again. */
   rebuildAutomaticDecisions(): Promise<{ municipalities: number; created: number; updated: number; removed: number }>;
 }
@@ -59,7 +66,16 @@ export interface DataFeatures {
  * The data features, each with the repositories and collaborators it uses and no others.
  * Loads the built-in municipality registry and épocas de peligro table when missing.
  */
-export async function createDataFeatures(deps: { database: Database<typeof schema>; clock: () => Date; logger: Logger; syntheticCacheSize?: number }): Promise<DataFeatures> {
+export async function createDataFeatures(deps: {
+  database: Database<typeof schema>;
+  clock: () => Date;
+  logger: Logger;
+  syntheticCacheSize?: number;
+  /** AEMET OpenData (config.aemet); observed weather is polled only with an API key. */
+  aemet?: Pick<WildfireConfig['aemet'], 'apiKey' | 'baseUrl'> & { onRemaining?: (remaining: number) => void; sleep?: (ms: number) => Promise<void> };
+  /** Runs a periodic task unless another instance runs it (a Postgres advisory lock). */
+  exclusive?: <T>(name: string, work: () => Promise<T>) => Promise<LockedRun<T>>;
+}): Promise<DataFeatures> {
   const { database, clock, logger } = deps;
   const municipalitiesRepo = createMunicipalitiesRepository(database);
   const municipalities = createMunicipalitiesService(municipalitiesRepo);
@@ -74,10 +90,34 @@ export async function createDataFeatures(deps: { database: Database<typeof schem
   const decisionsRepo = createDecisionsRepository(database);
   const updateAutomaticDecisions = createUpdateAutomaticDecisions({ repo: decisionsRepo, clock });
   const synthetic = createSyntheticData({ cacheSize: deps.syntheticCacheSize });
-  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock });
+  const aemetRepo = createAemetRepository(database);
+  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock, provenance: aemetRepo.provenance });
   const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
   const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, ecosystem, synthetic, clock });
   const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
+  const weatherDeps: IngestWeatherDeps = {
+    repo: readingsRepo,
+    municipalities,
+    today: () => todayInSpain(clock()),
+    highFwi: AUTOMATIC_MIN_FWI,
+    afterReadings: async (tx, touched, highRuns) => {
+      const counts = await updateAutomaticDecisions(tx, touched, highRuns);
+      if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
+    },
+  };
+  const { aemet } = deps;
+  const aemetObservations =
+    aemet?.apiKey && deps.exclusive
+      ? createAemetObservations({
+          client: createAemetClient({ apiKey: aemet.apiKey, baseUrl: aemet.baseUrl, logger, onRemaining: aemet.onRemaining, sleep: aemet.sleep }),
+          repo: aemetRepo,
+          municipalities,
+          ingestColumns: createIngestWeatherColumns(weatherDeps),
+          exclusive: deps.exclusive,
+          clock,
+          logger,
+        })
+      : null;
   return {
     municipalities,
     seasons,
@@ -88,21 +128,14 @@ export async function createDataFeatures(deps: { database: Database<typeof schem
     framing: createFramingService({ decisionSupport }),
     synthetic,
     ingest: {
-      weather: createIngestWeather({
-        repo: readingsRepo,
-        municipalities,
-        today: () => todayInSpain(clock()),
-        highFwi: AUTOMATIC_MIN_FWI,
-        afterReadings: async (tx, touched, highRuns) => {
-          const counts = await updateAutomaticDecisions(tx, touched, highRuns);
-          if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
-        },
-      }),
+      weather: createIngestWeather(weatherDeps),
       municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
       ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
       decisions: createIngestDecisions({ repo: decisionsRepo, municipalities, clock }),
       seasons: createIngestSeasons({ repo: seasonsRepo, clock }),
     },
+    aemetObservations,
+    newestObservedDay: () => aemetRepo.newestObservedDay(),
     rebuildAutomaticDecisions: createRebuildAutomaticDecisions({ repo: decisionsRepo, clock }),
   };
 }

@@ -8,3 +8,4 @@ export * from '../decisions/tables';
 export * from '../reports/tables';
 export * from '../seasons/tables';
 export * from '../storage/tables';
+export * from '../aemet/tables';

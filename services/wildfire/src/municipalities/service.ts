@@ -8,7 +8,7 @@ export interface MunicipalityNames {
   community: string;
 }
 
-export function createMunicipalitiesService(repo: Pick<MunicipalitiesRepository, 'seedVersion' | 'count' | 'seedRegistry' | 'exists' | 'find' | 'locations'>) {
+export function createMunicipalitiesService(repo: Pick<MunicipalitiesRepository, 'seedVersion' | 'count' | 'seedRegistry' | 'exists' | 'find' | 'locations' | 'points'>) {
   return {
     /**
      * Start-up step after the migrations: loads the built-in registry when the table is
@@ -23,6 +23,8 @@ export function createMunicipalitiesService(repo: Pick<MunicipalitiesRepository,
     exists: (ineCode: string) => repo.exists(ineCode),
     find: (ineCode: string) => repo.find(ineCode),
     locations: () => repo.locations(),
+    /** Each municipality's point and altitude, for placing weather stations. */
+    points: () => repo.points(),
 
     /** The municipality's names, or null when no municipality has the code. */
     async names(ineCode: string): Promise<MunicipalityNames | null> {

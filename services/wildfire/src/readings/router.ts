@@ -5,13 +5,13 @@ import { errorResponse, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../open
 import { rateLimit, type RouteAuth } from '../rate-limits/middleware';
 import { principalOf, requireToken } from '../tokens/authenticate';
 import type { Reading } from './reading';
-import { ZM1QuerySchema, ZM1ResponseSchema, type TReadingRange, type TReading } from './schemas';
+import { ZM1QuerySchema, ZM1ResponseSchema, type TProvenance, type TReadingRange, type TReading } from './schemas';
 import type { ReadingSource, ReadingsService } from './service';
 
 const round = (x: number, decimals: number) => Number(x.toFixed(decimals));
 
 /** The API shape of a reading: FWI outputs to 4 decimals (as `wildfire fwi` prints them), the score to 6. */
-export function readingBody(municipioId: string, r: Reading, source: ReadingSource): TReading {
+export function readingBody(municipioId: string, r: Reading, source: ReadingSource, provenance?: TProvenance): TReading {
   const d = (x: number) => round(x, OUTPUT_DECIMALS);
   return {
     municipio_id: municipioId,
@@ -30,6 +30,7 @@ export function readingBody(municipioId: string, r: Reading, source: ReadingSour
     ws: r.ws,
     prec: r.prec,
     source,
+    ...(provenance ? { provenance } : {}),
   };
 }
 
@@ -65,11 +66,11 @@ export function readingsRouter(registry: OpenAPIRegistry, auth: RouteAuth, readi
       const caller = principalOf(res.locals);
       const id = query.municipio_id;
       if (query.date_from === undefined && query.date_to === undefined) {
-        const { reading, source } = await readings.latest(caller, id);
-        return readingBody(id, reading, source);
+        const { reading, source, provenance } = await readings.latest(caller, id);
+        return readingBody(id, reading, source, provenance);
       }
-      const { range, readings: days, source } = await readings.range(caller, id, query);
-      return { municipio_id: id, date_from: range.from, date_to: range.to, data: days.map((r) => readingBody(id, r, source)) };
+      const { range, readings: days, source, provenance } = await readings.range(caller, id, query);
+      return { municipio_id: id, date_from: range.from, date_to: range.to, data: days.map((r) => readingBody(id, r, source, provenance.get(r.date))) };
     },
   });
   return router;
