@@ -115,6 +115,18 @@ export function createAemetObservations(deps: AemetObservationsDeps) {
     // From the day before's earliest noon (11 UTC) to this day's latest (12 UTC).
     const hours = await repo.hoursBetween(noonInstant(addDays(date, -1), 40), noonInstant(date, 28));
     const { usable, gaps } = noonStations(hours, stations, date);
+    const empty: ObservedDayResult = {
+      date,
+      stations: 0,
+      station_gaps: gaps,
+      municipalities: 0,
+      without_station: 0,
+      without_coordinates: 0,
+      without_station_sample: [],
+      readings: null,
+    };
+    // No station has the day's noon inputs (the hours are not polled yet): nothing to place.
+    if (usable.length === 0) return empty;
     const points = await deps.municipalities.points();
     const weather = new WeatherColumns(points.length);
     const provenance = new Map<string, Provenance>();
@@ -173,7 +185,11 @@ export function createAemetObservations(deps: AemetObservationsDeps) {
       due = [addDays(today, -1), today].filter((d) => !done.has(d) && noonHasPassed(d, now));
     }
     const days: ObservedDayResult[] = [];
-    for (const date of due) days.push(await ingestDay(date, stations));
+    for (const date of due) {
+      const day = await ingestDay(date, stations);
+      // A polled day without any station's noon inputs is tried again at the next poll, silently.
+      if (day.stations > 0 || options.date !== undefined) days.push(day);
+    }
     await repo.pruneHoursBefore(now.getTime() - HOURS_KEPT_DAYS * 24 * HOUR_MS);
     return { hours_stored: hoursStored, implausible: parsed.implausible, days };
   }

@@ -5,7 +5,8 @@
  *   {"latitud": "394924N", "provincia": "ILLES BALEARS", "altitud": "490",
  *    "indicativo": "B013X", "nombre": "ESCORCA, LLUC", "indsinop": "08304", "longitud": "025309E"}
  *
- * Latitude is DDMMSS and longitude DDDMMSS, each followed by its hemisphere (N/S, E/W).
+ * Latitude is DDMMSS and longitude DDMMSS (as AEMET writes it: "034041W" is 3°40'41" W; a
+ * three-digit DDDMMSS is read too), each followed by its hemisphere (N/S, E/W).
  * A station whose position or altitude does not parse is left out, never guessed.
  */
 export interface Station {
@@ -18,7 +19,7 @@ export interface Station {
 
 /** Degrees of a DMS string such as "394924N" (lat) or "025309E" (lon); null when malformed or out of range. */
 export function dmsToDegrees(text: string, axis: 'lat' | 'lon'): number | null {
-  const match = (axis === 'lat' ? /^(\d{2})(\d{2})(\d{2})([NS])$/ : /^(\d{3})(\d{2})(\d{2})([EW])$/).exec(text.trim().toUpperCase());
+  const match = (axis === 'lat' ? /^(\d{2})(\d{2})(\d{2})([NS])$/ : /^(\d{2,3})(\d{2})(\d{2})([EW])$/).exec(text.trim().toUpperCase());
   if (!match) return null;
   const [deg, min, sec] = [Number(match[1]), Number(match[2]), Number(match[3])];
   if (min >= 60 || sec >= 60) return null;
