@@ -13,6 +13,21 @@ export interface Health {
   redis: 'ok' | 'down' | 'disabled';
   /** How report PDFs are sealed: with the generated certificate or the operator's, with or without a TSA. */
   signing: { self_signed: boolean; tsa: boolean };
+  /** The AEMET observed-weather feed: not_configured without AEMET_API_KEY, stale when its newest day is too old. */
+  data: 'ok' | 'stale' | 'not_configured';
+  /** Only with AEMET_API_KEY. */
+  observed?: { newest_day: string | null; age_days: number | null };
+}
+
+/** Where an observed reading's noon weather came from: AEMET stations, inverse-distance weighted. */
+export interface ReadingProvenance {
+  source: 'aemet_observations';
+  method: 'idw';
+  power: number;
+  max_distance_km: number;
+  /** null when an altitude was unknown and temperatures were not corrected. */
+  lapse_rate_c_per_km: number | null;
+  stations: { id: string; distance_km: number; weight: number; altitude_m: number | null }[];
 }
 
 export interface RateLimitWindow {
@@ -58,6 +73,8 @@ export interface Reading {
   ws: number;
   prec: number;
   source: 'observed' | 'synthetic';
+  /** Only on readings built from AEMET observations. */
+  provenance?: ReadingProvenance;
 }
 
 export interface ReadingRange {
@@ -201,6 +218,8 @@ export interface M3DecisionSupport {
   measures: Measure[];
   actions: PreventiveAction[];
   sources: SourceRef[];
+  /** Only when the day's reading was built from AEMET observations. */
+  provenance?: ReadingProvenance;
 }
 
 export interface DecisionsQuery extends MunicipalityQuery {
