@@ -13,8 +13,8 @@ export interface Health {
   redis: 'ok' | 'down' | 'disabled';
   /** How report PDFs are sealed: with the generated certificate or the operator's, with or without a TSA. */
   signing: { self_signed: boolean; tsa: boolean };
-  /** The AEMET observed-weather feed: not_configured without AEMET_API_KEY, stale when its newest day is too old. */
-  data: 'ok' | 'stale' | 'not_configured';
+  /** Only with AEMET_API_KEY: the observed-weather feed, stale when its newest day is too old. */
+  data?: 'ok' | 'stale';
   /** Only with AEMET_API_KEY. */
   observed?: { newest_day: string | null; age_days: number | null };
 }

@@ -17,10 +17,11 @@ const HEALTH_FIELDS = {
     })
     .describe('How report PDFs are sealed.'),
   data: z
-    .enum(['ok', 'stale', 'not_configured'])
+    .enum(['ok', 'stale'])
+    .optional()
     .describe(
-      'The observed-weather feed: not_configured without AEMET_API_KEY (readings come from loaded files; test tokens read synthetic data); ' +
-        'stale when the newest day ingested from AEMET is WILDFIRE_AEMET_STALE_DAYS days old or more (or none is), or the database is down; otherwise ok.',
+      'Only with AEMET_API_KEY: the observed-weather feed, stale when the newest day ingested from AEMET is WILDFIRE_AEMET_STALE_DAYS days old or more ' +
+        '(or none is, or the database is down); otherwise ok. Absent without a key (readings come from loaded files; test tokens read synthetic data).',
     ),
   observed: z
     .object({
@@ -65,8 +66,12 @@ export function healthRouter(registry: OpenAPIRegistry, deps: HealthDeps): Route
     // A 503 is an error like any other for a client: it carries the §7 error object besides the status fields.
     extra: ({ databaseOk, req, probe }) => ({
       signing: { self_signed: deps.signing.selfSigned, tsa: deps.signing.tsa },
-      data: (!observed ? 'not_configured' : probe?.age_days != null && probe.age_days < observed.staleDays ? 'ok' : 'stale') as 'ok' | 'stale' | 'not_configured',
-      ...(observed ? { observed: probe ?? { newest_day: null, age_days: null } } : {}),
+      ...(observed
+        ? {
+            data: probe?.age_days != null && probe.age_days < observed.staleDays ? ('ok' as const) : ('stale' as const),
+            observed: probe ?? { newest_day: null, age_days: null },
+          }
+        : {}),
       ...(databaseOk
         ? {}
         : { error: { code: 'SERVICE_UNAVAILABLE', message: 'The database cannot be reached; retry with backoff', param: null, request_id: req.requestId ?? '' } }),
