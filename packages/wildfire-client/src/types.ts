@@ -77,6 +77,25 @@ export interface Reading {
   provenance?: ReadingProvenance;
 }
 
+/** `GET /api/v3/m1/forecast`. */
+export interface RiskForecast {
+  municipio_id: string;
+  issued_at: string;
+  source: 'aemet_forecast' | 'synthetic';
+  days: {
+    date: string;
+    lead_days: number;
+    risk_score: number;
+    risk_label: 'LOW' | 'MEDIUM' | 'HIGH';
+    fwi: number;
+    danger_class: DangerClass;
+    temp: number;
+    rh: number;
+    ws: number;
+    prec: number;
+  }[];
+}
+
 export interface ReadingRange {
   municipio_id: string;
   date_from: string;

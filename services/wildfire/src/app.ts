@@ -12,6 +12,8 @@ import type { FramingService } from './framing/service';
 import { deprecationHeaders, markDeprecatedOperations } from './deprecation/headers';
 import { ecosystemRouter } from './ecosystem/router';
 import type { EcosystemService } from './ecosystem/service';
+import { forecastRouter } from './forecast/router';
+import type { ForecastService } from './forecast/service';
 import { healthRouter, type HealthDeps } from './health/router';
 import type { WildfireJobs } from './jobs/registry';
 import { createWildfireRegistry, WILDFIRE_API_DESCRIPTION, WILDFIRE_INTERFACE_VERSION } from './openapi';
@@ -34,6 +36,7 @@ export interface WildfireAppDeps {
   readings: ReadingsService;
   ecosystem: EcosystemService;
   decisionSupport: DecisionSupportService;
+  forecast: ForecastService;
   decisions: DecisionsService;
   framing: FramingService;
   reports: ReportsService;
@@ -61,6 +64,7 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
   http.app.use(deprecationHeaders(deps.config.deprecatedPrefixes, deps.clock));
   http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis, signing: deps.signing, observed: deps.observed }));
   http.app.use(tokensRouter(registry, auth));
+  http.app.use(forecastRouter(registry, auth, deps.forecast));
   http.app.use(readingsRouter(registry, auth, deps.readings));
   http.app.use(ecosystemRouter(registry, auth, deps.ecosystem));
   http.app.use(decisionSupportRouter(registry, auth, deps.decisionSupport));

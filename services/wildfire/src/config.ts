@@ -132,6 +132,8 @@ const ZWildfireEnvSchema = z.object({
   AEMET_BASE_URL: env.url(['http', 'https']).default('https://opendata.aemet.es/opendata'),
   WILDFIRE_AEMET_OBS_EVERY: interval('1h'),
   WILDFIRE_AEMET_STALE_DAYS: env.int(2, 1),
+  WILDFIRE_AEMET_FORECAST_CRON: cron('30 5 * * *'),
+  WILDFIRE_AEMET_REQUESTS_PER_MINUTE: env.int(40, 1),
 });
 
 export type WildfireConfig = ReturnType<typeof loadConfig>;
@@ -188,6 +190,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       observationsEveryMs: e.WILDFIRE_AEMET_OBS_EVERY,
       /** /health answers `data: stale` when the newest observed day is this many days old or more. */
       staleDays: e.WILDFIRE_AEMET_STALE_DAYS,
+      /** When `aemet.forecast` runs (cron, Madrid time). */
+      forecastCron: e.WILDFIRE_AEMET_FORECAST_CRON,
+      /** AEMET requests a forecast run makes per minute at most (4 per municipality). */
+      requestsPerMinute: e.WILDFIRE_AEMET_REQUESTS_PER_MINUTE,
     },
     /** Another backend from the same variables: the target of `wildfire storage migrate --to KIND` (ConfigError when its variables are missing). */
     storageFor: (kind: StorageKind): StorageSettings => {

@@ -24,7 +24,14 @@ describe('loadConfig', () => {
   });
 
   it('leaves AEMET off without a key, polls hourly by default, and reads intervals of a minute or more', () => {
-    expect(loadConfig({}).aemet).toEqual({ apiKey: undefined, baseUrl: 'https://opendata.aemet.es/opendata', observationsEveryMs: 3_600_000, staleDays: 2 });
+    expect(loadConfig({}).aemet).toEqual({
+      apiKey: undefined,
+      baseUrl: 'https://opendata.aemet.es/opendata',
+      observationsEveryMs: 3_600_000,
+      staleDays: 2,
+      forecastCron: '30 5 * * *',
+      requestsPerMinute: 40,
+    });
     expect(loadConfig({ AEMET_API_KEY: 'k', WILDFIRE_AEMET_OBS_EVERY: '30m' }).aemet).toMatchObject({ apiKey: 'k', observationsEveryMs: 1_800_000 });
     expect(parseInterval('90s')).toBe(90_000);
     expect(parseInterval('600000')).toBe(600_000);

@@ -16,7 +16,10 @@ import { createIngestMunicipalities, type MunicipalityIngestSummary } from './mu
 import { createMunicipalitiesRepository } from './municipalities/repository';
 import { createMunicipalitiesService, type MunicipalitiesService } from './municipalities/service';
 import { createAemetClient } from './aemet/client';
+import { createAemetForecast, type AemetForecast } from './aemet/ingest-forecast';
 import { createAemetObservations, type AemetObservations } from './aemet/ingest-observations';
+import { createForecastRepository } from './forecast/repository';
+import { createForecastService, type ForecastService } from './forecast/service';
 import { createAemetRepository } from './aemet/repository';
 import { createIngestWeather, createIngestWeatherColumns, type IngestWeatherDeps, type WeatherIngestSummary } from './readings/ingest-weather';
 import { createReadingsRepository } from './readings/repository';
@@ -56,6 +59,10 @@ export interface DataFeatures {
   };
   /** AEMET observed weather (`wildfire ingest aemet-observations`, the `aemet.observations` job); null without AEMET_API_KEY. */
   aemetObservations: AemetObservations | null;
+  /** `wildfire ingest aemet-forecast`, the `aemet.forecast` job; null without AEMET_API_KEY. */
+  aemetForecast: AemetForecast | null;
+  /** `GET /api/v3/m1/forecast`. */
+  forecast: ForecastService;
   /** The newest day ingested from AEMET observations, or null (for /health). */
   newestObservedDay(): Promise<string | null>;
   /** `wildfire decisions rebuild-automatic`: the automatic decisions of every stored reading, derived again. */
@@ -72,7 +79,7 @@ export async function createDataFeatures(deps: {
   logger: Logger;
   syntheticCacheSize?: number;
   /** AEMET OpenData (config.aemet); observed weather is polled only with an API key. */
-  aemet?: Pick<WildfireConfig['aemet'], 'apiKey' | 'baseUrl'> & { onRemaining?: (remaining: number) => void; sleep?: (ms: number) => Promise<void> };
+  aemet?: Pick<WildfireConfig['aemet'], 'apiKey' | 'baseUrl' | 'requestsPerMinute'> & { onRemaining?: (remaining: number) => void; sleep?: (ms: number) => Promise<void> };
   /** Runs a periodic task unless another instance runs it (a Postgres advisory lock). */
   exclusive?: <T>(name: string, work: () => Promise<T>) => Promise<LockedRun<T>>;
 }): Promise<DataFeatures> {
@@ -106,10 +113,26 @@ export async function createDataFeatures(deps: {
     },
   };
   const { aemet } = deps;
+  const aemetClient = aemet?.apiKey ? createAemetClient({ apiKey: aemet.apiKey, baseUrl: aemet.baseUrl, logger, onRemaining: aemet.onRemaining, sleep: aemet.sleep }) : null;
+  const forecastRepo = createForecastRepository(database);
+  const aemetForecast =
+    aemetClient && deps.exclusive
+      ? createAemetForecast({
+          client: aemetClient,
+          repo: forecastRepo,
+          readings,
+          municipalities,
+          exclusive: deps.exclusive,
+          clock,
+          logger,
+          sleep: aemet!.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+          requestsPerMinute: aemet!.requestsPerMinute,
+        })
+      : null;
   const aemetObservations =
-    aemet?.apiKey && deps.exclusive
+    aemetClient && deps.exclusive
       ? createAemetObservations({
-          client: createAemetClient({ apiKey: aemet.apiKey, baseUrl: aemet.baseUrl, logger, onRemaining: aemet.onRemaining, sleep: aemet.sleep }),
+          client: aemetClient,
           repo: aemetRepo,
           municipalities,
           ingestColumns: createIngestWeatherColumns(weatherDeps),
@@ -135,6 +158,8 @@ export async function createDataFeatures(deps: {
       seasons: createIngestSeasons({ repo: seasonsRepo, clock }),
     },
     aemetObservations,
+    aemetForecast,
+    forecast: createForecastService({ repo: forecastRepo, municipalities, synthetic, clock }),
     newestObservedDay: () => aemetRepo.newestObservedDay(),
     rebuildAutomaticDecisions: createRebuildAutomaticDecisions({ repo: decisionsRepo, clock }),
   };

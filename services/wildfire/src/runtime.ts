@@ -135,7 +135,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   const jobs: JobsRuntime<WildfireJobs> = life.queue({
     queueName: WILDFIRE_QUEUE,
     registry: wildfireJobs,
-    handlers: () => wildfireJobHandlers({ tokens, reports: reporting, storageSweep: { service: 'wildfire', files: reporting.files, clock, exclusive }, aemetObservations: data.aemetObservations }),
+    handlers: () => wildfireJobHandlers({ tokens, reports: reporting, storageSweep: { service: 'wildfire', files: reporting.files, clock, exclusive }, aemet: { observations: data.aemetObservations, forecast: data.aemetForecast } }),
     concurrency: config.workerConcurrency,
     stalledAfterMs: config.jobStalledMs,
     schedules: () => wildfireSchedules(config, reporting.files),
@@ -158,6 +158,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
         readings: data.readings,
         ecosystem: data.ecosystem,
         decisionSupport: data.decisionSupport,
+        forecast: data.forecast,
         decisions: data.decisions,
         framing: data.framing,
         reports,

@@ -10,6 +10,8 @@ export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI-style path: `/firma/documentos/{document_id}`. */
   path: string;
+  /** A stable camelCase OpenAPI operationId (`getRiskForecast`). */
+  operationId?: string;
   summary: string;
   description?: string;
   tags: string[];
@@ -55,6 +57,7 @@ export function defineRoute<Q extends AnyObject, P extends AnyObject, B extends 
   registry.registerPath({
     method: spec.method,
     path: spec.path,
+    ...(spec.operationId ? { operationId: spec.operationId } : {}),
     summary: spec.summary,
     description: spec.description,
     tags: spec.tags,

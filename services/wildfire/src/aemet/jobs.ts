@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineJob, type JobHandlersOf, type JobRegistry, type ServiceSchedule } from '@firma-riesgo/service-kit';
-import type { WildfireConfig } from '../config';
+import { SCHEDULE_TIME_ZONE, type WildfireConfig } from '../config';
 
 /**
  * Polls AEMET's conventional observations and ingests each day whose noon has passed
@@ -17,16 +17,34 @@ export const aemetObservationsJob = defineJob({
   timeoutMs: 30 * 60_000,
 });
 
-export type AemetJobs = typeof aemetObservationsJob;
+/**
+ * The day's forecast run for every municipality (ingest-forecast.ts), paced to AEMET's
+ * request limit, so it may take hours: a stopped run is resumed by the next attempt or run
+ * the same day. Repeatable (WILDFIRE_AEMET_FORECAST_CRON, Madrid time), only with a key.
+ */
+export const aemetForecastJob = defineJob({
+  name: 'aemet.forecast',
+  schema: z.object({}),
+  attempts: 3,
+  backoff: { type: 'exponential', delayMs: 5 * 60_000 },
+  removeOnComplete: 30,
+  timeoutMs: 23 * 3_600_000,
+});
 
-export function aemetJobHandlers(observations: { poll(): Promise<unknown> } | null): JobHandlersOf<AemetJobs> {
+export type AemetJobs = typeof aemetObservationsJob | typeof aemetForecastJob;
+
+export function aemetJobHandlers(aemet: { observations: { poll(): Promise<unknown> } | null; forecast: { daily(): Promise<unknown> } | null }): JobHandlersOf<AemetJobs> {
   return {
-    // Without a key the job is never scheduled; one queued by hand does nothing.
-    'aemet.observations': async () => (observations ? observations.poll() : null),
+    // Without a key the jobs are never scheduled; one queued by hand does nothing.
+    'aemet.observations': async () => (aemet.observations ? aemet.observations.poll() : null),
+    'aemet.forecast': async () => (aemet.forecast ? aemet.forecast.daily() : null),
   };
 }
 
 export function aemetJobSchedules(config: Pick<WildfireConfig, 'aemet'>): ServiceSchedule<JobRegistry<AemetJobs>>[] {
   if (!config.aemet.apiKey) return [];
-  return [{ name: 'aemet.observations', repeat: { everyMs: config.aemet.observationsEveryMs }, payload: {}, atStart: true }];
+  return [
+    { name: 'aemet.observations', repeat: { everyMs: config.aemet.observationsEveryMs }, payload: {}, atStart: true },
+    { name: 'aemet.forecast', repeat: { pattern: config.aemet.forecastCron, tz: SCHEDULE_TIME_ZONE }, payload: {} },
+  ];
 }

@@ -3,7 +3,8 @@ import { AemetError } from '../aemet/client';
 import type { ObservationsRunResult } from '../aemet/ingest-observations';
 import { parseIsoDay } from '../config';
 import type { WildfireRuntime } from '../runtime';
-import { str } from './options';
+import type { ForecastRunResult } from '../aemet/ingest-forecast';
+import { list, str } from './options';
 
 /** `wildfire ingest aemet-observations [--date D]`: what the `aemet.observations` job does, by hand. */
 export function aemetCommands(): CliCommand<WildfireRuntime>[] {
@@ -40,7 +41,51 @@ export function aemetCommands(): CliCommand<WildfireRuntime>[] {
         }
       },
     },
+    {
+      name: 'ingest aemet-forecast',
+      synopsis: '[--municipios 28079,41091] [--json]',
+      description:
+        "Import AEMET's municipal forecasts (needs AEMET_API_KEY) and store each municipality's risk for D+1..D+6, the FWI\n" +
+        'chained from its last observed reading. Without --municipios: every municipality, resuming the day’s run where it\n' +
+        'stopped, paced to WILDFIRE_AEMET_REQUESTS_PER_MINUTE (hours for all 8,131); with it, only those.',
+      options: { municipios: { type: 'string' }, json: { type: 'boolean' } },
+      async run({ values }, { open, out }) {
+        const listed = values.municipios === undefined ? undefined : list(str(values.municipios) ?? '');
+        if (listed !== undefined && (listed.length === 0 || listed.some((c) => !/^\d{5}$/.test(c)))) {
+          out.error('wildfire ingest aemet-forecast: --municipios: expected 5-digit INE codes separated by commas');
+          return 2;
+        }
+        const rt = await open();
+        if (!rt.aemetForecast) {
+          out.error('wildfire ingest aemet-forecast: AEMET_API_KEY is not set; nothing was loaded');
+          return 2;
+        }
+        try {
+          const result = await rt.aemetForecast.run({ municipios: listed });
+          out.log(values.json ? JSON.stringify(result) : describeForecast(result));
+          return 0;
+        } catch (err) {
+          if (err instanceof RangeError) {
+            out.error(`wildfire ingest aemet-forecast: --municipios: ${err.message}; nothing was loaded`);
+            return 2;
+          }
+          if (err instanceof AemetError) {
+            out.error(`wildfire ingest aemet-forecast: ${err.message}; the municipalities done so far are kept, a new run resumes after them`);
+            return 1;
+          }
+          throw err;
+        }
+      },
+    },
   ];
+}
+
+function describeForecast(r: ForecastRunResult): string {
+  if (r.already_done) return `The forecast run of ${r.issued_on} had finished already; nothing to do.`;
+  return (
+    `Forecast of ${r.issued_on}: ${r.processed} municipalities processed${r.resumed_after ? ` (resumed after ${r.resumed_after})` : ''}, ${r.written} with a forecast; ` +
+    `${r.without_observation} without an observed reading to chain from, ${r.without_forecast} without an AEMET forecast.`
+  );
 }
 
 function describeRun(r: ObservationsRunResult): string {

@@ -9,3 +9,4 @@ export * from '../reports/tables';
 export * from '../seasons/tables';
 export * from '../storage/tables';
 export * from '../aemet/tables';
+export * from '../forecast/tables';

@@ -27,6 +27,9 @@ export const PRODUCTS: Record<string, string> = {
   'observacion/convencional/todas': 'observaciones-todas.json',
   'valores/climatologicos/inventarioestaciones/todasestaciones': 'inventario-estaciones.json',
 };
+/** Municipal forecasts: the recorded ones (Madrid's) are served for every INE code, unless `withoutForecast` names it. */
+const FORECAST = /^prediccion\/especifica\/municipio\/(diaria|horaria)\/(\d{5})$/;
+const FORECAST_FILES = { diaria: 'prediccion-diaria.json', horaria: 'prediccion-horaria.json' } as const;
 
 /** ISO-8859-15 bytes of a text (Latin-1 plus €, Š, š, Ž, ž, Œ, œ, Ÿ). */
 function latin9(text: string): Buffer {
@@ -42,6 +45,8 @@ export interface FakeAemet {
   /** Requests served, in order (paths). */
   requests: string[];
   encoding: 'iso-8859-15' | 'utf-8';
+  /** INE codes for which the forecast products answer `estado` 404. */
+  withoutForecast: Set<string>;
   /** Replaces a product's data (by path after /api/). */
   serve(path: string, data: unknown): void;
   failNext(path: string, ...failures: Failure[]): void;
@@ -54,7 +59,14 @@ export async function startFakeAemet(): Promise<FakeAemet> {
   const pending = new Map<string, { path: string; truncate: boolean }>();
   let remaining = 150;
   let nextId = 0;
-  const fake = { requests: [] as string[], encoding: 'iso-8859-15' } as FakeAemet;
+  const fake = { requests: [] as string[], encoding: 'iso-8859-15', withoutForecast: new Set<string>() } as FakeAemet;
+  const forecasts = { diaria: fixture(FORECAST_FILES.diaria), horaria: fixture(FORECAST_FILES.horaria) };
+  const productData = (path: string): unknown => {
+    if (data.has(path)) return data.get(path);
+    const match = FORECAST.exec(path);
+    if (!match || fake.withoutForecast.has(match[2]!)) return undefined;
+    return forecasts[match[1] as 'diaria' | 'horaria'];
+  };
 
   const send = (res: ServerResponse, status: number, body: Buffer, contentType: string, truncate = false) => {
     res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': String(truncate ? body.length + 500 : body.length), 'Remaining-request-count': String(--remaining) });
@@ -77,7 +89,7 @@ export async function startFakeAemet(): Promise<FakeAemet> {
       const failure = failures.get(path)?.shift();
       if (failure === 'http429') return envelope(res, 429, { descripcion: 'Límite de peticiones o caracteres por minuto excedido', estado: 429 });
       if (failure === 'estado429') return envelope(res, 200, { descripcion: 'Límite de peticiones o caracteres por minuto excedido', estado: 429 });
-      if (failure === 'estado404' || !data.has(path)) return envelope(res, 200, { descripcion: 'No hay datos que satisfagan esos criterios', estado: 404 });
+      if (failure === 'estado404' || productData(path) === undefined) return envelope(res, 200, { descripcion: 'No hay datos que satisfagan esos criterios', estado: 404 });
       const id = `d${nextId++}`;
       pending.set(id, { path, truncate: failure === 'truncated' });
       return envelope(res, 200, { descripcion: 'exito', estado: 200, datos: `${fake.baseUrl}/sh/${id}`, metadatos: `${fake.baseUrl}/sh/meta` });
@@ -85,7 +97,7 @@ export async function startFakeAemet(): Promise<FakeAemet> {
     const datos = /^\/opendata\/sh\/(\w+)$/.exec(url.pathname);
     const entry = datos && pending.get(datos[1]!);
     if (!entry) return send(res, 404, Buffer.from('<html><body>Not Found</body></html>'), 'text/html');
-    const text = JSON.stringify(data.get(entry.path));
+    const text = JSON.stringify(productData(entry.path));
     if (fake.encoding === 'utf-8') return send(res, 200, Buffer.from(text, 'utf8'), 'application/json;charset=UTF-8', entry.truncate);
     return send(res, 200, latin9(text), 'text/plain;charset=ISO-8859-15', entry.truncate);
   };

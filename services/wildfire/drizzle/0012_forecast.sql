@@ -1,0 +1,29 @@
+CREATE TABLE "forecast_days" (
+	"municipio_id" text NOT NULL,
+	"date" date NOT NULL,
+	"issued_at" timestamp with time zone NOT NULL,
+	"issued_on" date NOT NULL,
+	"lead_days" integer NOT NULL,
+	"temp" double precision NOT NULL,
+	"rh" double precision NOT NULL,
+	"ws" double precision NOT NULL,
+	"prec" double precision NOT NULL,
+	"prec_from" text NOT NULL,
+	"ffmc" double precision NOT NULL,
+	"dmc" double precision NOT NULL,
+	"dc" double precision NOT NULL,
+	"isi" double precision NOT NULL,
+	"bui" double precision NOT NULL,
+	"fwi" double precision NOT NULL,
+	"dsr" double precision NOT NULL,
+	CONSTRAINT "forecast_days_municipio_id_date_pk" PRIMARY KEY("municipio_id","date")
+);
+--> statement-breakpoint
+CREATE TABLE "forecast_runs" (
+	"issued_on" date PRIMARY KEY NOT NULL,
+	"started_at" timestamp with time zone NOT NULL,
+	"finished_at" timestamp with time zone,
+	"total" integer NOT NULL,
+	"done" integer NOT NULL,
+	"cursor" text
+);
