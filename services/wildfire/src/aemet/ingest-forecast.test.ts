@@ -109,7 +109,7 @@ describe('AEMET forecast', () => {
   it('gives test tokens six synthetic days', async () => {
     const res = await get('41091', test);
     expect(res.status).toBe(200);
-    expect(res.body.source).toBe('synthetic');
+    expect(res.body).toMatchObject({ source: 'synthetic', issued_at: '2025-07-15T22:00:00.000Z' });
     expect(res.body.days.map((d: { date: string; lead_days: number }) => [d.date, d.lead_days])).toEqual(
       ['2025-07-17', '2025-07-18', '2025-07-19', '2025-07-20', '2025-07-21', '2025-07-22'].map((d, i) => [d, i + 1]),
     );

@@ -94,7 +94,11 @@ export function createAemetObservations(deps: AemetObservationsDeps) {
 
   function noonStations(hours: readonly HourlyObservation[], stations: ReadonlyMap<string, Station>, date: string) {
     const byStation = new Map<string, HourlyObservation[]>();
-    for (const h of hours) byStation.set(h.idema, [...(byStation.get(h.idema) ?? []), h]);
+    for (const h of hours) {
+      const rows = byStation.get(h.idema);
+      if (rows) rows.push(h);
+      else byStation.set(h.idema, [h]);
+    }
     const usable: NoonStation[] = [];
     const gaps: Record<StationGap, number> = { no_noon_observation: 0, missing_noon_value: 0, incomplete_precipitation: 0 };
     for (const [id, rows] of byStation) {

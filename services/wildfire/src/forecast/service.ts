@@ -1,3 +1,4 @@
+import { localNoonHour } from '../aemet/forecast-noon';
 import { addDays, daysBetween, todayInSpain } from '../calendar';
 import { dangerClass } from '../decision-support/danger-classes';
 import { NotFoundError } from '../errors';
@@ -10,6 +11,12 @@ import type { ForecastRepository } from './repository';
 import type { TForecastResponse } from './schemas';
 
 const round = (x: number, decimals: number) => Number(x.toFixed(decimals));
+
+/** 00:00 of a Spanish (peninsular) day as an ISO instant: 22:00 or 23:00 UTC the day before. */
+function startOfDayInSpain(day: string): string {
+  const offsetHours = localNoonHour(day, false) - 11;
+  return new Date(Date.parse(`${day}T00:00:00Z`) - offsetHours * 3_600_000).toISOString();
+}
 
 function dayBody(issuedOn: string, d: { date: string; fwi: number; temp: number; rh: number; ws: number; prec: number }) {
   return {
@@ -40,7 +47,7 @@ export function createForecastService(deps: {
       if (caller.type === 'test') {
         const today = todayInSpain(deps.clock());
         const days = deps.synthetic.readings(municipioId, addDays(today, 1), addDays(today, 6));
-        return { municipio_id: municipioId, issued_at: `${today}T00:00:00+01:00`, source: 'synthetic', days: days.map((d) => dayBody(today, d)) };
+        return { municipio_id: municipioId, issued_at: startOfDayInSpain(today), source: 'synthetic', days: days.map((d) => dayBody(today, d)) };
       }
       const rows = await deps.repo.days(municipioId);
       if (rows.length === 0) throw new NotFoundError(`No forecast is stored for municipality ${municipioId}`, 'FORECAST_NOT_AVAILABLE', { param: 'municipio_id' });
