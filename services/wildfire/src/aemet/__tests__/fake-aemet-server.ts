@@ -18,7 +18,11 @@ export const FAKE_AEMET_KEY = 'test-aemet-key';
 
 export type Failure = 'http429' | 'estado429' | 'estado404' | 'truncated';
 
-/** Recorded responses written from AEMET's documentation (see README, "Where the numbers come from"). */
+/**
+ * Recorded responses written from AEMET OpenData's documented formats (field names and types of
+ * `observacion/convencional/todas`, the station inventory, and the municipal daily and hourly
+ * forecasts), with missing values, an implausible reading and non-ASCII names.
+ */
 export function fixture(name: string): unknown {
   return JSON.parse(readFileSync(join(__dirname, '..', '__fixtures__', name), 'utf8'));
 }
