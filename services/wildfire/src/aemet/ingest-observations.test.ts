@@ -13,7 +13,7 @@ import { startWildfire, type WildfireRuntime } from '../runtime';
 import { distanceKm } from './interpolate';
 import type { ObservationsRunResult } from './ingest-observations';
 import { aemetObservedDays } from './tables';
-import { FAKE_AEMET_KEY, startFakeAemet, type FakeAemet } from './__tests__/fake-aemet-server';
+import { FAKE_AEMET_KEY, fixture, startFakeAemet, type FakeAemet } from './__tests__/fake-aemet-server';
 
 const DAY = '2025-07-16';
 /** 17:00 in Madrid on the 16th: both noons (11 UTC peninsula, 12 UTC Canaries) are 2 h behind. */
@@ -164,6 +164,29 @@ describe('AEMET observed weather', () => {
     expect(await stored('28079')).toEqual(before);
     const count = await rt.database.db.select({ n: sql<number>`count(*)::int` }).from(readings).where(and(eq(readings.date, DAY)));
     expect(count[0]!.n).toBe(3);
+  });
+
+  it('writes a day’s readings, provenance and record together, or none of them', async () => {
+    const before = await stored('28079');
+    // A hotter noon at Retiro, then a failure at the last write of the day's transaction.
+    const hotter = (fixture('observaciones-todas.json') as { idema: string; fint: string; ta: number }[]).map((r) =>
+      r.idema === '3195' && r.fint === '2025-07-16T11:00:00' ? { ...r, ta: 35 } : r,
+    );
+    fake.serve('observacion/convencional/todas', hotter);
+    await rt.database.pool.query(`CREATE FUNCTION refuse_day() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+    await rt.database.pool.query('CREATE TRIGGER refuse_day BEFORE INSERT OR UPDATE ON aemet_observed_days FOR EACH ROW EXECUTE FUNCTION refuse_day()');
+    try {
+      await expect(rt.aemetObservations!.run({ date: DAY })).rejects.toThrow(/refused for the test/);
+      expect(await stored('28079')).toEqual(before);
+    } finally {
+      await rt.database.pool.query('DROP TRIGGER refuse_day ON aemet_observed_days; DROP FUNCTION refuse_day()');
+    }
+    await rt.aemetObservations!.run({ date: DAY });
+    const [, day16] = await stored('28079');
+    expect(day16!.temp).toBeGreaterThan(before[1]!.temp + 3.5);
+    fake.serve('observacion/convencional/todas', fixture('observaciones-todas.json'));
+    await rt.aemetObservations!.run({ date: DAY });
+    expect(await stored('28079')).toEqual(before);
   });
 
   it('refuses the command without a key, and a day whose noon has not passed', async () => {
