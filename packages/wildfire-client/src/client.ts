@@ -25,6 +25,7 @@ import type {
   SummaryQuery,
   TerritoryQuery,
   TerritoryReading,
+  RiskForecast,
 } from './types';
 
 /** Base URL used when none is given: the wildfire service's default local address. */
@@ -38,6 +39,7 @@ export const WILDFIRE_ENDPOINTS = {
   health: { method: 'GET', path: '/health', query: [], auth: false },
   me: { method: 'GET', path: '/api/v1/me', query: [], auth: true },
   m1: { method: 'GET', path: '/api/v3/m1', query: ['municipio_id', 'date_from', 'date_to'], auth: true },
+  forecast: { method: 'GET', path: '/api/v3/m1/forecast', query: ['municipio_id'], auth: true },
   m3: { method: 'GET', path: '/api/v3/m3', query: ['municipio_id', 'date'], auth: true },
   territory: { method: 'GET', path: '/api/v3/m1/territorio', query: ['date', 'province', 'community'], auth: true },
   summary: { method: 'GET', path: '/api/v3/resumen', query: ['date', 'province', 'community', 'level'], auth: true },
@@ -119,6 +121,11 @@ export class WildfireClient {
   m1(query: M1RangeQuery): Promise<Reading | ReadingRange>;
   m1(query: M1RangeQuery): Promise<Reading | ReadingRange> {
     return this.call('m1', { municipio_id: query.municipio_id, date_from: query.date_from, date_to: query.date_to });
+  }
+
+  /** `GET /api/v3/m1/forecast` (risk:read): the risk of the next six days. */
+  forecast(query: MunicipalityQuery): Promise<RiskForecast> {
+    return this.call('forecast', { municipio_id: query.municipio_id });
   }
 
   /** `GET /api/v3/m3` (risk:read): decision support for a day (default the latest with data). */

@@ -13,6 +13,21 @@ export interface Health {
   redis: 'ok' | 'down' | 'disabled';
   /** How report PDFs are sealed: with the generated certificate or the operator's, with or without a TSA. */
   signing: { self_signed: boolean; tsa: boolean };
+  /** Only with AEMET_API_KEY: the observed-weather feed, stale when its newest day is too old. */
+  data?: 'ok' | 'stale';
+  /** Only with AEMET_API_KEY. */
+  observed?: { newest_day: string | null; age_days: number | null };
+}
+
+/** Where an observed reading's noon weather came from: AEMET stations, inverse-distance weighted. */
+export interface ReadingProvenance {
+  source: 'aemet_observations';
+  method: 'idw';
+  power: number;
+  max_distance_km: number;
+  /** null when an altitude was unknown and temperatures were not corrected. */
+  lapse_rate_c_per_km: number | null;
+  stations: { id: string; distance_km: number; weight: number; altitude_m: number | null }[];
 }
 
 export interface RateLimitWindow {
@@ -60,6 +75,27 @@ export interface Reading {
   ws: number;
   prec: number;
   source: 'observed' | 'synthetic';
+  /** Only on readings built from AEMET observations. */
+  provenance?: ReadingProvenance;
+}
+
+/** `GET /api/v3/m1/forecast`. */
+export interface RiskForecast {
+  municipio_id: string;
+  issued_at: string;
+  source: 'aemet_forecast' | 'synthetic';
+  days: {
+    date: string;
+    lead_days: number;
+    risk_score: number;
+    risk_label: 'LOW' | 'MEDIUM' | 'HIGH';
+    fwi: number;
+    danger_class: DangerClass;
+    temp: number;
+    rh: number;
+    ws: number;
+    prec: number;
+  }[];
 }
 
 /** GET /api/v3/m1/territorio: a province, a community, or neither (all of Spain). */
@@ -246,6 +282,8 @@ export interface M3DecisionSupport {
   measures: Measure[];
   actions: PreventiveAction[];
   sources: SourceRef[];
+  /** Only when the day's reading was built from AEMET observations. */
+  provenance?: ReadingProvenance;
 }
 
 export interface DecisionsQuery extends MunicipalityQuery {

@@ -12,7 +12,9 @@ import type { FramingService } from './framing/service';
 import { deprecationHeaders, markDeprecatedOperations } from './deprecation/headers';
 import { ecosystemRouter } from './ecosystem/router';
 import type { EcosystemService } from './ecosystem/service';
-import { healthRouter } from './health/router';
+import { forecastRouter } from './forecast/router';
+import type { ForecastService } from './forecast/service';
+import { healthRouter, type HealthDeps } from './health/router';
 import type { WildfireJobs } from './jobs/registry';
 import { createWildfireRegistry, WILDFIRE_API_DESCRIPTION, WILDFIRE_INTERFACE_VERSION, wildfireCommonResponses, wildfireServers } from './openapi';
 import type { RateLimits } from './rate-limits/service';
@@ -40,6 +42,7 @@ export interface WildfireAppDeps {
   readings: ReadingsService;
   ecosystem: EcosystemService;
   decisionSupport: DecisionSupportService;
+  forecast: ForecastService;
   decisions: DecisionsService;
   framing: FramingService;
   territory: TerritoryService;
@@ -48,6 +51,8 @@ export interface WildfireAppDeps {
   jobs: JobQueue<WildfireJobs>;
   /** How report PDFs are sealed, for /health. */
   signing: { selfSigned: boolean; tsa: boolean };
+  /** The AEMET observed-weather feed, for /health; absent without AEMET_API_KEY. */
+  observed?: HealthDeps['observed'];
   clock?: () => Date;
 }
 
@@ -64,11 +69,12 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
   });
   const auth = { tokens: deps.tokens, jobs: deps.jobs, logger: deps.logger, clock: deps.clock, limits: deps.limits };
   http.app.use(deprecationHeaders(deps.config.deprecatedPrefixes, deps.clock));
-  http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis, signing: deps.signing }));
+  http.app.use(healthRouter(registry, { version: deps.version, database: deps.database, redis: deps.redis, signing: deps.signing, observed: deps.observed }));
   http.app.use(tokensRouter(registry, auth));
   http.app.use(adminTokensRouter(registry, auth, deps.tokenAdmin));
   // Before m1's router: /api/v3/m1/territorio is its own route, not an m1 request.
   http.app.use(territoryRouter(registry, auth, deps.territory, { ingestionCron: deps.config.ingestionCron, clock: deps.clock ?? (() => new Date()) }));
+  http.app.use(forecastRouter(registry, auth, deps.forecast));
   http.app.use(readingsRouter(registry, auth, deps.readings));
   http.app.use(ecosystemRouter(registry, auth, deps.ecosystem));
   http.app.use(decisionSupportRouter(registry, auth, deps.decisionSupport));

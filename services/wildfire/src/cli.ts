@@ -3,6 +3,7 @@
 // are in cli-commands/.
 import pino from 'pino';
 import { createCli, createLogger, runCliMain } from '@firma-riesgo/service-kit';
+import { aemetCommands } from './cli-commands/aemet';
 import { fwiCommand } from './cli-commands/fwi';
 import { decisionsCommands } from './cli-commands/decisions';
 import { ingestCommands } from './cli-commands/ingest';
@@ -19,7 +20,7 @@ import { TokenInputError } from './tokens/service';
 export async function runCli(argv: string[], out: Out = console, env: NodeJS.ProcessEnv = process.env, stdin: In = process.stdin): Promise<number> {
   const cli = createCli<WildfireRuntime>({
     name: 'wildfire',
-    commands: [...tokenCommands(), ...reportCommands(), ...ingestCommands(), ...decisionsCommands(), fwiCommand(stdin), ...wildfireStorageCommands()],
+    commands: [...tokenCommands(), ...reportCommands(), ...ingestCommands(), ...aemetCommands(), ...decisionsCommands(), fwiCommand(stdin), ...wildfireStorageCommands()],
     async open() {
       const config = loadConfig(env);
       // The CLI prints its own results; library logs go to stderr, warnings and up only.

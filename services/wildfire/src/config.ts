@@ -64,6 +64,29 @@ const cron = (fallback: string) =>
     .default(fallback)
     .refine((pattern) => isCronPattern(pattern, SCHEDULE_TIME_ZONE), 'must be a cron pattern such as "30 3 * * *" (minute hour day month weekday, Madrid time)');
 
+const INTERVAL_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** An interval such as `1h`, `30m`, `90s` or `600000ms` (plain digits: milliseconds), in ms; at least a minute. */
+export function parseInterval(text: string): number | null {
+  const match = /^(\d+)\s*(ms|s|m|h)?$/.exec(text.trim());
+  if (!match) return null;
+  const ms = Number(match[1]) * INTERVAL_UNITS_MS[(match[2] ?? 'ms') as keyof typeof INTERVAL_UNITS_MS];
+  return ms >= 60_000 && Number.isSafeInteger(ms) ? ms : null;
+}
+
+const interval = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      const ms = parseInterval(value);
+      if (ms === null) {
+        ctx.addIssue({ code: 'custom', message: 'must be an interval of a minute or more such as "1h", "30m" or "90s"' });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
 const deprecatedPrefixes = () =>
   z
     .string()
@@ -123,6 +146,12 @@ const ZWildfireEnvSchema = z.object({
   WILDFIRE_TSA_URL: env.url(['http', 'https']).optional(),
   WILDFIRE_STORAGE: storageKindEnv(),
   WILDFIRE_DC_WINTER: winterRules(),
+  AEMET_API_KEY: z.string().trim().min(1).optional(),
+  AEMET_BASE_URL: env.url(['http', 'https']).default('https://opendata.aemet.es/opendata'),
+  WILDFIRE_AEMET_OBS_EVERY: interval('1h'),
+  WILDFIRE_AEMET_STALE_DAYS: env.int(2, 1),
+  WILDFIRE_AEMET_FORECAST_CRON: cron('30 5 * * *'),
+  WILDFIRE_AEMET_REQUESTS_PER_MINUTE: env.int(40, 1),
 });
 
 export type WildfireConfig = ReturnType<typeof loadConfig>;
@@ -177,6 +206,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     signing: { p12Path: e.WILDFIRE_SIGNING_P12_PATH, p12Password: e.WILDFIRE_SIGNING_P12_PASSWORD, tsaUrl: e.WILDFIRE_TSA_URL },
     /** Where the service's files live (WILDFIRE_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
     storage: storageSettings(e.WILDFIRE_STORAGE, e, 'WILDFIRE_STORAGE'),
+    /** AEMET OpenData: observed weather is polled only with a key; without one, nothing changes (synthetic data for test tokens, CSVs for live ones). */
+    aemet: {
+      apiKey: e.AEMET_API_KEY,
+      baseUrl: e.AEMET_BASE_URL,
+      /** How often `aemet.observations` polls (WILDFIRE_AEMET_OBS_EVERY). */
+      observationsEveryMs: e.WILDFIRE_AEMET_OBS_EVERY,
+      /** /health answers `data: stale` when the newest observed day is this many days old or more. */
+      staleDays: e.WILDFIRE_AEMET_STALE_DAYS,
+      /** When `aemet.forecast` runs (cron, Madrid time). */
+      forecastCron: e.WILDFIRE_AEMET_FORECAST_CRON,
+      /** AEMET requests a forecast run makes per minute at most (4 per municipality). */
+      requestsPerMinute: e.WILDFIRE_AEMET_REQUESTS_PER_MINUTE,
+    },
     /** Another backend from the same variables: the target of `wildfire storage migrate --to KIND` (ConfigError when its variables are missing). */
     storageFor: (kind: StorageKind): StorageSettings => {
       if (kind === 'postgres' && !e.WILDFIRE_DATABASE_URL) throw new ConfigError(['WILDFIRE_DATABASE_URL: the postgres backend needs it (not the embedded database)']);

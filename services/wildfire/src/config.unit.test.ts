@@ -1,5 +1,5 @@
 import { ConfigError } from '@firma-riesgo/service-kit';
-import { loadConfig, parseDeprecatedPrefixes, parseIsoDay } from './config';
+import { loadConfig, parseDeprecatedPrefixes, parseInterval, parseIsoDay } from './config';
 import { WINTER_RULES } from './fwi/winter';
 
 describe('loadConfig', () => {
@@ -43,6 +43,23 @@ describe('loadConfig', () => {
       kind: 's3',
       s3: { endpoint: 'http://minio:9000', bucket: 'riesgo', region: 'us-east-1', accessKeyId: 'minio', secretAccessKey: 'minio-secret', forcePathStyle: true, sse: 'AES256' },
     });
+  });
+
+  it('leaves AEMET off without a key, polls hourly by default, and reads intervals of a minute or more', () => {
+    expect(loadConfig({}).aemet).toEqual({
+      apiKey: undefined,
+      baseUrl: 'https://opendata.aemet.es/opendata',
+      observationsEveryMs: 3_600_000,
+      staleDays: 2,
+      forecastCron: '30 5 * * *',
+      requestsPerMinute: 40,
+    });
+    expect(loadConfig({ AEMET_API_KEY: 'k', WILDFIRE_AEMET_OBS_EVERY: '30m' }).aemet).toMatchObject({ apiKey: 'k', observationsEveryMs: 1_800_000 });
+    expect(parseInterval('90s')).toBe(90_000);
+    expect(parseInterval('600000')).toBe(600_000);
+    for (const bad of ['59s', '1d', 'hourly', '-1h', '']) expect(parseInterval(bad)).toBeNull();
+    expect(() => loadConfig({ WILDFIRE_AEMET_OBS_EVERY: '10s' })).toThrow(/WILDFIRE_AEMET_OBS_EVERY: must be an interval of a minute or more/);
+    expect(() => loadConfig({ AEMET_BASE_URL: 'ftp://opendata.aemet.es' })).toThrow(/AEMET_BASE_URL/);
   });
 
   it('defaults to port 8002, embedded storage under ./data, a 100kb JSON limit and the BullMQ prefix "bull"', () => {

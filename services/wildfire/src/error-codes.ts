@@ -19,6 +19,7 @@ export const WILDFIRE_ERROR_CODES = {
   NOT_FOUND: { status: 404, description: 'no such route', scope: 'any' },
   TOKEN_NOT_FOUND: { status: 404, description: 'the operator API: no active token with this id (`param` is `token_id`)' },
   MUNICIPALITY_NOT_FOUND: { status: 404, description: '`municipio_id` is well-formed but no municipality has that INE code' },
+  FORECAST_NOT_AVAILABLE: { status: 404, description: 'live tokens: no forecast is stored for the municipality (AEMET_API_KEY unset, the forecast run has not reached it yet, or it has no observed reading to chain the FWI from)' },
   READING_NOT_FOUND: { status: 404, description: 'live tokens: the latest reading was asked for and nothing is stored yet, m3/framing asked for a `date` with no stored reading (`param` is `date`), or a report for a month with no stored reading (`param` is `periodo`)' },
   REPORT_NOT_FOUND: { status: 404, description: 'no report with the given id, or it belongs to another account (`param` is `report_id`)' },
   REPORT_EXPIRED: { status: 410, description: 'the report was generated more than 12 months ago and is no longer available' },

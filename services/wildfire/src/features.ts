@@ -15,7 +15,13 @@ import { createFramingService, type FramingService } from './framing/service';
 import { createIngestMunicipalities, type MunicipalityIngestSummary } from './municipalities/ingest-municipalities';
 import { createMunicipalitiesRepository } from './municipalities/repository';
 import { createMunicipalitiesService, type MunicipalitiesService } from './municipalities/service';
-import { createIngestWeather, type WeatherIngestSummary } from './readings/ingest-weather';
+import { createAemetClient } from './aemet/client';
+import { createAemetForecast, type AemetForecast } from './aemet/ingest-forecast';
+import { createAemetObservations, type AemetObservations } from './aemet/ingest-observations';
+import { createForecastRepository } from './forecast/repository';
+import { createForecastService, type ForecastService } from './forecast/service';
+import { createAemetRepository } from './aemet/repository';
+import { createIngestWeather, createIngestWeatherColumns, type IngestWeatherDeps, type WeatherIngestSummary } from './readings/ingest-weather';
 import { createReadingsRepository } from './readings/repository';
 import { createReadingsService, type ReadingsService } from './readings/service';
 import { createGenerateReport, type GenerateReportDeps } from './reports/generate-report';
@@ -55,6 +61,14 @@ export interface DataFeatures {
     decisions(path: string): Promise<DecisionIngestSummary>;
     seasons(path: string): Promise<SeasonIngestSummary>;
   };
+  /** AEMET observed weather (`wildfire ingest aemet-observations`, the `aemet.observations` job); null without AEMET_API_KEY. */
+  aemetObservations: AemetObservations | null;
+  /** `wildfire ingest aemet-forecast`, the `aemet.forecast` job; null without AEMET_API_KEY. */
+  aemetForecast: AemetForecast | null;
+  /** `GET /api/v3/m1/forecast`. */
+  forecast: ForecastService;
+  /** The newest day ingested from AEMET observations, or null (for /health). */
+  newestObservedDay(): Promise<string | null>;
   /** `wildfire decisions rebuild-automatic`: the automatic decisions of every stored reading, derived again. */
   rebuildAutomaticDecisions(): Promise<{ municipalities: number; created: number; updated: number; removed: number }>;
 }
@@ -70,6 +84,10 @@ export async function createDataFeatures(deps: {
   syntheticCacheSize?: number;
   /** Each community's winter rule (fwi/winter.ts); default the built-in table. */
   winterRules?: WinterRules;
+  /** AEMET OpenData (config.aemet); observed weather is polled only with an API key. */
+  aemet?: Pick<WildfireConfig['aemet'], 'apiKey' | 'baseUrl' | 'requestsPerMinute'> & { onRemaining?: (remaining: number) => void; sleep?: (ms: number) => Promise<void> };
+  /** Runs a periodic task unless another instance runs it (a Postgres advisory lock). */
+  exclusive?: <T>(name: string, work: () => Promise<T>) => Promise<LockedRun<T>>;
 }): Promise<DataFeatures> {
   const { database, clock, logger } = deps;
   const municipalitiesRepo = createMunicipalitiesRepository(database);
@@ -85,10 +103,52 @@ export async function createDataFeatures(deps: {
   const decisionsRepo = createDecisionsRepository(database);
   const updateAutomaticDecisions = createUpdateAutomaticDecisions({ repo: decisionsRepo, clock });
   const synthetic = createSyntheticData({ cacheSize: deps.syntheticCacheSize, winterRules: deps.winterRules });
-  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock });
+  const aemetRepo = createAemetRepository(database);
+  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock, provenance: aemetRepo.provenance });
   const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
   const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, ecosystem, synthetic, clock });
   const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
+  const weatherDeps: IngestWeatherDeps = {
+    repo: readingsRepo,
+    municipalities,
+    today: () => todayInSpain(clock()),
+    highFwi: AUTOMATIC_MIN_FWI,
+    winterRules: deps.winterRules,
+    now: clock,
+    afterReadings: async (tx, touched, highRuns) => {
+      const counts = await updateAutomaticDecisions(tx, touched, highRuns);
+      if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
+    },
+  };
+  const { aemet } = deps;
+  const aemetClient = aemet?.apiKey ? createAemetClient({ apiKey: aemet.apiKey, baseUrl: aemet.baseUrl, logger, onRemaining: aemet.onRemaining, sleep: aemet.sleep }) : null;
+  const forecastRepo = createForecastRepository(database);
+  const aemetForecast =
+    aemetClient && deps.exclusive
+      ? createAemetForecast({
+          client: aemetClient,
+          repo: forecastRepo,
+          readings,
+          municipalities,
+          exclusive: deps.exclusive,
+          clock,
+          logger,
+          sleep: aemet!.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+          requestsPerMinute: aemet!.requestsPerMinute,
+        })
+      : null;
+  const aemetObservations =
+    aemetClient && deps.exclusive
+      ? createAemetObservations({
+          client: aemetClient,
+          repo: aemetRepo,
+          municipalities,
+          ingestColumns: createIngestWeatherColumns(weatherDeps),
+          exclusive: deps.exclusive,
+          clock,
+          logger,
+        })
+      : null;
   return {
     municipalities,
     seasons,
@@ -100,23 +160,16 @@ export async function createDataFeatures(deps: {
     territory: createTerritoryService({ readings, municipalities, seasons, synthetic, clock }),
     synthetic,
     ingest: {
-      weather: createIngestWeather({
-        repo: readingsRepo,
-        municipalities,
-        today: () => todayInSpain(clock()),
-        highFwi: AUTOMATIC_MIN_FWI,
-        winterRules: deps.winterRules,
-        now: clock,
-        afterReadings: async (tx, touched, highRuns) => {
-          const counts = await updateAutomaticDecisions(tx, touched, highRuns);
-          if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
-        },
-      }),
+      weather: createIngestWeather(weatherDeps),
       municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
       ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
       decisions: createIngestDecisions({ repo: decisionsRepo, municipalities, clock }),
       seasons: createIngestSeasons({ repo: seasonsRepo, clock }),
     },
+    aemetObservations,
+    aemetForecast,
+    forecast: createForecastService({ repo: forecastRepo, municipalities, synthetic, clock }),
+    newestObservedDay: () => aemetRepo.newestObservedDay(),
     rebuildAutomaticDecisions: createRebuildAutomaticDecisions({ repo: decisionsRepo, clock }),
   };
 }

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { createTsaClient, createWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import { createLogger, createMetrics, runIfUnlocked, startService, type JobsRuntime, type Logger, type ProcessRole, type ServiceLifecycle, type ServiceRuntime, type StartedService } from '@firma-riesgo/service-kit';
+import { Gauge } from 'prom-client';
 import { createWildfireApp } from './app';
+import { todayInSpain } from './calendar';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
 import { createDataFeatures, createReportFeatures, type DataFeatures } from './features';
@@ -56,6 +58,8 @@ export interface StartOptions {
    * Tests: `onRenderSlot` runs in a report job once it holds its account's render slot, before
    * any work; `busyRetryMs` is how soon a job whose account has none free tries again.
    */
+  /** Tests: how the AEMET client waits between retries (default: real time). */
+  aemetSleep?: (ms: number) => Promise<void>;
   reportRendering?: { onRenderSlot?: (report: { id: string; accountId: string; municipioId: string }) => Promise<void>; busyRetryMs?: number };
 }
 
@@ -85,14 +89,25 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   });
   const tokens = createTokensService(createTokensRepository(database.db), clock, { cache, announce, logger });
   const tokenAdmin = createTokenAdministration({ tokens, log: createAdminLogRepository(database.db), clock });
-  const data = await createDataFeatures({ database, clock, logger, syntheticCacheSize: options.syntheticCacheSize, winterRules: config.winterRules });
+  // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
+  const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
+  // One metrics registry per process: the HTTP histogram and the AEMET request budget.
+  const metrics = createMetrics('wildfire');
+  const aemetRemaining = new Gauge({ name: 'aemet_remaining_requests', help: 'AEMET OpenData requests left for the key (Remaining-request-count of its last answer)', registers: [metrics.registry] });
+  const data = await createDataFeatures({
+    database,
+    clock,
+    logger,
+    syntheticCacheSize: options.syntheticCacheSize,
+    winterRules: config.winterRules,
+    aemet: { ...config.aemet, onRemaining: (n) => aemetRemaining.set(n), sleep: options.aemetSleep },
+    exclusive,
+  });
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);
   const sealer = identity && createReportSealer({ identity, tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined, clock });
   // Threads start on the first PDF, so a process that renders none never loads the layout engine.
   const pdfPool = await life.open('pdf workers', () => createWorkerPool({ size: config.reports.pdfWorkers }), (pool) => pool.close());
-  // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
-  const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
   // Late-bound: the job handlers need the reports, and the reports enqueue jobs.
   const enqueuer: ReportGenerationQueue = {
     enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts),
@@ -126,7 +141,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   const jobs: JobsRuntime<WildfireJobs> = life.queue({
     queueName: WILDFIRE_QUEUE,
     registry: wildfireJobs,
-    handlers: () => wildfireJobHandlers({ tokens, reports: reporting, storageSweep: { service: 'wildfire', files: reporting.files, clock, exclusive } }),
+    handlers: () => wildfireJobHandlers({ tokens, reports: reporting, storageSweep: { service: 'wildfire', files: reporting.files, clock, exclusive }, aemet: { observations: data.aemetObservations, forecast: data.aemetForecast } }),
     concurrency: config.workerConcurrency,
     stalledAfterMs: config.jobStalledMs,
     schedules: () => wildfireSchedules(config, reporting.files),
@@ -141,7 +156,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
       createWildfireApp({
         config,
         logger,
-        metrics: createMetrics('wildfire'),
+        metrics,
         version: life.version,
         database,
         redis,
@@ -150,6 +165,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
         readings: data.readings,
         ecosystem: data.ecosystem,
         decisionSupport: data.decisionSupport,
+        forecast: data.forecast,
         decisions: data.decisions,
         framing: data.framing,
         territory: data.territory,
@@ -157,6 +173,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
         limits,
         jobs: jobs.queue,
         signing: { selfSigned: identity!.selfSigned, tsa: Boolean(config.signing.tsaUrl) },
+        observed: config.aemet.apiKey ? { newestDay: data.newestObservedDay, today: () => todayInSpain(clock()), staleDays: config.aemet.staleDays } : undefined,
         clock,
       }),
     demoCredential: config.demoToken ? () => tokens.createDemoTokenIfEmpty() : undefined,

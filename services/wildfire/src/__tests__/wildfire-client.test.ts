@@ -56,6 +56,12 @@ describe('@firma-riesgo/wildfire-client against the running service', () => {
     expect(range.data.map((r) => r.date)).toEqual(['2025-07-01', '2025-07-02', '2025-07-03']);
   });
 
+  it('reads the six-day forecast', async () => {
+    const forecast = await client().forecast({ municipio_id: '41091' });
+    expect(forecast).toMatchObject({ municipio_id: '41091', source: 'synthetic' });
+    expect(forecast.days.map((d) => d.lead_days)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it('reads m10 and /ecosystem', async () => {
     const c = client();
     const m10 = await c.m10({ municipio_id: '28079' });

@@ -9,3 +9,5 @@ export * from '../reports/tables';
 export * from '../seasons/tables';
 export * from '../storage/tables';
 export * from '../admin-log/tables';
+export * from '../aemet/tables';
+export * from '../forecast/tables';

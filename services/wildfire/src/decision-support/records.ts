@@ -40,5 +40,6 @@ export function m3Record(a: Assessment): TM3Response {
     measures: a.measures,
     actions: a.actions,
     sources: a.sources,
+    ...(a.provenance ? { provenance: a.provenance } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZMunicipioIdParamSchema } from '../municipalities/schemas';
 import { EARLIEST_DATE } from '../readings/date-range';
-import { dateParam } from '../readings/schemas';
+import { dateParam, ZProvenanceSchema } from '../readings/schemas';
 import { ACTION_CATEGORIES, AUDIENCES } from './actions-table';
 import { AEMET_LEVELS, DANGER_CLASS_CODES } from './danger-classes';
 import { BEHAVIOUR_CLASSES, FBP_PARAMETERS, type FbpFuelType } from './fire-behaviour';
@@ -141,6 +141,7 @@ export const ZM3ResponseSchema = z
       ),
     actions: z.array(ZActionSchema).describe('Recommended preventive actions for the class, each with its audience.'),
     sources: z.array(ZSourceRefSchema).describe('The data and rules used.'),
+    provenance: ZProvenanceSchema.optional().describe('Only when the day’s reading was built from AEMET observations: the stations, distances and weights, as m1.'),
   })
   .openapi('M3DecisionSupport');
 export type TM3Response = z.infer<typeof ZM3ResponseSchema>;

@@ -4,6 +4,7 @@ import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } fro
 import type { MunicipalitiesService, MunicipalityNames } from '../municipalities/service';
 import { requireServedDay } from '../readings/date-range';
 import type { Reading } from '../readings/reading';
+import type { TProvenance } from '../readings/schemas';
 import type { ReadingSource, ReadingsService } from '../readings/service';
 import type { EcosystemService } from '../ecosystem/service';
 import type { SeasonOnDay, SeasonsService } from '../seasons/service';
@@ -20,7 +21,7 @@ import { SOURCES, type SourceRef } from './sources';
 import { TREND_DAYS, trendOf, type Trend } from './trend';
 
 export interface DecisionSupportDeps {
-  readings: Pick<ReadingsService, 'latestStored' | 'storedRange' | 'storedFwiInWindows'>;
+  readings: Pick<ReadingsService, 'latestStored' | 'storedRange' | 'storedFwiInWindows' | 'storedProvenance'>;
   municipalities: Pick<MunicipalitiesService, 'find'>;
   seasons: Pick<SeasonsService, 'seasonOn'>;
   ecosystem: Pick<EcosystemService, 'profile'>;
@@ -35,6 +36,8 @@ export interface Assessment {
   date: string;
   reading: Reading;
   source: ReadingSource;
+  /** Where an observed reading's weather came from (AEMET stations), or null. */
+  provenance: TProvenance | null;
   dangerClass: DangerClassRow;
   percentile: number | null;
   percentileBasis: PercentileBasis;
@@ -90,7 +93,11 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
       const { percentile, basis } = percentileOf(reading.fwi, sample);
       const dangerClass = dangerClassRow(reading.fwi);
       const lastYearDate = sameDayIn(date, Number(date.slice(0, 4)) - 1);
-      const [season, ecosystem] = await Promise.all([deps.seasons.seasonOn(found.communityCode, date), ecosystemOf(caller, municipioId)]);
+      const [season, ecosystem, provenance] = await Promise.all([
+        deps.seasons.seasonOn(found.communityCode, date),
+        ecosystemOf(caller, municipioId),
+        caller.type === 'test' ? null : deps.readings.storedProvenance(municipioId, date),
+      ]);
       const historyMax = sample.reduce<{ date: string; fwi: number } | null>((max, d) => (max === null || d.fwi > max.fwi ? d : max), null);
       return {
         municipioId,
@@ -98,6 +105,7 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
         date,
         reading,
         source: history.source,
+        provenance,
         dangerClass,
         percentile,
         percentileBasis: basis,

@@ -19,6 +19,7 @@ function assessment(cls: DangerClass, source: 'observed' | 'synthetic' = 'observ
     date: '2025-07-20',
     reading: readingOf('2025-07-20', { temp: 35, rh: 18, ws: 20, prec: 0 }, { ...zeros, fwi }),
     source,
+    provenance: null,
     dangerClass: DANGER_CLASSES.find((row) => row.code === cls)!,
     percentile: 80,
     percentileBasis: { years: 3, days: 5, window_days: 15, first_date: '2023-07-05', last_date: '2025-07-20' } as Assessment['percentileBasis'],

@@ -1,4 +1,5 @@
 import { createJobRegistry, storageSweepJob, storageSweepJobHandlers, storageSweepSchedules, type JobHandlers, type ServiceSchedule } from '@firma-riesgo/service-kit';
+import { aemetForecastJob, aemetJobHandlers, aemetJobSchedules, aemetObservationsJob } from '../aemet/jobs';
 import type { WildfireConfig } from '../config';
 import { generateReportJob, reportJobHandlers, reportJobSchedules, reportRetentionJob, scheduledReportsJob } from '../reports/jobs';
 import { tokenJobHandlers, touchTokenJob } from '../tokens/jobs';
@@ -9,21 +10,28 @@ export const WILDFIRE_QUEUE = 'wildfire';
  * Every job wildfire runs, collected from the features' `jobs.ts` (each defines its jobs,
  * their handlers and their schedules). A job without a handler stops the worker from starting.
  */
-export const wildfireJobs = createJobRegistry([touchTokenJob, generateReportJob, reportRetentionJob, scheduledReportsJob, storageSweepJob]);
+export const wildfireJobs = createJobRegistry([touchTokenJob, generateReportJob, reportRetentionJob, scheduledReportsJob, storageSweepJob, aemetObservationsJob, aemetForecastJob]);
 export type WildfireJobs = typeof wildfireJobs;
 
 export function wildfireJobHandlers(features: {
   tokens: Parameters<typeof tokenJobHandlers>[0];
   reports: Parameters<typeof reportJobHandlers>[0];
   storageSweep: Parameters<typeof storageSweepJobHandlers>[0];
+  aemet: Parameters<typeof aemetJobHandlers>[0];
 }): JobHandlers<WildfireJobs> {
-  return { ...tokenJobHandlers(features.tokens), ...reportJobHandlers(features.reports), ...storageSweepJobHandlers(features.storageSweep) };
+  return {
+    ...tokenJobHandlers(features.tokens),
+    ...reportJobHandlers(features.reports),
+    ...storageSweepJobHandlers(features.storageSweep),
+    ...aemetJobHandlers(features.aemet),
+  };
 }
 
 /**
  * The repeatable jobs, in Madrid time: retention daily, the report schedule monthly; with
- * WILDFIRE_STORAGE=postgres, the orphan-chunk sweep hourly. Declared by the processes that run jobs.
+ * WILDFIRE_STORAGE=postgres, the orphan-chunk sweep hourly; with AEMET_API_KEY, the AEMET
+ * observations poll (WILDFIRE_AEMET_OBS_EVERY) and the daily forecast run (WILDFIRE_AEMET_FORECAST_CRON). Declared by the processes that run jobs.
  */
-export function wildfireSchedules(config: Pick<WildfireConfig, 'reports'>, files: Parameters<typeof storageSweepSchedules>[0]): ServiceSchedule<WildfireJobs>[] {
-  return [...storageSweepSchedules(files), ...reportJobSchedules(config.reports)];
+export function wildfireSchedules(config: Pick<WildfireConfig, 'reports' | 'aemet'>, files: Parameters<typeof storageSweepSchedules>[0]): ServiceSchedule<WildfireJobs>[] {
+  return [...storageSweepSchedules(files), ...reportJobSchedules(config.reports), ...aemetJobSchedules(config)];
 }

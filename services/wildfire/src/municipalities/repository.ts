@@ -70,6 +70,11 @@ export function createMunicipalitiesRepository(database: WildfireDatabase) {
       return new Map(rows.map((r) => [r.ineCode, { lat: r.lat, provinceCode: r.provinceCode }]));
     },
 
+    /** Each municipality's point and altitude (null until the nomenclator is loaded). */
+    async points(): Promise<{ ineCode: string; lat: number | null; lon: number | null; altitudeM: number | null }[]> {
+      return db.select({ ineCode: municipalities.ineCode, lat: municipalities.lat, lon: municipalities.lon, altitudeM: municipalities.altitudeM }).from(municipalities);
+    },
+
     async count(): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(municipalities);
       return row?.n ?? 0;

@@ -8,7 +8,7 @@ export interface MunicipalityNames {
   community: string;
 }
 
-export function createMunicipalitiesService(repo: Pick<MunicipalitiesRepository, 'seedVersion' | 'count' | 'seedRegistry' | 'exists' | 'find' | 'locations' | 'inArea'>) {
+export function createMunicipalitiesService(repo: Pick<MunicipalitiesRepository, 'seedVersion' | 'count' | 'seedRegistry' | 'exists' | 'find' | 'locations' | 'inArea' | 'points'>) {
   return {
     /**
      * Start-up step after the migrations: loads the built-in registry when the table is
@@ -25,6 +25,8 @@ export function createMunicipalitiesService(repo: Pick<MunicipalitiesRepository,
     locations: () => repo.locations(),
     /** The municipalities of a province (INE 01–52) or a community (01–19), or all of Spain, in code order. */
     inArea: (area: { provinceCode?: string; communityCode?: string }) => repo.inArea(area),
+    /** Each municipality's point and altitude, for placing weather stations. */
+    points: () => repo.points(),
 
     /** The municipality's names, or null when no municipality has the code. */
     async names(ineCode: string): Promise<MunicipalityNames | null> {

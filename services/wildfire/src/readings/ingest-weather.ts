@@ -106,12 +106,29 @@ export interface HighFwiRun {
 }
 
 export function createIngestWeather(deps: IngestWeatherDeps) {
+  const ingestColumns = createIngestWeatherColumns(deps);
   return async function ingestWeather(path: string): Promise<WeatherIngestSummary> {
     const locations = await deps.municipalities.locations();
     const today = deps.today();
     // Validation needs no database: a refused file never opens the transaction.
     const weather = await weatherColumnsOf(path, { isKnown: (code) => locations.has(code), today });
     if (weather.length === 0) throw new CsvInputError('the file has a header but no weather rows', 2);
+    return ingestColumns(weather, locations);
+  };
+}
+
+/**
+ * The same ingestion for weather already validated in memory (AEMET's observations):
+ * `alongside` runs in the ingestion's transaction after the readings are written, so
+ * what it writes commits or rolls back with them.
+ */
+export function createIngestWeatherColumns(deps: IngestWeatherDeps) {
+  return async function ingestColumns(
+    weather: WeatherColumns,
+    known?: ReadonlyMap<string, { lat: number | null }>,
+    alongside?: (tx: pg.ClientBase) => Promise<void>,
+  ): Promise<WeatherIngestSummary> {
+    const locations = known ?? (await deps.municipalities.locations());
     const grouped = orderByMunicipalityAndDay(weather);
     const repeat = firstRepeat(weather, grouped);
     if (repeat) {
@@ -150,6 +167,7 @@ export function createIngestWeather(deps: IngestWeatherDeps) {
       const highRuns = municipality.map((m, k) => ({ municipio_id: weather.codes[m]!, from: isoOfPgDay(from[k]!), to: isoOfPgDay(to[k]!) }));
       // The days recomputed from a winter's start are touched too: their runs were gathered with the rest.
       await deps.afterReadings(ingestion.transaction, walked, highRuns);
+      await alongside?.(ingestion.transaction);
       return {
         rows: weather.length,
         municipalities: weather.codes.length,

@@ -1,12 +1,12 @@
 import { OUTPUT_DECIMALS } from '../fwi';
 import type { Reading } from './reading';
-import type { TReading } from './schemas';
+import type { TProvenance, TReading } from './schemas';
 import type { ReadingSource } from './service';
 
 const round = (x: number, decimals: number) => Number(x.toFixed(decimals));
 
 /** The API shape of a reading: FWI outputs to 4 decimals (as `wildfire fwi` prints them), the score to 6. */
-export function readingBody(municipioId: string, r: Reading, source: ReadingSource): TReading {
+export function readingBody(municipioId: string, r: Reading, source: ReadingSource, provenance?: TProvenance): TReading {
   const d = (x: number) => round(x, OUTPUT_DECIMALS);
   return {
     municipio_id: municipioId,
@@ -25,5 +25,6 @@ export function readingBody(municipioId: string, r: Reading, source: ReadingSour
     ws: r.ws,
     prec: r.prec,
     source,
+    ...(provenance ? { provenance } : {}),
   };
 }

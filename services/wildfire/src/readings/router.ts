@@ -7,6 +7,7 @@ import { readingBody } from './records';
 import { ZM1QuerySchema, ZM1ResponseSchema, type TReadingRange, type TReading } from './schemas';
 import type { ReadingsService } from './service';
 
+
 export function readingsRouter(registry: OpenAPIRegistry, auth: RouteAuth, readings: ReadingsService): Router {
   const router = express.Router();
   defineRoute(router, registry, {
@@ -40,11 +41,11 @@ export function readingsRouter(registry: OpenAPIRegistry, auth: RouteAuth, readi
       const caller = principalOf(res.locals);
       const id = query.municipio_id;
       if (query.date_from === undefined && query.date_to === undefined) {
-        const { reading, source } = await readings.latest(caller, id);
-        return readingBody(id, reading, source);
+        const { reading, source, provenance } = await readings.latest(caller, id);
+        return readingBody(id, reading, source, provenance);
       }
-      const { range, readings: days, source } = await readings.range(caller, id, query);
-      return { municipio_id: id, date_from: range.from, date_to: range.to, data: days.map((r) => readingBody(id, r, source)) };
+      const { range, readings: days, source, provenance } = await readings.range(caller, id, query);
+      return { municipio_id: id, date_from: range.from, date_to: range.to, data: days.map((r) => readingBody(id, r, source, provenance.get(r.date))) };
     },
   });
   return router;

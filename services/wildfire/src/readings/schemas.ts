@@ -40,6 +40,29 @@ export const READING_EXAMPLE = {
   prec: 0,
   source: 'observed',
 } as const;
+export const ZProvenanceSchema = z
+  .object({
+    source: z.literal('aemet_observations').describe('AEMET OpenData conventional observations (hourly, automatic stations).'),
+    method: z.literal('idw').describe('Inverse-distance weighting of the nearest stations.'),
+    power: z.number().describe('The distance power of the weights (2: weights 1/d²).'),
+    max_distance_km: z.number().describe('Stations farther than this are never used.'),
+    lapse_rate_c_per_km: z
+      .number()
+      .nullable()
+      .describe('°C per km by which each station’s temperature was moved to the municipality’s altitude; null when an altitude was unknown and no correction was made.'),
+    stations: z
+      .array(
+        z.object({
+          id: z.string().describe('AEMET station indicativo (idema).'),
+          distance_km: z.number(),
+          weight: z.number().describe('Normalised weight; the weights sum to 1.'),
+          altitude_m: z.number().nullable(),
+        }),
+      )
+      .describe('The stations used, nearest first.'),
+  })
+  .openapi('ReadingProvenance');
+export type TProvenance = z.infer<typeof ZProvenanceSchema>;
 
 export const ZReadingSchema = z
   .object({
@@ -63,6 +86,7 @@ export const ZReadingSchema = z
     ws: z.number().describe('Noon wind speed at 10 m, km/h.'),
     prec: z.number().describe('Precipitation over the previous 24 h, mm.'),
     source: z.enum(['observed', 'synthetic']).describe('observed: loaded from weather data (live tokens); synthetic: the deterministic model test tokens read.'),
+    provenance: ZProvenanceSchema.optional().describe('Only on readings built from AEMET observations: the stations, distances and weights the noon weather came from.'),
   })
   .openapi('Reading', { example: READING_EXAMPLE });
 export type TReading = z.infer<typeof ZReadingSchema>;

@@ -6,13 +6,18 @@ import type { SyntheticData } from '../synthetic/synthetic-data';
 import { resolveDateRange, type DateRange } from './date-range';
 import type { Reading } from './reading';
 import type { ReadingsRepository } from './repository';
+import type { TProvenance } from './schemas';
 
 export interface ReadingsServiceDeps {
   repo: Pick<ReadingsRepository, 'latest' | 'range' | 'fwiInWindows' | 'onDay' | 'dayChangedAt' | 'newestDay'>;
   municipalities: Pick<MunicipalitiesService, 'exists'>;
   synthetic: SyntheticData;
   clock: () => Date;
+  /** Where stored readings' weather came from (AEMET observations), by date; absent: none is kept. */
+  provenance?: (municipioId: string, from: string, to: string) => Promise<ReadonlyMap<string, TProvenance>>;
 }
+
+const NO_PROVENANCE: ReadonlyMap<string, TProvenance> = new Map();
 
 export type ReadingSource = 'observed' | 'synthetic';
 
@@ -23,13 +28,15 @@ export type ReadingSource = 'observed' | 'synthetic';
 export function createReadingsService(deps: ReadingsServiceDeps) {
   const { repo, synthetic } = deps;
 
+  const provenanceOf = (municipioId: string, from: string, to: string) => (deps.provenance ? deps.provenance(municipioId, from, to) : Promise.resolve(NO_PROVENANCE));
+
   async function requireKnown(municipioId: string): Promise<void> {
     if (!(await deps.municipalities.exists(municipioId))) throw municipalityNotFound(municipioId);
   }
 
   return {
     /** The newest reading: today's for test tokens, the last stored day for live ones. */
-    async latest(caller: DataCaller, municipioId: string): Promise<{ reading: Reading; source: ReadingSource }> {
+    async latest(caller: DataCaller, municipioId: string): Promise<{ reading: Reading; source: ReadingSource; provenance?: TProvenance }> {
       requireMunicipalityAllowed(caller, municipioId);
       if (caller.type === 'test') {
         await requireKnown(municipioId);
@@ -38,7 +45,7 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
       }
       // One query when a reading is stored: a reading's municipality exists (checked by ingestion, kept by a trigger: readings/tables.ts).
       const reading = await repo.latest(municipioId);
-      if (reading) return { reading, source: 'observed' };
+      if (reading) return { reading, source: 'observed', provenance: (await provenanceOf(municipioId, reading.date, reading.date)).get(reading.date) };
       await requireKnown(municipioId);
       throw new NotFoundError(`No reading is stored for municipality ${municipioId} yet`, 'READING_NOT_FOUND', { param: 'municipio_id' });
     },
@@ -48,12 +55,13 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
       caller: DataCaller,
       municipioId: string,
       query: { date_from?: string; date_to?: string },
-    ): Promise<{ range: DateRange; readings: Reading[]; source: ReadingSource }> {
+    ): Promise<{ range: DateRange; readings: Reading[]; source: ReadingSource; provenance: ReadonlyMap<string, TProvenance> }> {
       requireMunicipalityAllowed(caller, municipioId);
       const range = resolveDateRange(query, todayInSpain(deps.clock()));
       await requireKnown(municipioId);
-      if (caller.type === 'test') return { range, readings: synthetic.readings(municipioId, range.from, range.to), source: 'synthetic' };
-      return { range, readings: await repo.range(municipioId, range.from, range.to), source: 'observed' };
+      if (caller.type === 'test') return { range, readings: synthetic.readings(municipioId, range.from, range.to), source: 'synthetic', provenance: NO_PROVENANCE };
+      const [readings, provenance] = await Promise.all([repo.range(municipioId, range.from, range.to), provenanceOf(municipioId, range.from, range.to)]);
+      return { range, readings, source: 'observed', provenance };
     },
 
     /** For other features: the latest stored reading of a municipality, or null; no caller, no access rules. */
@@ -68,6 +76,8 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
     /** For other features: when the readings of `date` last changed, or null; and the newest loaded day up to a day. */
     dayChangedAt: (date: string) => repo.dayChangedAt(date),
     newestStoredDay: (upTo: string) => repo.newestDay(upTo),
+    /** For other features: where a stored reading's weather came from, or null (not built from AEMET observations). */
+    storedProvenance: async (municipioId: string, date: string): Promise<TProvenance | null> => (await provenanceOf(municipioId, date, date)).get(date) ?? null,
 
     /** For other features: the stored FWI of each day inside the windows, in date order; no access rules. */
     storedFwiInWindows: (municipioId: string, windows: readonly DateRange[]) => repo.fwiInWindows(municipioId, windows),
