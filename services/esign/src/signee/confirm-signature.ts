@@ -48,7 +48,7 @@ export function createConfirmSignature(deps: {
   webhooks: Pick<WebhookDelivery, 'dispatch'>;
   jobs: JobEnqueuer<typeof dispatchWebhookEventJob>;
   /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
-  signatureLevel: 'B-B' | 'B-T';
+  signatureLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
   logger: Logger;
   clock: () => Date;
 }) {

@@ -120,7 +120,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
      * Records the seal unless it was recorded already: the sealed row, or null. The caller
      * holds the document's row lock and has checked it is not erased (erasure takes the same lock).
      */
-    async markSealed(id: string, seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string; at: Date }): Promise<SigningRequestRow | null> {
+    async markSealed(id: string, seal: { level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA'; tsaTime: Date | null; sha256: string; at: Date }): Promise<SigningRequestRow | null> {
       const [row] = await sealedNow({ id, level: seal.level, tsaTime: seal.tsaTime?.toISOString() ?? null, sha256: seal.sha256, at: seal.at.toISOString() });
       return row ?? null;
     },
