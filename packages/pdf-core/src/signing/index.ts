@@ -13,3 +13,4 @@ export * from './revocation-fetch';
 export * from './dss';
 export * from './document-timestamp';
 export * from './validation-data';
+export * from './local-revocation';
