@@ -10,7 +10,7 @@ import type { ReportGenerationQueue } from './reports/jobs';
 import type { ReportSchedules } from './reports/report-schedules';
 import type { ReportsService } from './reports/service';
 import { loadReportSealIdentity } from './reports/seal-identity';
-import { createReportSealer } from './reports/seal-report';
+import { createReportSealer, reportRevocationClient } from './reports/seal-report';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
 import { createRedisUsageCounter } from './rate-limits/redis-usage-counter';
@@ -83,7 +83,15 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   const data = await createDataFeatures({ database, clock, logger, syntheticCacheSize: options.syntheticCacheSize });
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);
-  const sealer = identity && createReportSealer({ identity, tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined, clock });
+  const sealer =
+    identity &&
+    createReportSealer({
+      identity,
+      tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined,
+      level: config.signing.padesLevel,
+      revocation: reportRevocationClient(config, identity),
+      clock,
+    });
   // Threads start on the first PDF, so a process that renders none never loads the layout engine.
   const pdfPool = await life.open('pdf workers', () => createWorkerPool({ size: config.reports.pdfWorkers }), (pool) => pool.close());
   // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
