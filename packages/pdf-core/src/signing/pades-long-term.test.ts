@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { loadPkcs12, type SigningIdentity } from './identity';
 import { PadesLevelError, sealPdf } from './pades';
+import { verifyPdfSignatures } from './verify';
 import { createRevocationClient, RevocationError } from './revocation-client';
 import { createTsaClient, type TsaClient } from './tsa-client';
 import { readDssWithQpdf, ocspText, subjectOf } from './__tests__/dss-reader';
@@ -123,6 +124,22 @@ describe('PAdES B-LT and B-LTA seals against a real PKI (openssl ca, openssl ocs
       rmSync(dir, { recursive: true, force: true });
     }
     expect(createHash('sha256').update(sealed.pdf).digest('hex')).toBe(sealed.sha256);
+
+    // Our own verification passes both, and a changed byte in the DSS fails the document timestamp only.
+    const report2 = verifyPdfSignatures(sealed.pdf);
+    expect(report2.valid).toBe(true);
+    expect(report2.signatures.map((s) => [s.kind, s.level, s.passed])).toEqual([
+      ['signature', 'B-T', true],
+      ['document-timestamp', null, true],
+    ]);
+    expect(report2.signatures[1]).toMatchObject({ signer: 'Test PKI TSA', timestampValid: true, integrity: true, coversDocument: true });
+    const tampered = Buffer.from(sealed.pdf);
+    const at = tampered.indexOf('/Type /DSS');
+    tampered[at + 1] = 'X'.charCodeAt(0);
+    const broken = verifyPdfSignatures(tampered);
+    expect(broken.valid).toBe(false);
+    expect(broken.signatures.map((s) => s.passed)).toEqual([true, false]);
+    expect(broken.signatures[1]!.integrity).toBe(false);
   });
 
   it('falls back to the CRLs when the OCSP responders are down, and fails (never a lower level) when the CRLs are down too', async () => {
