@@ -33,7 +33,7 @@ export function pkiRouter(registry: OpenAPIRegistry, deps: { pki: LocalPki | nul
     if (!deps.pki) throw new NotFoundError('This service seals with a certificate from a CA, which publishes its revocation data', 'NOT_FOUND');
     return deps.pki;
   };
-  const missing = { 404: errorResponse('The service seals with an operator’s certificate (SIGNING_P12_PATH): no local PKI (NOT_FOUND)') };
+  const missing = { 404: errorResponse('The service seals with an operator’s certificate from a CA, not a self-signed one: no local PKI (NOT_FOUND)') };
   defineRoute(router, registry, {
     method: 'get',
     path: '/pki/root.crt',
