@@ -1,4 +1,5 @@
 import { checkOutboundUrl, type CheckedTarget, type OutboundPolicy } from './outbound-address';
+import type { OutboundResolver } from './outbound-resolver';
 
 export interface AllowlistedPolicy extends OutboundPolicy {
   /**
@@ -12,7 +13,7 @@ export interface AllowlistedPolicy extends OutboundPolicy {
  * The outbound guard as a function of a URL, with an allowlist: a listed host passes
  * whatever it resolves to; any other must pass `checkOutboundUrl` under the policy.
  */
-export function createOutboundCheck(policy: AllowlistedPolicy): (url: string) => Promise<Pick<CheckedTarget, 'address' | 'family'>> {
+export function createOutboundCheck(policy: AllowlistedPolicy, resolve?: OutboundResolver): (url: string) => Promise<Pick<CheckedTarget, 'address' | 'family'>> {
   const allowed = new Set(policy.allowedHosts.map((host) => host.toLowerCase().replace(/^\[|\]$/g, '')));
   return async (url) => {
     let host = '';
@@ -21,7 +22,7 @@ export function createOutboundCheck(policy: AllowlistedPolicy): (url: string) =>
     } catch {
       // checkOutboundUrl refuses it below with its own message.
     }
-    const target = await checkOutboundUrl(url, allowed.has(host) ? { ...policy, allowPrivate: true } : policy);
+    const target = await checkOutboundUrl(url, allowed.has(host) ? { ...policy, allowPrivate: true } : policy, resolve);
     return { address: target.address, family: target.family };
   };
 }

@@ -26,6 +26,9 @@ describe('the self-signed identity: a local root, a document-signing certificate
   let base: string;
   let identity: SigningIdentity;
   let status: LocalCertStatus = { status: 'good' };
+  /** Another identity's root: answers signed with it are forgeries for this identity's certificates. */
+  let stranger: SigningIdentity;
+  let forge: { ocsp: boolean; crl: boolean } = { ocsp: false, crl: false };
   const served = { ocsp: 0, crl: 0 };
 
   beforeAll(async () => {
@@ -33,15 +36,16 @@ describe('the self-signed identity: a local root, a document-signing certificate
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const root = identity.localRoot!;
         const sealSerial = serialHexOf(identity.certificate.serialNumber);
         const now = new Date();
         if (req.method === 'POST' && req.url === LOCAL_PKI_PATHS.ocsp) {
+          const root = (forge.ocsp ? stranger : identity).localRoot!;
           served.ocsp += 1;
           void answerOcspRequest(Buffer.concat(chunks), { root, now, validityMs: 60 * 60 * 1000, statusOf: (serial) => (serial === sealSerial ? status : { status: 'unknown' }) }).then((der) =>
             res.writeHead(200, { 'content-type': 'application/ocsp-response' }).end(der),
           );
         } else if (req.url === LOCAL_PKI_PATHS.crl) {
+          const root = (forge.crl ? stranger : identity).localRoot!;
           served.crl += 1;
           const revoked = status.status === 'revoked' ? [{ serialHex: sealSerial, at: status.at }] : [];
           void issueLocalCrl({ root, revoked, now, validityMs: 60 * 60 * 1000 }).then((der) => res.writeHead(200, { 'content-type': 'application/pkix-crl' }).end(der));
@@ -52,6 +56,7 @@ describe('the self-signed identity: a local root, a document-signing certificate
     await once(server, 'listening');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     identity = await loadPkcs12(generateSelfSignedPkcs12({ commonName: 'Sello del servicio', organization: 'Firma tests', pkiBaseUrl: base }), undefined);
+    stranger = await loadPkcs12(generateSelfSignedPkcs12({ commonName: 'Sello del servicio', organization: 'Firma tests' }), undefined);
     writeFileSync(join(dir, 'root.pem'), pem(identity.localRoot!.certificateDer));
     writeFileSync(join(dir, 'seal.pem'), pem(identity.certificateDer));
   });
@@ -117,6 +122,32 @@ describe('the self-signed identity: a local root, a document-signing certificate
     } finally {
       status = { status: 'good' };
     }
+  });
+
+  it('refuses answers signed by anyone but the issuer: a forged OCSP answer falls back to the CRL, and a forged CRL too leaves nothing', async () => {
+    try {
+      forge = { ocsp: true, crl: false };
+      const fallback = await createRevocationClient().evidenceFor(identity.certificate, identity.localRoot!.certificate);
+      expect(fallback.kind).toBe('crl');
+      forge = { ocsp: true, crl: true };
+      const failure = await createRevocationClient().evidenceFor(identity.certificate, identity.localRoot!.certificate).catch((err: unknown) => err);
+      expect(failure).toBeInstanceOf(RevocationError);
+      expect((failure as Error).message).toMatch(/signed by neither the issuer nor a responder it authorised[\s\S]*CRL .*(signature does not verify)/);
+    } finally {
+      forge = { ocsp: false, crl: false };
+    }
+  });
+
+  it('refuses to fetch from an address the outbound policy refuses', async () => {
+    const refused = await createRevocationClient({
+      check: async () => {
+        throw new Error('the host is not a public address, or resolves to one that is not');
+      },
+    })
+      .evidenceFor(identity.certificate, identity.localRoot!.certificate)
+      .catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(RevocationError);
+    expect((refused as Error).message).toContain('not a public address');
   });
 
   describe('sealing at B-LTA with it and a TSA from another PKI', () => {
