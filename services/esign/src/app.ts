@@ -90,7 +90,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
     }),
   );
   http.app.use(signeeRouter(registry, { signee: signing.signee }));
-  http.app.use(pkiRouter(registry, { pki: signing.pki }));
+  http.app.use(pkiRouter(registry, { pki: signing.pki, ocspLimiter: perClientLimiter('pki-ocsp') }));
   http.app.use(
     verificationRouter(registry, {
       verification: signing.verification,

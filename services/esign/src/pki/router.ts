@@ -1,6 +1,8 @@
 import express, { Router, type Response } from 'express';
 import { z } from 'zod';
-import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import { clientRateLimit, defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
+import type { RateLimiter } from '@firma-riesgo/auth';
+import { ipClient } from '../audit/client';
 import { NotFoundError } from '../errors';
 import { errorResponse } from '../openapi';
 import type { LocalPki } from './service';
@@ -27,8 +29,17 @@ function send(res: Response, type: string, body: Buffer, maxAgeSeconds: number):
  * that validators (and this service's own B-LT seals) find revocation data for the seal
  * certificate. With an operator's PKCS#12 every path answers 404 NOT_FOUND.
  */
-export function pkiRouter(registry: OpenAPIRegistry, deps: { pki: LocalPki | null }): Router {
+export function pkiRouter(
+  registry: OpenAPIRegistry,
+  deps: {
+    pki: LocalPki | null;
+    /** OCSP answers cost a signature each: limited per client IP (ESIGN_TOOLS_RATE_LIMIT, a counter of their own). */
+    ocspLimiter: RateLimiter;
+  },
+): Router {
   const router = Router();
+  const ocspLimit = clientRateLimit(deps.ocspLimiter, { clientOf: ipClient, what: 'OCSP requests' });
+  const tooMany = { 429: errorResponse('Too many OCSP requests from this client; wait `Retry-After` seconds') };
   const pki = () => {
     if (!deps.pki) throw new NotFoundError('This service seals with a certificate from a CA, which publishes its revocation data', 'NOT_FOUND');
     return deps.pki;
@@ -59,8 +70,8 @@ export function pkiRouter(registry: OpenAPIRegistry, deps: { pki: LocalPki | nul
     description:
       'RFC 6960 over HTTP POST: the body is a DER OCSPRequest (`application/ocsp-request`, at most 16 KiB), the answer a BasicOCSPResponse signed by the local root (`good` for the seal certificate in use, `unknown` for any other; nonce echoed; nextUpdate 24 hours on). An unreadable request is answered with OCSP status malformedRequest, as the RFC wants. The seal certificate’s AIA names this URL.',
     tags: ['pki'],
-    responses: { 200: { description: 'The OCSP response (DER)', content: binary('application/ocsp-response') }, ...missing, 413: errorResponse('The body is over 16 KiB (PAYLOAD_TOO_LARGE)') },
-    before: [express.raw({ type: () => true, limit: MAX_OCSP_REQUEST_BYTES })],
+    responses: { 200: { description: 'The OCSP response (DER)', content: binary('application/ocsp-response') }, ...missing, 413: errorResponse('The body is over 16 KiB (PAYLOAD_TOO_LARGE)'), ...tooMany },
+    before: [ocspLimit, express.raw({ type: () => true, limit: MAX_OCSP_REQUEST_BYTES })],
     handler: async (_input, req, res) => {
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       send(res, 'application/ocsp-response', await pki().ocsp(body), 0);
@@ -73,7 +84,8 @@ export function pkiRouter(registry: OpenAPIRegistry, deps: { pki: LocalPki | nul
     description: 'RFC 6960 appendix A.1 GET form: the path is the base64 (URL-encoded) DER request. Same answers as POST /pki/ocsp.',
     tags: ['pki'],
     params: ZOcspGetParamsSchema,
-    responses: { 200: { description: 'The OCSP response (DER)', content: binary('application/ocsp-response') }, ...missing, 422: errorResponse('The path is not base64') },
+    responses: { 200: { description: 'The OCSP response (DER)', content: binary('application/ocsp-response') }, ...missing, 422: errorResponse('The path is not base64'), ...tooMany },
+    before: [ocspLimit],
     handler: async ({ params }, _req, res) => {
       const der = Buffer.from(params.request.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
       send(res, 'application/ocsp-response', await pki().ocsp(der), 0);
