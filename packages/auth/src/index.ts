@@ -10,3 +10,4 @@ export * from './outbound-resolver';
 export * from './credential-cache';
 export * from './credential-changes';
 export * from './touch-tracker';
+export * from './outbound-allowlist';

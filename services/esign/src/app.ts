@@ -17,6 +17,7 @@ import { signeeRouter } from './signee/router';
 import { signingRequestsRouter } from './signing-requests/router';
 import { toolsRouter } from './tools/router';
 import { verificationRouter } from './verification/router';
+import { pkiRouter } from './pki/router';
 import { webhooksRouter } from './webhooks/router';
 import { contractsRouter } from './contracts/router';
 import { brandingRouter } from './branding/router';
@@ -93,6 +94,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
     }),
   );
   http.app.use(signeeRouter(registry, { signee: signing.signee }));
+  http.app.use(pkiRouter(registry, { pki: signing.pki, ocspLimiter: perClientLimiter('pki-ocsp') }));
   http.app.use(
     verificationRouter(registry, {
       verification: signing.verification,

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, env, parseConfig, serviceEnv, serviceSettings, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
-import { ENGINE_SANDBOX_MODES } from '@firma-riesgo/pdf-core';
+import { ENGINE_SANDBOX_MODES, PADES_LEVELS } from '@firma-riesgo/pdf-core';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
 
 /** A name server as `dns.Resolver.setServers` takes it: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
@@ -52,6 +52,9 @@ const ZEsignEnvSchema = z.object({
   SIGNING_IDENTITY_KEY: aes256Key(),
   ESIGN_AT_REST_KEY: aes256Key(),
   TSA_URL: env.url(['http', 'https']).optional(),
+  ESIGN_PADES_LEVEL: z.enum(PADES_LEVELS).optional(),
+  ESIGN_REVOCATION_ALLOWLIST: env.list(),
+  ESIGN_REVOCATION_TIMEOUT_MS: env.int(10_000, 100),
   WEBHOOK_ALLOW_PRIVATE: env.bool(false),
   WEBHOOK_ALLOW_HTTP: env.bool(false),
   WEBHOOK_RETRY_SCHEDULE: z
@@ -112,6 +115,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(['ESIGN_STORAGE: postgres needs ESIGN_DATABASE_URL (with the embedded database keep the default, local)']);
   }
   const storage = storageSettings(e.ESIGN_STORAGE, e, 'ESIGN_STORAGE');
+  // B-LTA with a TSA, B-B without; a level past B-B cannot be reached without one.
+  const padesLevel = e.ESIGN_PADES_LEVEL ?? (e.TSA_URL ? 'B-LTA' : 'B-B');
+  if (padesLevel !== 'B-B' && !e.TSA_URL) throw new ConfigError([`ESIGN_PADES_LEVEL: ${padesLevel} needs TSA_URL (every level past B-B carries a timestamp)`]);
   if (e.ESIGN_STORAGE !== 'local' && !e.SIGNING_P12_PATH && !e.SIGNING_IDENTITY_KEY) {
     // Shared storage means several instances: a self-signed identity under each DATA_DIR would differ per instance.
     throw new ConfigError([
@@ -158,6 +164,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       identityKey: e.SIGNING_IDENTITY_KEY,
       tsaUrl: e.TSA_URL,
       sealWaitMs: e.ESIGN_SEAL_WAIT_MS,
+      /** The PAdES level every seal reaches or fails at (never a lower one). */
+      padesLevel,
+      /**
+       * Fetching OCSP responses and CRLs for B-LT: the webhooks' outbound policy (private
+       * targets only with WEBHOOK_ALLOW_PRIVATE), plain http allowed (OCSP and CRLs are served
+       * over http), and these hosts allowed even when private (an in-house CA's responder).
+       */
+      revocation: {
+        allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+        allowedHosts: e.ESIGN_REVOCATION_ALLOWLIST,
+        timeoutMs: e.ESIGN_REVOCATION_TIMEOUT_MS,
+        dnsTimeoutMs: e.WEBHOOK_DNS_TIMEOUT_MS,
+        dnsServers: e.WEBHOOK_DNS_SERVERS.length > 0 ? e.WEBHOOK_DNS_SERVERS : undefined,
+      },
     },
     /**
      * The key outbox bodies are encrypted and signing codes are HMAC'd under (at-rest/keys.ts

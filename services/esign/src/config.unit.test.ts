@@ -94,6 +94,20 @@ describe('esign configuration', () => {
     expect(loadConfig({}).signing.identityKey).toBeUndefined();
   });
 
+  it('seals at B-LTA with a TSA and B-B without unless ESIGN_PADES_LEVEL says otherwise, and refuses a timestamped level without a TSA', () => {
+    const tsa = { TSA_URL: 'https://tsa.example/tsr' };
+    expect(loadConfig({}).signing.padesLevel).toBe('B-B');
+    expect(loadConfig(tsa).signing.padesLevel).toBe('B-LTA');
+    expect(loadConfig({ ...tsa, ESIGN_PADES_LEVEL: 'B-T' }).signing.padesLevel).toBe('B-T');
+    expect(loadConfig({ ...tsa, ESIGN_PADES_LEVEL: 'B-LT', ESIGN_REVOCATION_ALLOWLIST: 'ocsp.internal', WEBHOOK_ALLOW_PRIVATE: 'true' }).signing.revocation).toMatchObject({
+      allowPrivate: true,
+      allowedHosts: ['ocsp.internal'],
+      timeoutMs: 10_000,
+    });
+    expect(() => loadConfig({ ESIGN_PADES_LEVEL: 'B-T' })).toThrow(/ESIGN_PADES_LEVEL: B-T needs TSA_URL/);
+    expect(() => loadConfig({ ...tsa, ESIGN_PADES_LEVEL: 'LTA' })).toThrow(/ESIGN_PADES_LEVEL/);
+  });
+
   it('with a real database, needs ESIGN_AT_REST_KEY or SIGNING_IDENTITY_KEY (API and workers must open the same outbox and check the same codes)', () => {
     const db = { ESIGN_DATABASE_URL: 'postgres://db/esign' };
     expect(() => loadConfig(db)).toThrow(ConfigError);

@@ -1,3 +1,5 @@
+import { padesOptions } from './signatures/pades-options';
+import { createLocalPki, type LocalPki } from './pki/service';
 import { createTsaClient, type PdfWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import type { Database, JobQueue, Logger, QueueDepth } from '@firma-riesgo/service-kit';
 import { createAuditRepository } from './audit/repository';
@@ -44,6 +46,8 @@ import type { ContractTemplate } from './contracts/template-catalogue';
 export interface SigningFeatures {
   files: FileStore;
   identity: SigningIdentity;
+  /** The self-signed identity's root, CRL and OCSP responder (`/pki/*`); null with an operator's PKCS#12. */
+  pki: LocalPki | null;
   documents: DocumentsService;
   requests: SigningRequestsService;
   signee: SigneeService;
@@ -112,6 +116,7 @@ export function createSigningFeatures(deps: {
     files,
     identity: deps.identity,
     tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined,
+    pades: padesOptions(config, deps.identity),
     jobs,
     sealWaitMs: config.signing.sealWaitMs,
     publicUrl: config.publicUrl,
@@ -156,6 +161,7 @@ export function createSigningFeatures(deps: {
   return {
     files,
     identity: deps.identity,
+    pki: createLocalPki(deps.identity, clock),
     documents: documentsService,
     requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, record, clock }),
     signee: createSigneeService({
@@ -166,7 +172,7 @@ export function createSigningFeatures(deps: {
       signatures,
       webhooks: webhookDelivery,
       pool: deps.pool,
-      signatureLevel: config.signing.tsaUrl ? 'B-T' : 'B-B',
+      signatureLevel: config.signing.padesLevel,
       logger,
       otp: createOtpCodes(deps.atRest.otp),
       record,

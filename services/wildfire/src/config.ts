@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseWinterRules } from './fwi/winter';
 import { ConfigError, env, isCronPattern, parseConfig, serviceEnv, serviceSettings, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
+import { PADES_LEVELS } from '@firma-riesgo/pdf-core';
 
 /** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */
 export interface DeprecatedPrefix {
@@ -144,6 +145,9 @@ const ZWildfireEnvSchema = z.object({
   WILDFIRE_SIGNING_P12_PATH: z.string().min(1).optional(),
   WILDFIRE_SIGNING_P12_PASSWORD: z.string().optional(),
   WILDFIRE_TSA_URL: env.url(['http', 'https']).optional(),
+  WILDFIRE_PADES_LEVEL: z.enum(PADES_LEVELS).optional(),
+  WILDFIRE_REVOCATION_ALLOWLIST: env.list(),
+  WILDFIRE_REVOCATION_TIMEOUT_MS: env.int(10_000, 100),
   WILDFIRE_STORAGE: storageKindEnv(),
   WILDFIRE_DC_WINTER: winterRules(),
   AEMET_API_KEY: z.string().trim().min(1).optional(),
@@ -158,6 +162,8 @@ export type WildfireConfig = ReturnType<typeof loadConfig>;
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
   const e = parseConfig(ZWildfireEnvSchema, source);
+  const padesLevel = e.WILDFIRE_PADES_LEVEL ?? (e.WILDFIRE_TSA_URL ? 'B-LTA' : 'B-B');
+  if (padesLevel !== 'B-B' && !e.WILDFIRE_TSA_URL) throw new ConfigError([`WILDFIRE_PADES_LEVEL: ${padesLevel} needs WILDFIRE_TSA_URL (every level past B-B carries a timestamp)`]);
   if (e.WILDFIRE_SIGNING_P12_PASSWORD !== undefined && !e.WILDFIRE_SIGNING_P12_PATH) {
     // A password alone means the operator meant their own certificate: never fall back to a self-signed seal quietly.
     throw new ConfigError(['WILDFIRE_SIGNING_P12_PASSWORD: set without WILDFIRE_SIGNING_P12_PATH']);
@@ -203,7 +209,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       accountConcurrency: e.WILDFIRE_REPORT_ACCOUNT_CONCURRENCY,
     },
     /** The identity that seals report PDFs (a self-signed one under DATA_DIR unless a PKCS#12 is given), and the TSA for B-T seals. */
-    signing: { p12Path: e.WILDFIRE_SIGNING_P12_PATH, p12Password: e.WILDFIRE_SIGNING_P12_PASSWORD, tsaUrl: e.WILDFIRE_TSA_URL },
+    signing: {
+      p12Path: e.WILDFIRE_SIGNING_P12_PATH,
+      p12Password: e.WILDFIRE_SIGNING_P12_PASSWORD,
+      tsaUrl: e.WILDFIRE_TSA_URL,
+      /** The PAdES level every report seal reaches or fails at: B-LTA with a TSA, B-B without. */
+      padesLevel,
+      /** OCSP and CRL fetching for B-LT: public addresses only, except these hosts. */
+      revocation: { allowedHosts: e.WILDFIRE_REVOCATION_ALLOWLIST, timeoutMs: e.WILDFIRE_REVOCATION_TIMEOUT_MS },
+    },
     /** Where the service's files live (WILDFIRE_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
     storage: storageSettings(e.WILDFIRE_STORAGE, e, 'WILDFIRE_STORAGE'),
     /** AEMET OpenData: observed weather is polled only with a key; without one, nothing changes (synthetic data for test tokens, CSVs for live ones). */

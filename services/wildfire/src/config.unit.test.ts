@@ -97,14 +97,28 @@ describe('loadConfig', () => {
   });
 
   it('seals reports with a self-signed identity and no TSA by default, and refuses a signing password without its PKCS#12', () => {
-    expect(loadConfig({}).signing).toEqual({ p12Path: undefined, p12Password: undefined, tsaUrl: undefined });
+    const revocation = { allowedHosts: [], timeoutMs: 10_000 };
+    expect(loadConfig({}).signing).toEqual({ p12Path: undefined, p12Password: undefined, tsaUrl: undefined, padesLevel: 'B-B', revocation });
     expect(loadConfig({ WILDFIRE_SIGNING_P12_PATH: '/etc/wf/seal.p12', WILDFIRE_SIGNING_P12_PASSWORD: 's3cret', WILDFIRE_TSA_URL: 'https://tsa.example/tsr' }).signing).toEqual({
       p12Path: '/etc/wf/seal.p12',
       p12Password: 's3cret',
       tsaUrl: 'https://tsa.example/tsr',
+      padesLevel: 'B-LTA',
+      revocation,
     });
     expect(() => loadConfig({ WILDFIRE_SIGNING_P12_PASSWORD: 's3cret' })).toThrow(/WILDFIRE_SIGNING_P12_PASSWORD: set without WILDFIRE_SIGNING_P12_PATH/);
     expect(() => loadConfig({ WILDFIRE_TSA_URL: 'ftp://tsa.example' })).toThrow(/WILDFIRE_TSA_URL/);
+  });
+
+  it('seals at B-LTA with a TSA unless WILDFIRE_PADES_LEVEL says otherwise, and refuses a timestamped level without a TSA', () => {
+    const tsa = { WILDFIRE_TSA_URL: 'https://tsa.example/tsr' };
+    expect(loadConfig({ ...tsa, WILDFIRE_PADES_LEVEL: 'B-T' }).signing.padesLevel).toBe('B-T');
+    expect(loadConfig({ ...tsa, WILDFIRE_PADES_LEVEL: 'B-LT', WILDFIRE_REVOCATION_ALLOWLIST: 'ocsp.internal,10.0.0.5' }).signing).toMatchObject({
+      padesLevel: 'B-LT',
+      revocation: { allowedHosts: ['ocsp.internal', '10.0.0.5'] },
+    });
+    expect(() => loadConfig({ WILDFIRE_PADES_LEVEL: 'B-LT' })).toThrow(/WILDFIRE_PADES_LEVEL: B-LT needs WILDFIRE_TSA_URL/);
+    expect(() => loadConfig({ ...tsa, WILDFIRE_PADES_LEVEL: 'B-X' })).toThrow(/WILDFIRE_PADES_LEVEL/);
   });
 
   it('schedules retention daily at 03:30 and the monthly reports at 06:00 on the 1st (Madrid time) by default, and refuses a pattern that is not cron', () => {

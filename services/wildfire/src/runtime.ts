@@ -12,7 +12,7 @@ import type { ReportGenerationQueue } from './reports/jobs';
 import type { ReportSchedules } from './reports/report-schedules';
 import type { ReportsService } from './reports/service';
 import { loadReportSealIdentity } from './reports/seal-identity';
-import { createReportSealer } from './reports/seal-report';
+import { createReportSealer, reportRevocationClient } from './reports/seal-report';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
 import { createTokenAdministration, type TokenAdministration } from './tokens/administration';
@@ -105,7 +105,15 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   });
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);
-  const sealer = identity && createReportSealer({ identity, tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined, clock });
+  const sealer =
+    identity &&
+    createReportSealer({
+      identity,
+      tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined,
+      level: config.signing.padesLevel,
+      revocation: reportRevocationClient(config, identity),
+      clock,
+    });
   // Threads start on the first PDF, so a process that renders none never loads the layout engine.
   const pdfPool = await life.open('pdf workers', () => createWorkerPool({ size: config.reports.pdfWorkers }), (pool) => pool.close());
   // Late-bound: the job handlers need the reports, and the reports enqueue jobs.

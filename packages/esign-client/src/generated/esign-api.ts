@@ -155,7 +155,7 @@ export interface paths {
         };
         /**
          * Status of a signing request
-         * @description Request fields plus signed_at, viewed_at, otp_attempts_left and `signature` (status, PAdES level B-B or B-T, TSA time, hash of the sealed copy).
+         * @description Request fields plus signed_at, viewed_at, otp_attempts_left and `signature` (status, PAdES level B-B, B-T, B-LT or B-LTA, TSA time, hash of the sealed copy).
          */
         get: operations["getSigningRequestStatus"];
         put?: never;
@@ -277,7 +277,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm and sign
-         * @description Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). Then stamps the signee's block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B.
+         * @description Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). Then stamps the signee's block on the last page and seals it at ESIGN_PADES_LEVEL (B-LTA with TSA_URL, B-B without). If the TSA or revocation data cannot be had, the request is signed and `signature.status` stays `sealing` while a worker retries: never a lower level.
          */
         post: operations["confirmSignature"];
         delete?: never;
@@ -298,6 +298,86 @@ export interface paths {
          * @description Once signed and sealed, through the same link (attachment). 409 while the seal is still being applied.
          */
         get: operations["downloadSigneeCopy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pki/root.crt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The local root certificate of the self-signed seal
+         * @description DER X.509 certificate (`application/pkix-cert`) of the root that issued the seal certificate; named in the seal certificate’s AIA (caIssuers). A validator that trusts it trusts this service’s seals.
+         */
+        get: operations["getPkiRootCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pki/root.crl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The local root’s CRL
+         * @description DER CRL v2 (`application/pkix-crl`) signed by the local root, valid 24 hours; the seal certificate’s CRL distribution point.
+         */
+        get: operations["getPkiRevocationList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pki/ocsp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OCSP responder for the seal certificate
+         * @description RFC 6960 over HTTP POST: the body is a DER OCSPRequest (`application/ocsp-request`, at most 16 KiB), the answer a BasicOCSPResponse signed by the local root (`good` for the seal certificate in use, `unknown` for any other; nonce echoed; nextUpdate 24 hours on). An unreadable request is answered with OCSP status malformedRequest, as the RFC wants. The seal certificate’s AIA names this URL.
+         */
+        post: operations["postOcspRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pki/ocsp/{request}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OCSP responder for the seal certificate (GET)
+         * @description RFC 6960 appendix A.1 GET form: the path is the base64 (URL-encoded) DER request. Same answers as POST /pki/ocsp.
+         */
+        get: operations["getOcspResponse"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1600,7 +1680,7 @@ export interface components {
             };
             signing: {
                 self_signed: boolean;
-                /** @description whether TSA_URL is configured (B-T seals) */
+                /** @description whether TSA_URL is configured (timestamped seals: ESIGN_PADES_LEVEL, B-LTA by default) */
                 tsa: boolean;
                 /** @description hex SHA-256 of the sealing certificate (DER): every instance of one deployment reports the same value */
                 certificate_sha256: string;
@@ -1646,7 +1726,7 @@ export interface components {
             finalised_at: string | null;
             final_signature: {
                 /** @enum {string} */
-                level: "B-B" | "B-T";
+                level: "B-B" | "B-T" | "B-LT" | "B-LTA";
                 /** Format: date-time */
                 tsa_time: string | null;
             } | null;
@@ -1726,7 +1806,7 @@ export interface components {
              * @description PAdES baseline level of the sealed copy; null until sealed
              * @enum {string|null}
              */
-            level: "B-B" | "B-T" | null;
+            level: "B-B" | "B-T" | "B-LT" | "B-LTA" | null;
             /**
              * Format: date-time
              * @description Time in the RFC 3161 signature timestamp (B-T)
@@ -1794,7 +1874,7 @@ export interface components {
              */
             timestamp_time: string | null;
             /** @enum {string|null} */
-            level: "B-B" | "B-T" | null;
+            level: "B-B" | "B-T" | "B-LT" | "B-LTA" | null;
             /** @description The digest over the byte ranges matches the signed messageDigest */
             integrity: boolean;
             /** @description The CMS signature verifies with the signer certificate */
@@ -1838,7 +1918,7 @@ export interface components {
             finalised_at: string | null;
             final_signature: {
                 /** @enum {string} */
-                level: "B-B" | "B-T";
+                level: "B-B" | "B-T" | "B-LT" | "B-LTA";
                 /** Format: date-time */
                 tsa_time: string | null;
             } | null;
@@ -1856,7 +1936,7 @@ export interface components {
              * @description PAdES level of the signee's sealed copy; null until sealed
              * @enum {string|null}
              */
-            level: "B-B" | "B-T" | null;
+            level: "B-B" | "B-T" | "B-LT" | "B-LTA" | null;
             /**
              * Format: date-time
              * @description Time in the RFC 3161 signature timestamp (B-T)
@@ -3404,6 +3484,188 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    getPkiRootCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The root certificate (DER) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pkix-cert": string;
+                };
+            };
+            /** @description The service seals with an operator’s certificate from a CA, not a self-signed one: no local PKI (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Control characters (NUL included) in the query, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    getPkiRevocationList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CRL (DER) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pkix-crl": string;
+                };
+            };
+            /** @description The service seals with an operator’s certificate from a CA, not a self-signed one: no local PKI (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Control characters (NUL included) in the query, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    postOcspRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OCSP response (DER) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ocsp-response": string;
+                };
+            };
+            /** @description The service seals with an operator’s certificate from a CA, not a self-signed one: no local PKI (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 16 KiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Control characters (NUL included) in the query, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Too many OCSP requests from this client; wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOcspResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The DER OCSP request, base64 (RFC 6960 appendix A.1), URL-encoded */
+                request: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OCSP response (DER) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ocsp-response": string;
+                };
+            };
+            /** @description The service seals with an operator’s certificate from a CA, not a self-signed one: no local PKI (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path is not base64 */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many OCSP requests from this client; wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8273,7 +8535,7 @@ export interface operations {
                          * @description The PAdES level the seal is applied at
                          * @enum {string}
                          */
-                        signature_level: "B-B" | "B-T";
+                        signature_level: "B-B" | "B-T" | "B-LT" | "B-LTA";
                         document_sha256: string;
                     };
                 };
@@ -8315,7 +8577,7 @@ export interface operations {
                         document_sha256: string;
                         final_sha256: string;
                         /** @enum {string} */
-                        signature_level: "B-B" | "B-T";
+                        signature_level: "B-B" | "B-T" | "B-LT" | "B-LTA";
                     };
                 };
             };

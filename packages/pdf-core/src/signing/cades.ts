@@ -7,13 +7,20 @@ import { OID } from './oids';
 import { preparedIdentity } from './prepared-identity';
 import type { TsaClient } from './tsa-client';
 
-/** PAdES baseline level of a seal: B-T when it carries a signature timestamp. */
-export type PadesLevel = 'B-B' | 'B-T';
+/**
+ * PAdES baseline levels (ETSI EN 319 142-1): B-B a signature; B-T with a signature
+ * timestamp; B-LT with the validation data (DSS) of both chains; B-LTA with a document
+ * timestamp over all of it.
+ */
+export const PADES_LEVELS = ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const;
+export type PadesLevel = (typeof PADES_LEVELS)[number];
 
 export interface CadesSignature {
   der: Buffer;
-  level: PadesLevel;
+  level: 'B-B' | 'B-T';
   tsaTime: Date | null;
+  /** The signature timestamp token (B-T), whose certificates the DSS must cover. */
+  tsaToken: Buffer | null;
 }
 
 /**
@@ -48,6 +55,7 @@ export async function createCadesSignature(content: Buffer, identity: SigningIde
   await signedData.sign(identity.privateKey as never, 0, 'SHA-256', undefined, engine);
 
   let tsaTime: Date | null = null;
+  let tsaToken: Buffer | null = null;
   if (tsa) {
     const signatureValue = Buffer.from(signerInfo.signature.valueBlock.valueHexView);
     const token = await tsa.timestamp(signatureValue);
@@ -57,7 +65,8 @@ export async function createCadesSignature(content: Buffer, identity: SigningIde
       attributes: [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [tokenAsn1.result] })],
     });
     tsaTime = token.genTime;
+    tsaToken = token.der;
   }
   const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
-  return { der: Buffer.from(contentInfo.toSchema().toBER()), level: tsa ? 'B-T' : 'B-B', tsaTime };
+  return { der: Buffer.from(contentInfo.toSchema().toBER()), level: tsa ? 'B-T' : 'B-B', tsaTime, tsaToken };
 }

@@ -1,9 +1,19 @@
-import { generateKeyPairSync, randomBytes, webcrypto } from 'node:crypto';
+import { randomBytes, webcrypto } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import forge from 'node-forge';
 import * as pkijs from 'pkijs';
 import { pkijsEngine } from './crypto-engine';
+import { generateSelfSignedPkcs12, type SelfSignedOptions } from './local-pki';
+
+export { generateSelfSignedPkcs12, type SelfSignedOptions } from './local-pki';
+
+/** The service's own root when it keeps one beside the seal key: it answers OCSP and signs CRLs. */
+export interface LocalRoot {
+  certificate: pkijs.Certificate;
+  certificateDer: Buffer;
+  privateKey: webcrypto.CryptoKey;
+}
 
 /** The key and certificate that seal PDFs, ready for WebCrypto and pkijs. */
 export interface SigningIdentity {
@@ -14,8 +24,11 @@ export interface SigningIdentity {
   chain: pkijs.Certificate[];
   /** The certificate's subject common name. */
   commonName: string;
+  /** Not from a CA: a self-signed certificate, or one under the service's own local root. */
   selfSigned: boolean;
   notAfter: Date;
+  /** Present when the PKCS#12 also holds the key of the root that issued the seal certificate. */
+  localRoot?: LocalRoot;
 }
 
 export class SigningIdentityError extends Error {}
@@ -36,74 +49,50 @@ export async function loadPkcs12(p12: Buffer, password: string | undefined): Pro
     ...(parsed.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag! })[forge.pki.oids.pkcs8ShroudedKeyBag!] ?? []),
     ...(parsed.getBags({ bagType: forge.pki.oids.keyBag! })[forge.pki.oids.keyBag!] ?? []),
   ];
-  const key = keyBags.find((bag) => bag.key)?.key as forge.pki.rsa.PrivateKey | undefined;
-  if (!key || typeof key.n === 'undefined') throw new SigningIdentityError('The PKCS#12 holds no RSA private key');
+  const keys = keyBags.map((bag) => bag.key as forge.pki.rsa.PrivateKey | undefined).filter((key) => key && typeof key.n !== 'undefined') as forge.pki.rsa.PrivateKey[];
+  if (keys.length === 0) throw new SigningIdentityError('The PKCS#12 holds no RSA private key');
   const certs = (parsed.getBags({ bagType: forge.pki.oids.certBag! })[forge.pki.oids.certBag!] ?? [])
     .map((bag) => bag.cert)
     .filter((cert): cert is forge.pki.Certificate => Boolean(cert));
-  const own = certs.find((cert) => (cert.publicKey as forge.pki.rsa.PublicKey).n?.equals(key.n));
+  const paired = keys
+    .map((key) => ({ key, cert: certs.find((cert) => (cert.publicKey as forge.pki.rsa.PublicKey).n?.equals(key.n)) }))
+    .filter((pair): pair is { key: forge.pki.rsa.PrivateKey; cert: forge.pki.Certificate } => Boolean(pair.cert));
+  // The seal is the key whose certificate is not a CA; a kept local root is the other.
+  const own = paired.find((pair) => !isCa(pair.cert)) ?? paired[0];
   if (!own) throw new SigningIdentityError('The PKCS#12 holds no certificate for its private key');
+  const root = paired.find((pair) => pair !== own && isCa(pair.cert) && own.cert.isIssuer(pair.cert) && pair.cert.isIssuer(pair.cert));
 
-  const pkcs8 = forge.asn1.toDer(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(key))).getBytes();
-  const privateKey = await webcrypto.subtle.importKey('pkcs8', Buffer.from(pkcs8, 'binary'), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
   const toPkijs = (cert: forge.pki.Certificate) => {
     const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
     return { der, cert: pkijs.Certificate.fromBER(der) };
   };
-  const signer = toPkijs(own);
+  const signer = toPkijs(own.cert);
   pkijsEngine();
+  let localRoot: LocalRoot | undefined;
+  if (root && root.cert.verify(own.cert)) {
+    const parsedRoot = toPkijs(root.cert);
+    localRoot = { certificate: parsedRoot.cert, certificateDer: parsedRoot.der, privateKey: await importRsaKey(root.key) };
+  }
   return {
-    privateKey,
+    privateKey: await importRsaKey(own.key),
     certificate: signer.cert,
     certificateDer: signer.der,
-    chain: certs.filter((cert) => cert !== own).map((cert) => toPkijs(cert).cert),
-    commonName: String(own.subject.getField('CN')?.value ?? ''),
-    selfSigned: own.isIssuer(own),
-    notAfter: own.validity.notAfter,
+    chain: certs.filter((cert) => cert !== own.cert).map((cert) => toPkijs(cert).cert),
+    commonName: String(own.cert.subject.getField('CN')?.value ?? ''),
+    selfSigned: own.cert.isIssuer(own.cert) || Boolean(localRoot),
+    notAfter: own.cert.validity.notAfter,
+    ...(localRoot ? { localRoot } : {}),
   };
 }
 
-export interface SelfSignedOptions {
-  commonName: string;
-  organization?: string;
-  validityYears?: number;
+function isCa(cert: forge.pki.Certificate): boolean {
+  const ext = cert.getExtension('basicConstraints') as { cA?: boolean } | undefined;
+  return Boolean(ext?.cA);
 }
 
-/**
- * A new RSA-2048 key (generated natively: forge's JavaScript keygen takes seconds) and a
- * self-signed certificate for document signing, as a PKCS#12 with an empty password (the file itself is kept 0600).
- */
-export function generateSelfSignedPkcs12(options: SelfSignedOptions): Buffer {
-  const { privateKey: pem } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  const key = forge.pki.privateKeyFromPem(pem) as forge.pki.rsa.PrivateKey;
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
-  // Positive and 16 bytes: RFC 5280 wants serials unique and at most 20 octets.
-  const serial = randomBytes(16);
-  serial[0] = (serial[0]! & 0x7f) | 0x10;
-  cert.serialNumber = serial.toString('hex');
-  const now = Date.now();
-  cert.validity.notBefore = new Date(now - 60 * 60 * 1000);
-  cert.validity.notAfter = new Date(now + (options.validityYears ?? 10) * 365 * 24 * 60 * 60 * 1000);
-  const subject = [{ name: 'commonName', value: options.commonName }];
-  if (options.organization) subject.push({ name: 'organizationName', value: options.organization });
-  cert.setSubject(subject);
-  cert.setIssuer(subject);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: false, critical: true },
-    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
-    { name: 'extKeyUsage', emailProtection: true },
-    { name: 'subjectKeyIdentifier' },
-  ]);
-  cert.sign(key, forge.md.sha256.create());
-  const p12 = forge.pkcs12.toPkcs12Asn1(key, [cert], '', { algorithm: '3des', friendlyName: options.commonName, generateLocalKeyId: true });
-  return Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary');
+async function importRsaKey(key: forge.pki.rsa.PrivateKey): Promise<webcrypto.CryptoKey> {
+  const pkcs8 = forge.asn1.toDer(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(key))).getBytes();
+  return webcrypto.subtle.importKey('pkcs8', Buffer.from(pkcs8, 'binary'), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
 }
 
 /**

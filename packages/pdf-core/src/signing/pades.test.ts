@@ -30,7 +30,9 @@ describe('PAdES seals', () => {
 
   beforeAll(async () => {
     identity = await ensureSelfSignedIdentity(join(dir, 'seal.p12'), { commonName: 'Sello de prueba', organization: 'Firma tests' });
-    writeFileSync(certFile, `-----BEGIN CERTIFICATE-----\n${identity.certificateDer.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END CERTIFICATE-----\n`);
+    // The generated identity's local root is what `openssl cms -verify` trusts.
+    const pem = (der: Buffer) => `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END CERTIFICATE-----\n`;
+    writeFileSync(certFile, pem(identity.localRoot!.certificateDer));
     tsa = await startOpensslTsa();
   });
 
@@ -129,7 +131,8 @@ describe('PAdES seals', () => {
     execFileSync('openssl', ['pkcs12', '-export', '-in', pem, '-out', protectedFile, '-passout', 'pass:s3cret']);
     const loaded = await loadPkcs12(readFileSync(protectedFile), 's3cret');
     expect(loaded.commonName).toBe('Otra');
-    expect(loaded.selfSigned).toBe(true);
+    // `openssl pkcs12 -export` keeps one key, the seal's: the root's key stays behind.
+    expect(loaded.localRoot).toBeUndefined();
     await expect(loadPkcs12(readFileSync(protectedFile), 'wrong')).rejects.toThrow(/PKCS#12/);
   });
 

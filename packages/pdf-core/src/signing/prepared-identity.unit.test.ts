@@ -79,7 +79,7 @@ describe('the identity’s CMS parts, built once', () => {
     const content = randomBytes(64);
     const after = await createCadesSignature(content, rotating);
     expect(essCertificateHash(after.der)).toEqual(createHash('sha256').update(other.certificateDer).digest());
-    expect(carriedCertificates(after.der)).toEqual([other.certificateDer]);
+    expect(carriedCertificates(after.der)).toEqual(carriedOf(other));
     expect(after.der.equals(await cmsFromScratch(content, rotating))).toBe(true);
   });
 
@@ -97,8 +97,13 @@ describe('the identity’s CMS parts, built once', () => {
     const a = await createCadesSignature(randomBytes(64), identity);
     const b = await createCadesSignature(randomBytes(64), other);
     const again = await createCadesSignature(randomBytes(64), identity);
-    expect(carriedCertificates(a.der)).toEqual([identity.certificateDer]);
-    expect(carriedCertificates(b.der)).toEqual([other.certificateDer]);
-    expect(carriedCertificates(again.der)).toEqual([identity.certificateDer]);
+    expect(carriedCertificates(a.der)).toEqual(carriedOf(identity));
+    expect(carriedCertificates(b.der)).toEqual(carriedOf(other));
+    expect(carriedCertificates(again.der)).toEqual(carriedOf(identity));
   });
 });
+
+/** The certificates a CMS of `identity` carries: its own, then its chain (the local root of a generated one). */
+function carriedOf(identity: SigningIdentity): Buffer[] {
+  return [identity.certificateDer, ...identity.chain.map((cert) => Buffer.from(cert.toSchema().toBER()))];
+}

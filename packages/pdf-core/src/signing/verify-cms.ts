@@ -210,3 +210,26 @@ function octets(value: asn1js.OctetString): Buffer {
   if (value.idBlock.isConstructed) return Buffer.concat((value.valueBlock.value as asn1js.OctetString[]).map((part) => octets(part)));
   return Buffer.from(value.valueBlock.valueHexView);
 }
+
+/**
+ * A document timestamp (/SubFilter /ETSI.RFC3161): the /Contents is an RFC 3161 token whose
+ * imprint is the hash of the signed byte ranges, and whose own signature must verify.
+ */
+export function checkDocumentTimestamp(token: pkijs.SignedData, content: Uint8Array): TimestampCheck & { imprintMatches: boolean; signer: SignerCheck | null } {
+  const eContent = token.encapContentInfo.eContent;
+  if (token.encapContentInfo.eContentType !== OID.tstInfo || !eContent) return { time: null, valid: false, imprintMatches: false, problems: ['the document timestamp holds no TSTInfo'], signer: null };
+  const tstDer = octets(eContent);
+  let tst: pkijs.TSTInfo;
+  try {
+    tst = pkijs.TSTInfo.fromBER(tstDer);
+  } catch {
+    return { time: null, valid: false, imprintMatches: false, problems: ['the document timestamp holds an unreadable TSTInfo'], signer: null };
+  }
+  const problems: string[] = [];
+  const imprintHash = DIGESTS[tst.messageImprint.hashAlgorithm.algorithmId];
+  const imprintOk = Boolean(imprintHash) && createHash(imprintHash!).update(content).digest().equals(Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView));
+  if (!imprintOk) problems.push('the signed bytes were changed: their digest differs from the document timestamp’s imprint');
+  const signer = checkSigner(token, tstDer);
+  problems.push(...signer.problems);
+  return { time: tst.genTime.toISOString(), valid: imprintOk && signer.integrity && signer.signatureValid && signer.essCertificateMatches !== false, imprintMatches: imprintOk, problems, signer };
+}

@@ -79,7 +79,8 @@ describe('verifying PAdES signatures', () => {
     });
     expect(result.signatures[0]!.certificate).toMatchObject({
       subject: 'CN=Sello de prueba',
-      selfSigned: true,
+      // Issued by the identity's own local root, not self-signed.
+      selfSigned: false,
       sha256: createHash('sha256').update(ours.certificateDer).digest('hex'),
     });
   });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { checkSigner, checkTimestamp, CmsFormatError, parseSignedData, type CertificateFacts } from './verify-cms';
+import { checkDocumentTimestamp, checkSigner, checkTimestamp, CmsFormatError, parseSignedData, type CertificateFacts } from './verify-cms';
 
 import { endOfContent, endsRevision, fieldNamesByReference, findSignatureDictionaries, pdfDate, pdfString, type SignatureDictionary } from './pdf-text-scan';
 
@@ -23,7 +23,10 @@ export interface SignatureVerification {
   signingTime: string | null;
   /** genTime of the RFC 3161 signature timestamp, or null (B-B). */
   timestampTime: string | null;
+  /** A signature's level as its CMS shows it (B-B or B-T); null for a document timestamp. */
   level: 'B-B' | 'B-T' | null;
+  /** A signature, or a document timestamp (/SubFilter /ETSI.RFC3161, PAdES B-LTA's archive timestamp). */
+  kind: 'signature' | 'document-timestamp';
   byteRange: number[] | null;
   integrity: boolean;
   signatureValid: boolean;
@@ -89,6 +92,7 @@ function verifyOne(pdf: Buffer, text: string, dict: SignatureDictionary, fields:
     signingTime: pdfDate(pdfString(body, 'M')),
     timestampTime: null,
     level: null,
+    kind: /\/SubFilter\s*\/ETSI\.RFC3161\b/.test(body) ? 'document-timestamp' : 'signature',
     byteRange: null,
     integrity: false,
     signatureValid: false,
@@ -141,6 +145,20 @@ function verifyOne(pdf: Buffer, text: string, dict: SignatureDictionary, fields:
     return finish();
   }
   const content = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
+  if (result.kind === 'document-timestamp') {
+    // The token's signer is the TSA; its time is the timestamp's.
+    const stamp = checkDocumentTimestamp(signed, content);
+    problems.push(...stamp.problems);
+    result.timestampTime = stamp.time;
+    result.timestampValid = stamp.valid;
+    result.integrity = stamp.imprintMatches && (stamp.signer?.integrity ?? false);
+    result.signatureValid = stamp.signer?.signatureValid ?? false;
+    result.essCertificateMatches = stamp.signer !== null && stamp.signer.essCertificateMatches !== false;
+    result.certificate = stamp.signer?.certificate ?? null;
+    result.signer ??= stamp.signer?.certificate?.commonName ?? null;
+    result.signingTime ??= stamp.time;
+    return finish();
+  }
   const check = checkSigner(signed, content);
   problems.push(...check.problems);
   result.integrity = check.integrity;

@@ -25,6 +25,7 @@ const OPERATION_IDS = [
   'pdfToImages', 'protectPdf', 'redactPdf', 'renderContractPdf', 'retryWebhookDelivery', 'rotatePdfPages', 'rotateWebhookSecret', 'sendSigningCode',
   'sendTestWebhookEvent', 'setBranding', 'setPdfMetadata', 'splitPdf', 'unprotectPdf', 'updateWebhook', 'uploadDocument', 'verifyDocument',
   'verifyUploadedPdf', 'watermarkPdf',
+  'getPkiRootCertificate', 'getPkiRevocationList', 'postOcspRequest', 'getOcspResponse',
   'createTenant', 'issueTenantKey', 'listTenantKeys', 'revokeKey', 'rotateKey', 'issueOwnKey', 'listOwnKeys', 'revokeOwnKey', 'dashboardRevokeKey', 'dashboardRotateKey',
 ];
 
@@ -33,6 +34,7 @@ const PUBLIC = [
   'confirmSignature', 'downloadSigneeCopy', 'getBrandingLogo', 'getDashboardLoginPage', 'getHealth', 'getSigneeDocument', 'getSigneePageImage',
   'getSigningPage', 'getVerificationForm', 'listContractTemplates', 'logInToDashboard', 'logOutOfDashboard', 'renderContractPdf', 'sendSigningCode',
   'verifyDocument', 'verifyUploadedPdf', 'dashboardRevokeKey', 'dashboardRotateKey',
+  'getPkiRootCertificate', 'getPkiRevocationList', 'postOcspRequest', 'getOcspResponse',
   'onDocumentCompleted', 'onDocumentErased', 'onDocumentSigned', 'onDocumentViewed', 'onRequestCancelled', 'onRequestCreated', 'onRequestExpired',
 ];
 

@@ -77,6 +77,9 @@ export function testConfig(env: Record<string, string | undefined>) {
 import { startOpensslTsa } from '../../../../packages/pdf-core/src/signing/__tests__/openssl-tsa';
 export { startOpensslTsa };
 export type { OpensslTsa } from '../../../../packages/pdf-core/src/signing/__tests__/openssl-tsa';
+import { startOpensslPki } from '../../../../packages/pdf-core/src/signing/__tests__/openssl-pki';
+export { startOpensslPki };
+export { readDssWithQpdf, ocspText, subjectOf } from '../../../../packages/pdf-core/src/signing/__tests__/dss-reader';
 export { verifyWithTools } from '../../../../packages/pdf-core/src/signing/__tests__/verify-tools';
 
 /** A real multi-page PDF made with pdf-lib; `padTo` grows it (an incompressible stream) to about that many bytes. */
@@ -155,13 +158,25 @@ export async function emailedOtp(mailDir: string, to: string): Promise<string> {
  * queue prefix on the real Redis, a real SMTP sink, a DATA_DIR of its own, optionally
  * a real TSA. `role: 'all'` runs the BullMQ worker in the same process.
  */
-export async function startTestEsign(options: { name: string; tsa?: boolean; env?: Record<string, string>; logger?: import('@firma-riesgo/service-kit').Logger; clock?: () => Date }) {
+export async function startTestEsign(options: {
+  name: string;
+  /**
+   * true: an openssl TSA with a certificate of its own, seals at B-T (its certificate names
+   * no OCSP responder). 'pki': the TSA of a test PKI (openssl-pki.ts) whose responders run on
+   * loopback (allowlisted), seals at the default level, B-LTA.
+   */
+  tsa?: boolean | 'pki';
+  env?: Record<string, string>;
+  logger?: import('@firma-riesgo/service-kit').Logger;
+  clock?: () => Date;
+}) {
   const { createTestDatabase, clearRedisPrefix } = await import('@firma-riesgo/service-kit/testing');
   const { startEsign } = await import('../runtime');
   const { rmSync } = await import('node:fs');
   const db = await createTestDatabase(options.name);
   const smtp = await startSmtpSink();
-  const tsa = options.tsa ? await startOpensslTsa() : undefined;
+  const pki = options.tsa === 'pki' ? await startOpensslPki() : undefined;
+  const tsa = pki ? await startOpensslTsa({ ...pki.tsa, caFile: pki.root }) : options.tsa ? await startOpensslTsa() : undefined;
   const dataDir = shortTempDir();
   const prefix = uniquePrefixLocal();
   const rt = await startEsign(
@@ -175,6 +190,8 @@ export async function startTestEsign(options: { name: string; tsa?: boolean; env
       ESIGN_PUBLIC_URL: 'https://firma.example.test',
       ESIGN_RATE_LIMIT_PREFIX: `${prefix}:rl`,
       ...(tsa ? { TSA_URL: tsa.url } : {}),
+      ...(tsa && !pki ? { ESIGN_PADES_LEVEL: 'B-T' } : {}),
+      ...(pki ? { ESIGN_REVOCATION_ALLOWLIST: '127.0.0.1' } : {}),
       ...options.env,
     }),
     'all',
@@ -186,6 +203,7 @@ export async function startTestEsign(options: { name: string; tsa?: boolean; env
     db,
     smtp,
     tsa,
+    pki,
     dataDir,
     prefix,
     keyFor,
@@ -193,6 +211,7 @@ export async function startTestEsign(options: { name: string; tsa?: boolean; env
       await rt.close();
       await smtp.close();
       await tsa?.close();
+      await pki?.close();
       await db.drop();
       await clearRedisPrefix(prefix);
       rmSync(dataDir, { recursive: true, force: true });

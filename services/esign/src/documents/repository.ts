@@ -188,7 +188,7 @@ export function createDocumentsRepository(db: EsignDb) {
     },
 
     /** Records the final PDF unless the document was finalised or erased meanwhile. */
-    async markFinalised(id: string, final: { sha256: string; level: 'B-B' | 'B-T'; tsaTime: Date | null; at: Date }): Promise<boolean> {
+    async markFinalised(id: string, final: { sha256: string; level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA'; tsaTime: Date | null; at: Date }): Promise<boolean> {
       const rows = await db
         .update(documents)
         .set({ finalisedAt: final.at, finalSha256: final.sha256, finalLevel: final.level, finalTsaTime: final.tsaTime, finaliseClaimedAt: null })

@@ -18,7 +18,7 @@ export const ZDocumentSchema = z
     created_at: z.iso.datetime(),
     final_sha256: z.string().nullable().describe('SHA-256 of the combined final PDF, once built'),
     finalised_at: z.iso.datetime().nullable(),
-    final_signature: z.object({ level: z.enum(['B-B', 'B-T']), tsa_time: z.iso.datetime().nullable() }).nullable(),
+    final_signature: z.object({ level: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']), tsa_time: z.iso.datetime().nullable() }).nullable(),
     erased_at: z.iso.datetime().nullable(),
   })
   .openapi('Document', {

@@ -24,7 +24,7 @@ export const documents = pgTable(
     finaliseClaimedBy: text('finalise_claimed_by'),
     finalisedAt: timestamp('finalised_at', { withTimezone: true }),
     finalSha256: text('final_sha256'),
-    finalLevel: text('final_level', { enum: ['B-B', 'B-T'] }),
+    finalLevel: text('final_level', { enum: ['B-B', 'B-T', 'B-LT', 'B-LTA'] }),
     finalTsaTime: timestamp('final_tsa_time', { withTimezone: true }),
     erasedAt: timestamp('erased_at', { withTimezone: true }),
   },

@@ -13,7 +13,7 @@ const HEALTH_FIELDS = {
   engines: z.record(z.string(), ZEngineStatusSchema),
   signing: z.object({
     self_signed: z.boolean(),
-    tsa: z.boolean().describe('whether TSA_URL is configured (B-T seals)'),
+    tsa: z.boolean().describe('whether TSA_URL is configured (timestamped seals: ESIGN_PADES_LEVEL, B-LTA by default)'),
     certificate_sha256: z
       .string()
       .regex(/^[0-9a-f]{64}$/)

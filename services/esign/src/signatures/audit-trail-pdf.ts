@@ -33,6 +33,7 @@ export function createAuditTrailPdf(deps: SealMaterial & {
     const sealed = await sealPdf(Buffer.from(await trail.save({ useObjectStreams: false })), {
       identity: deps.identity,
       tsa: deps.tsa,
+      ...deps.pades,
       signingTime: now,
       reason: `Registro de auditoría del documento ${doc.id}`,
       location: deps.publicUrl,

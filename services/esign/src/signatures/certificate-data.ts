@@ -36,7 +36,7 @@ export function certificateData(
       })),
     events: events.map((e) => ({ at: e.occurredAt, kind: e.kind, email: e.email, ip: e.ip, userAgent: e.userAgent, documentSha256: e.documentSha256, details: e.details })),
     verificationUrl: `${seal.publicUrl}/verificar/${doc.id}`,
-    seal: { commonName: seal.identity.commonName, selfSigned: seal.identity.selfSigned, level: seal.tsa ? 'B-T' : 'B-B' },
+    seal: { commonName: seal.identity.commonName, selfSigned: seal.identity.selfSigned, level: seal.pades.level },
     generatedAt: now,
   };
 }

@@ -67,6 +67,7 @@ export function createFinaliseDocument(deps: SealMaterial & {
       const sealed = await sealPdf(await originalOf(files, doc), {
         identity: deps.identity,
         tsa: deps.tsa,
+        ...deps.pades,
         signingTime: now,
         reason: `Sello final del documento ${doc.id}`,
         location: deps.publicUrl,

@@ -1,4 +1,5 @@
 import type { SigningIdentity, TsaClient } from '@firma-riesgo/pdf-core';
+import type { PadesOptions } from './pades-options';
 import type { DocumentRecord, DocumentsRepository } from '../documents/repository';
 import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestRow } from '../signing-requests/repository';
@@ -11,6 +12,8 @@ export interface SealMaterial {
   /** Set when TSA_URL is: every seal is then B-T or fails. */
   tsa?: TsaClient;
   publicUrl: string;
+  /** ESIGN_PADES_LEVEL and the revocation client B-LT needs: passed to every sealPdf as is. */
+  pades: PadesOptions;
 }
 
 /**

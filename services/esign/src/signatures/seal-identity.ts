@@ -42,7 +42,14 @@ export function selfSignedPath(config: EsignConfig): string {
  */
 export async function loadSealIdentity(config: EsignConfig, db: EsignDb, logger?: Logger): Promise<SigningIdentity> {
   const { p12Path, p12Password, identityKey } = config.signing;
-  const selfSigned: SelfSignedOptions = { commonName: 'esign service seal (self-signed)', organization: new URL(config.publicUrl).hostname };
+  // A local root and a seal certificate under it, whose AIA and CRL distribution point name
+  // this service's /pki endpoints. An identity generated before keeps sealing as it is: its
+  // self-signed certificate is its own trust anchor, which needs no revocation data.
+  const selfSigned: SelfSignedOptions = {
+    commonName: 'esign service seal (self-signed)',
+    organization: new URL(config.publicUrl).hostname,
+    pkiBaseUrl: config.publicUrl,
+  };
   if (p12Path || !identityKey) {
     return loadSigningIdentity({ p12Path, p12Password, selfSignedPath: selfSignedPath(config), selfSigned });
   }

@@ -72,6 +72,7 @@ export function createSealRequest(deps: SealMaterial & {
     const sealed = await sealPdf(await originalOf(files, doc), {
       identity: deps.identity,
       tsa: deps.tsa,
+      ...deps.pades,
       signingTime: request.signedAt!,
       reason: `Firma electrónica de la solicitud ${request.id}`,
       location: deps.publicUrl,

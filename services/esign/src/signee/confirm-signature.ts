@@ -50,7 +50,7 @@ export function createConfirmSignature(deps: {
   /** The confirmation's `document_signed` is fanned out to the tenant's endpoints right after commit. */
   webhooks: Pick<WebhookDelivery, 'dispatch'>;
   /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
-  signatureLevel: 'B-B' | 'B-T';
+  signatureLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
   logger: Logger;
   clock: () => Date;
 }) {

@@ -39,7 +39,7 @@ export interface SigneeDeps {
   /** Writes each step's audit rows, webhook event and counts in the step's transaction. */
   record: RecordSigningEvents;
   /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
-  signatureLevel: 'B-B' | 'B-T';
+  signatureLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
   logger: Logger;
   /** Signing codes are stored as an HMAC under the server's key (signing-requests/otp-code.ts). */
   otp: OtpCodes;

@@ -35,18 +35,18 @@ export type SigningEvent =
   /** A wrong code: the attempts left, and whether this one locked the request. */
   | (Step & { kind: 'code_failed'; attemptsLeft: number; locked: boolean })
   /** The right code: the request is signed, with a drawn, a typed or no signature image. */
-  | (Step & { kind: 'signed'; signatureImage: 'drawn' | 'typed' | null; signatureLevel: 'B-B' | 'B-T' })
+  | (Step & { kind: 'signed'; signatureImage: 'drawn' | 'typed' | null; signatureLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA' })
   /**
    * The signee's copy was sealed. No `at`: the audit row takes the database write's time,
    * as it always has.
    */
-  | { kind: 'sealed'; request: Pick<SigningRequestRow, 'id'>; document: EventDocument; seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string } }
+  | { kind: 'sealed'; request: Pick<SigningRequestRow, 'id'>; document: EventDocument; seal: { level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA'; tsaTime: Date | null; sha256: string } }
   /** The lazy update found a pending request past its expiry: recorded at the expiry time. */
   | { kind: 'request_expired'; request: Pick<SigningRequestRow, 'id' | 'tenantId' | 'expiresAt'>; document: EventDocument }
   /** A pending request was cancelled (its document was erased). */
   | { kind: 'request_cancelled'; at: Date; request: Pick<SigningRequestRow, 'id'>; document: EventDocument; reason: 'document_erased' }
   /** Every request is sealed and the final PDF is recorded. */
-  | { kind: 'document_completed'; at: Date; document: EventDocument; final: { sha256: string; level: 'B-B' | 'B-T'; tsaTime: Date | null } }
+  | { kind: 'document_completed'; at: Date; document: EventDocument; final: { sha256: string; level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA'; tsaTime: Date | null } }
   /** The document was erased (its pending requests cancelled, its personal data anonymised). */
   | { kind: 'document_erased'; at: Date; document: EventDocument & Pick<DocumentRow, 'sizeBytes'>; requestsAnonymised: number; eventsAnonymised: number }
   /** A document was stored; one rendered from a contract template says so in its trail. */

@@ -189,7 +189,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
      * of the document is now signed and sealed. Run under the document's lock, so of two
      * last seals the second sees the first.
      */
-    async markSealed(id: string, seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string; at: Date }): Promise<{ row: SigningRequestRow; documentSealed: boolean } | null> {
+    async markSealed(id: string, seal: { level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA'; tsaTime: Date | null; sha256: string; at: Date }): Promise<{ row: SigningRequestRow; documentSealed: boolean } | null> {
       const [updated] = await sealedNow({ id, level: seal.level, tsaTime: seal.tsaTime?.toISOString() ?? null, sha256: seal.sha256, at: seal.at.toISOString() });
       if (!updated) return null;
       const { othersUnsealed, ...row } = updated;

@@ -47,7 +47,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
     path: '/firma/solicitudes/{request_id}/estado',
     operationId: 'getSigningRequestStatus',
     summary: 'Status of a signing request',
-    description: 'Request fields plus signed_at, viewed_at, otp_attempts_left and `signature` (status, PAdES level B-B or B-T, TSA time, hash of the sealed copy).',
+    description: 'Request fields plus signed_at, viewed_at, otp_attempts_left and `signature` (status, PAdES level B-B, B-T, B-LT or B-LTA, TSA time, hash of the sealed copy).',
     tags: TAGS,
     security: SECURITY,
     params: ZRequestParamsSchema,

@@ -36,7 +36,7 @@ export const ZCreatedSigningRequestSchema = z
 export const ZSignatureSchema = z
   .object({
     status: z.enum(['sealing', 'sealed', 'failed']).describe('sealing: signed, seal being applied (retried while the TSA fails); failed: given up after every retry'),
-    level: z.enum(['B-B', 'B-T']).nullable().describe('PAdES baseline level of the sealed copy; null until sealed'),
+    level: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']).nullable().describe('PAdES baseline level of the sealed copy; null until sealed'),
     tsa_time: z.iso.datetime().nullable().describe('Time in the RFC 3161 signature timestamp (B-T)'),
     signed_sha256: z.string().nullable().describe("SHA-256 of the signee's sealed copy"),
     sealed_at: z.iso.datetime().nullable(),

@@ -36,7 +36,7 @@ export const signingRequests = pgTable(
     signatureImageKey: text('signature_image_key'),
     hasSignatureImage: boolean('has_signature_image').notNull().default(false),
     sealStatus: text('seal_status', { enum: ['sealing', 'sealed', 'failed'] }),
-    signatureLevel: text('signature_level', { enum: ['B-B', 'B-T'] }),
+    signatureLevel: text('signature_level', { enum: ['B-B', 'B-T', 'B-LT', 'B-LTA'] }),
     tsaTime: timestamp('tsa_time', { withTimezone: true }),
     signedSha256: text('signed_sha256'),
     sealedAt: timestamp('sealed_at', { withTimezone: true }),

@@ -65,7 +65,8 @@ describe('public verification: the search form and any uploaded PDF (/verificar)
       covers_document: true,
       ess_certificate_matches: true,
       timestamp_valid: true,
-      certificate: { self_signed: true, issued_by_this_service: true },
+      // The generated identity's seal certificate is issued by its local root: not self-signed, but ours.
+      certificate: { self_signed: false, issued_by_this_service: true },
       problems: [],
     });
     expect(res.body.signatures[0].timestamp_time).toMatch(/^\d{4}-/);

@@ -11,7 +11,7 @@ export const ZVerificationQuerySchema = z.object({
   lang: z.enum(['es', 'en']).optional().describe('Language of the HTML page (Spanish by default, or from Accept-Language)'),
 });
 
-const ZLevel = z.enum(['B-B', 'B-T']);
+const ZLevel = z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']);
 
 export const ZVerifiedSignatureSchema = z
   .object({

@@ -13,7 +13,7 @@ const HEALTH_FIELDS = {
   signing: z
     .object({
       self_signed: z.boolean().describe('whether the certificate sealing report PDFs is self-signed (the generated one, or an operator’s issued by no CA)'),
-      tsa: z.boolean().describe('whether WILDFIRE_TSA_URL is configured (B-T seals)'),
+      tsa: z.boolean().describe('whether WILDFIRE_TSA_URL is configured (timestamped seals: WILDFIRE_PADES_LEVEL, B-LTA by default)'),
     })
     .describe('How report PDFs are sealed.'),
   data: z

@@ -40,7 +40,7 @@ describe('report seals with an operator certificate and a TSA', () => {
     ], { stdio: 'ignore' });
     // No REDIS_URL: embedded jobs, so the same process renders and seals.
     rt = await startWildfire(
-      testConfig({ WILDFIRE_DATABASE_URL: db.url, WILDFIRE_SIGNING_P12_PATH: join(dir, 'seal.p12'), WILDFIRE_SIGNING_P12_PASSWORD: 's3cret', WILDFIRE_TSA_URL: tsa.url }),
+      testConfig({ WILDFIRE_DATABASE_URL: db.url, WILDFIRE_SIGNING_P12_PATH: join(dir, 'seal.p12'), WILDFIRE_SIGNING_P12_PASSWORD: 's3cret', WILDFIRE_TSA_URL: tsa.url, WILDFIRE_PADES_LEVEL: 'B-T' }),
       'api',
       { clock: () => now },
     );

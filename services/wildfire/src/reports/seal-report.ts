@@ -1,10 +1,16 @@
-import { sealPdf, type PadesLevel, type SigningIdentity, type TsaClient } from '@firma-riesgo/pdf-core';
+import { createOutboundCheck } from '@firma-riesgo/auth';
+import { createRevocationClient, sealPdf, withLocalRevocation, type PadesLevel, type RevocationClient, type SigningIdentity, type TsaClient } from '@firma-riesgo/pdf-core';
+import type { WildfireConfig } from '../config';
 import type { TReportContent } from './schemas';
 
 export interface ReportSealDeps {
   identity: SigningIdentity;
   /** With a TSA the seal is PAdES B-T; a TSA failure fails the job (never a quiet B-B). */
   tsa?: TsaClient;
+  /** WILDFIRE_PADES_LEVEL: every seal reaches it or the job fails (and is retried). */
+  level: PadesLevel;
+  /** Fetches the revocation data B-LT and B-LTA put in the DSS. */
+  revocation?: RevocationClient;
   clock: () => Date;
 }
 
@@ -20,11 +26,13 @@ const REASONS = {
  */
 export function createReportSealer(deps: ReportSealDeps) {
   return {
-    level: (deps.tsa ? 'B-T' : 'B-B') as PadesLevel,
+    level: deps.level,
     async seal(pdf: Uint8Array, content: TReportContent): Promise<Buffer> {
       const sealed = await sealPdf(pdf, {
         identity: deps.identity,
         tsa: deps.tsa,
+        level: deps.level,
+        revocation: deps.revocation,
         signingTime: deps.clock(),
         reason: REASONS[content.lang](content),
         location: 'wildfire',
@@ -36,3 +44,14 @@ export function createReportSealer(deps: ReportSealDeps) {
 }
 
 export type ReportSealer = ReturnType<typeof createReportSealer>;
+
+/**
+ * The revocation client of report seals: the service's own local root answered in-process,
+ * every other certificate's OCSP or CRL fetched from public addresses only (and the hosts of
+ * WILDFIRE_REVOCATION_ALLOWLIST), plain http allowed as OCSP and CRLs are served over it.
+ */
+export function reportRevocationClient(config: Pick<WildfireConfig, 'signing'>, identity: SigningIdentity): RevocationClient {
+  const { revocation } = config.signing;
+  const check = createOutboundCheck({ allowPrivate: false, allowHttp: true, allowedHosts: revocation.allowedHosts });
+  return withLocalRevocation(identity, createRevocationClient({ timeoutMs: revocation.timeoutMs, check }));
+}

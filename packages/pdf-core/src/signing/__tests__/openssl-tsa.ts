@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -34,15 +34,38 @@ export interface OpensslTsa {
  * and TSA certificate made here. One request at a time: openssl reads the query from a
  * file and keeps a serial file.
  */
-export async function startOpensslTsa(): Promise<OpensslTsa> {
+export async function startOpensslTsa(signer?: TsaSigner): Promise<OpensslTsa> {
   const dir = mkdtempSync(join(tmpdir(), 'tsa-'));
   const f = (name: string) => join(dir, name);
+  if (signer) {
+    copyFileSync(signer.cert, f('tsa.pem'));
+    copyFileSync(signer.key, f('tsa.key'));
+    copyFileSync(signer.chain, f('ca.pem'));
+  } else await makeOwnCertificates(f);
+  writeFileSync(f('serial'), '01\n');
+  return serve(dir, f, signer?.caFile ?? f('ca.pem'));
+}
+
+/**
+ * A TSA certificate from another test PKI (openssl-pki.ts): its certificate and key, the
+ * chain its tokens carry, and the root `openssl ts -verify` trusts.
+ */
+export interface TsaSigner {
+  cert: string;
+  key: string;
+  chain: string;
+  caFile: string;
+}
+
+async function makeOwnCertificates(f: (name: string) => string): Promise<void> {
   writeFileSync(f('ext.cnf'), 'basicConstraints=critical,CA:false\nkeyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=critical,timeStamping\n');
   await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '2', '-subj', '/CN=Test TSA Root',
     '-addext', 'basicConstraints=critical,CA:true', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
   await run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('tsa.key'), '-out', f('tsa.csr'), '-subj', '/CN=Test TSA']);
   await run('openssl', ['x509', '-req', '-in', f('tsa.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-set_serial', '2', '-out', f('tsa.pem'), '-days', '2', '-extfile', f('ext.cnf')]);
-  writeFileSync(f('serial'), '01\n');
+}
+
+async function serve(dir: string, f: (name: string) => string, caFile: string): Promise<OpensslTsa> {
   writeFileSync(
     f('tsa.cnf'),
     [
@@ -82,7 +105,7 @@ export async function startOpensslTsa(): Promise<OpensslTsa> {
 
   const tsa: OpensslTsa = {
     url: '',
-    caFile: f('ca.pem'),
+    caFile,
     tsaCertFile: f('tsa.pem'),
     dir,
     mode: 'ok',
