@@ -16,6 +16,9 @@ export type DetectedLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
 /** Longest issuer chain followed from a signer certificate to an anchor. */
 const MAX_CHAIN = 8;
+/** DSS dictionaries looked at, and the characters read either side of each one's /Type. */
+const MAX_DSS_DICTIONARIES = 256;
+const DSS_WINDOW = 2048;
 
 /**
  * True when the signer certificate (by SHA-256 of its DER) is an anchor or chains to one
@@ -50,7 +53,7 @@ function issues(issuer: X509Certificate, cert: X509Certificate): boolean {
   }
 }
 
-/** Parses a bundle of DER certificates; an unreadable one is skipped by the caller's config check. */
+/** Parses the anchors (DER); the service checked each one when it read its configuration. */
 export function anchorCertificates(ders: readonly Uint8Array[] | undefined): X509Certificate[] {
   return (ders ?? []).map((der) => new X509Certificate(Buffer.from(der)));
 }
@@ -73,10 +76,10 @@ export function indicationOf(s: SignatureVerification): { indication: Indication
 export function detectLevels(text: string, signatures: readonly SignatureVerification[]): Array<DetectedLevel | null> {
   const dssOffsets: number[] = [];
   const dssType = /\/Type\s*\/DSS\b/g;
-  for (let m = dssType.exec(text); m; m = dssType.exec(text)) {
-    // The dictionary around the match: from its '<<' back to its '>>' ahead, bounded.
-    const start = text.lastIndexOf('<<', m.index);
-    const window = text.slice(start, m.index + 4096);
+  // A DSS is rewritten once per revision; a hostile file repeating the name costs at most this many windows.
+  for (let m = dssType.exec(text), seen = 0; m && seen < MAX_DSS_DICTIONARIES; m = dssType.exec(text), seen++) {
+    // The entries of the dictionary around the match, within a bounded window either side.
+    const window = text.slice(Math.max(0, m.index - DSS_WINDOW), m.index + DSS_WINDOW);
     if (/\/(Certs|OCSPs|CRLs)\s*\[/.test(window)) dssOffsets.push(m.index);
   }
   const end = (s: SignatureVerification) => (s.byteRange && s.byteRange.length === 4 ? s.byteRange[2]! + s.byteRange[3]! : -1);
