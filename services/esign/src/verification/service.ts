@@ -25,7 +25,10 @@ export function createVerificationService(deps: {
 }) {
   const { repos } = deps;
   const clock = deps.clock ?? (() => new Date());
-  /** An uploaded file that is byte for byte one of our final PDFs or signees' sealed copies. */
+  /**
+   * An uploaded file that is byte for byte one of our final PDFs or signees' sealed copies,
+   * named by its title or file name: unlike the id-based record, the uploader holds the file.
+   */
   async function findKnownPdf(sha256: string): Promise<TKnownDocument | null> {
     const now = clock();
     const final = await repos.documents.findByFinalSha256(sha256, now);
