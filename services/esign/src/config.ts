@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, env, parseConfig, serviceEnv, serviceSettings, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
 import { ENGINE_SANDBOX_MODES, PADES_LEVELS } from '@firma-riesgo/pdf-core';
+import { readTrustAnchors } from './verification/trust-anchors';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
 
 /** A name server as `dns.Resolver.setServers` takes it: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
@@ -53,6 +54,7 @@ const ZEsignEnvSchema = z.object({
   ESIGN_AT_REST_KEY: aes256Key(),
   TSA_URL: env.url(['http', 'https']).optional(),
   ESIGN_PADES_LEVEL: z.enum(PADES_LEVELS).optional(),
+  ESIGN_TRUST_ANCHORS: z.string().optional(),
   ESIGN_REVOCATION_ALLOWLIST: env.list(),
   ESIGN_REVOCATION_TIMEOUT_MS: env.int(10_000, 100),
   WEBHOOK_ALLOW_PRIVATE: env.bool(false),
@@ -131,6 +133,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       'ESIGN_AT_REST_KEY: required with ESIGN_DATABASE_URL (or SIGNING_IDENTITY_KEY, from which it is then derived), so that every instance opens queued emails and checks signing codes with one key (see the README, Secrets at rest)',
     ]);
   }
+  const anchors = e.ESIGN_TRUST_ANCHORS === undefined ? { ders: [] } : readTrustAnchors(resolve(e.INIT_CWD ?? process.cwd(), e.ESIGN_TRUST_ANCHORS));
+  if ('error' in anchors) throw new ConfigError([`ESIGN_TRUST_ANCHORS: ${anchors.error}`]);
   const base = serviceSettings(e);
   const { dataDir } = base;
   return {
@@ -157,6 +161,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
      */
     engineSandbox: e.ESIGN_ENGINE_SANDBOX,
     jsonLimit: e.ESIGN_JSON_LIMIT,
+    /** DER certificates POST /verificar accepts as chain ends, besides our own root and seal certificate. */
+    trustAnchorsDer: anchors.ders,
     signing: {
       p12Path: e.SIGNING_P12_PATH,
       p12Password: e.SIGNING_P12_PASSWORD,

@@ -1,7 +1,27 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import forge from 'node-forge';
 import { ConfigError } from '@firma-riesgo/service-kit';
 import { loadConfig } from './config';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
+
+/** A throwaway self-signed CA certificate (PEM), made with node-forge. */
+function selfSignedCaPem(commonName: string): string {
+  const keys = forge.pki.rsa.generateKeyPair(1024);
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = keys.publicKey;
+  cert.serialNumber = '01';
+  cert.validity.notBefore = new Date('2026-01-01T00:00:00Z');
+  cert.validity.notAfter = new Date('2036-01-01T00:00:00Z');
+  cert.setSubject([{ name: 'commonName', value: commonName }]);
+  cert.setIssuer([{ name: 'commonName', value: commonName }]);
+  cert.setExtensions([{ name: 'basicConstraints', cA: true }]);
+  cert.sign(keys.privateKey, forge.md.sha256.create());
+  return forge.pki.certificateToPem(cert);
+}
 
 describe('esign configuration', () => {
   it('runs on embedded defaults with no variables at all', () => {
@@ -106,6 +126,24 @@ describe('esign configuration', () => {
     });
     expect(() => loadConfig({ ESIGN_PADES_LEVEL: 'B-T' })).toThrow(/ESIGN_PADES_LEVEL: B-T needs TSA_URL/);
     expect(() => loadConfig({ ...tsa, ESIGN_PADES_LEVEL: 'LTA' })).toThrow(/ESIGN_PADES_LEVEL/);
+  });
+
+  it('reads ESIGN_TRUST_ANCHORS as a PEM bundle, and stops the start on a missing file or one without readable certificates', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'esign-anchors-'));
+    try {
+      const [pemA, pemB] = [selfSignedCaPem('Anchor A'), selfSignedCaPem('Anchor B')];
+      const [a, b] = [new X509Certificate(pemA).raw, new X509Certificate(pemB).raw];
+      writeFileSync(join(dir, 'bundle.pem'), `comment\n${pemA}${pemB}`);
+      writeFileSync(join(dir, 'empty.pem'), 'no certificates here\n');
+      writeFileSync(join(dir, 'broken.pem'), '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+      expect(loadConfig({}).trustAnchorsDer).toEqual([]);
+      expect(loadConfig({ INIT_CWD: dir, ESIGN_TRUST_ANCHORS: 'bundle.pem' }).trustAnchorsDer).toEqual([a, b]);
+      expect(() => loadConfig({ INIT_CWD: dir, ESIGN_TRUST_ANCHORS: 'missing.pem' })).toThrow(/ESIGN_TRUST_ANCHORS: cannot read .*missing\.pem: ENOENT/);
+      expect(() => loadConfig({ INIT_CWD: dir, ESIGN_TRUST_ANCHORS: 'empty.pem' })).toThrow(/ESIGN_TRUST_ANCHORS: .*holds no PEM certificate/);
+      expect(() => loadConfig({ INIT_CWD: dir, ESIGN_TRUST_ANCHORS: 'broken.pem' })).toThrow(/ESIGN_TRUST_ANCHORS: .*certificate 1 cannot be read/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('with a real database, needs ESIGN_AT_REST_KEY or SIGNING_IDENTITY_KEY (API and workers must open the same outbox and check the same codes)', () => {

@@ -179,7 +179,12 @@ export function createSigningFeatures(deps: {
       clock,
     }),
     signatures,
-    verification: createVerificationService({ repos: { documents, requests }, clock, files: { pool: deps.pool, ownCertificateDer: deps.identity.certificateDer } }),
+    verification: createVerificationService({ repos: { documents, requests }, clock, files: {
+        pool: deps.pool,
+        ownCertificateDer: deps.identity.certificateDer,
+        trustAnchorsDer: [...config.trustAnchorsDer, ...(deps.identity.localRoot ? [deps.identity.localRoot.certificateDer] : []), deps.identity.certificateDer],
+      },
+    }),
     emailSent: createRecordEmailSent({
       repos: createUnitOfWork(db, { ...eventTables, documents: createDocumentsRepository }),
       record,

@@ -1856,6 +1856,8 @@ export interface components {
                  */
                 status: "draft" | "pending" | "signed" | "expired" | "erased";
                 final_sha256_matches: boolean;
+                /** @description The document's title, else its file name (the uploader holds the file itself) */
+                name: string;
             } | null;
         };
         SignatureCheck: {
@@ -1888,6 +1890,28 @@ export interface components {
             certificate: components["schemas"]["CertificateFacts"];
             /** @description A reason for every false */
             problems: string[];
+            /**
+             * @description A signature, or a document timestamp (/SubFilter /ETSI.RFC3161, the archive timestamp of B-LTA)
+             * @enum {string}
+             */
+            kind: "signature" | "document_timestamp";
+            /**
+             * @description The PAdES level the file reaches for this signature: B-B, B-T with a signature timestamp, B-LT with a later DSS holding validation data, B-LTA with a valid document timestamp over that DSS; null for a document timestamp. `level` stays the level the CMS alone shows
+             * @enum {string|null}
+             */
+            detected_level: "B-B" | "B-T" | "B-LT" | "B-LTA" | null;
+            /** @description The signer certificate chains (through the certificates in the signature) to ESIGN_TRUST_ANCHORS, this service's local root or its seal certificate */
+            chain_trusted: boolean;
+            /**
+             * @description ETSI EN 319 102-1 indication (revocation at a time is not judged)
+             * @enum {string}
+             */
+            indication: "TOTAL_PASSED" | "INDETERMINATE" | "TOTAL_FAILED";
+            /**
+             * @description ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED
+             * @enum {string|null}
+             */
+            sub_indication: "HASH_FAILURE" | "SIG_CRYPTO_FAILURE" | "FORMAT_FAILURE" | "NO_SIGNING_CERTIFICATE_FOUND" | "NO_CERTIFICATE_CHAIN_FOUND" | null;
         };
         CertificateFacts: {
             subject: string;

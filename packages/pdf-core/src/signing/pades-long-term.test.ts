@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,6 +64,14 @@ describe('PAdES B-LT and B-LTA seals against a real PKI (openssl ca, openssl ocs
     expect(sealed.level).toBe('B-LT');
     expect(sealed.archiveTime).toBeNull();
     expect(validCount(await pdfsig(sealed.pdf))).toBe(1);
+    // The DSS after the timestamped signature makes it B-LT; the chain ends at the test root only when it is an anchor.
+    const root = new X509Certificate(readFileSync(pki.root)).raw;
+    expect(verifyPdfSignatures(sealed.pdf, { trustAnchors: [root] }).signatures).toEqual([
+      expect.objectContaining({ kind: 'signature', detectedLevel: 'B-LT', chainTrusted: true, indication: 'TOTAL_PASSED', subIndication: null }),
+    ]);
+    expect(verifyPdfSignatures(sealed.pdf).signatures).toEqual([
+      expect.objectContaining({ detectedLevel: 'B-LT', chainTrusted: false, indication: 'INDETERMINATE', subIndication: 'NO_CERTIFICATE_CHAIN_FOUND' }),
+    ]);
 
     const dss = readDssWithQpdf(sealed.pdf);
     expect(dss.present).toBe(true);
@@ -126,20 +134,25 @@ describe('PAdES B-LT and B-LTA seals against a real PKI (openssl ca, openssl ocs
     expect(createHash('sha256').update(sealed.pdf).digest('hex')).toBe(sealed.sha256);
 
     // Our own verification passes both, and a changed byte in the DSS fails the document timestamp only.
-    const report2 = verifyPdfSignatures(sealed.pdf);
+    const anchors = { trustAnchors: [new X509Certificate(readFileSync(pki.root)).raw] };
+    const report2 = verifyPdfSignatures(sealed.pdf, anchors);
     expect(report2.valid).toBe(true);
-    expect(report2.signatures.map((s) => [s.kind, s.level, s.passed])).toEqual([
-      ['signature', 'B-T', true],
-      ['document-timestamp', null, true],
+    expect(report2.signatures.map((s) => [s.kind, s.level, s.passed, s.detectedLevel, s.indication])).toEqual([
+      ['signature', 'B-T', true, 'B-LTA', 'TOTAL_PASSED'],
+      ['document-timestamp', null, true, null, 'TOTAL_PASSED'],
     ]);
     expect(report2.signatures[1]).toMatchObject({ signer: 'Test PKI TSA', timestampValid: true, integrity: true, coversDocument: true });
     const tampered = Buffer.from(sealed.pdf);
     const at = tampered.indexOf('/Type /DSS');
     tampered[at + 1] = 'X'.charCodeAt(0);
-    const broken = verifyPdfSignatures(tampered);
+    const broken = verifyPdfSignatures(tampered, anchors);
     expect(broken.valid).toBe(false);
     expect(broken.signatures.map((s) => s.passed)).toEqual([true, false]);
     expect(broken.signatures[1]!.integrity).toBe(false);
+    expect(broken.signatures.map((s) => s.indication)).toEqual(['TOTAL_PASSED', 'TOTAL_FAILED']);
+    expect(broken.signatures[1]!.subIndication).toBe('HASH_FAILURE');
+    // A failed document timestamp proves nothing: the signature is not B-LTA.
+    expect(broken.signatures[0]!.detectedLevel).not.toBe('B-LTA');
   });
 
   it('falls back to the CRLs when the OCSP responders are down, and fails (never a lower level) when the CRLs are down too', async () => {

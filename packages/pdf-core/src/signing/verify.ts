@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { anchorCertificates, chainReachesAnchor, detectLevels, indicationOf, type DetectedLevel, type Indication, type SubIndication } from './verify-assessment';
 import { checkDocumentTimestamp, checkSigner, checkTimestamp, CmsFormatError, parseSignedData, type CertificateFacts } from './verify-cms';
 
 import { endOfContent, endsRevision, fieldNamesByReference, findSignatureDictionaries, pdfDate, pdfString, type SignatureDictionary } from './pdf-text-scan';
 
 export type { CertificateFacts } from './verify-cms';
+export type { DetectedLevel, Indication, SubIndication } from './verify-assessment';
 
 /**
  * Verifies the PAdES signatures of any PDF, the mirror of `sealPdf`: per signature
@@ -39,6 +41,13 @@ export interface SignatureVerification {
   /** Plain-English reasons for every check that failed. */
   problems: string[];
   passed: boolean;
+  /** The signer certificate is a trust anchor or chains to one through the CMS certificates. */
+  chainTrusted: boolean;
+  /** The level the whole file reaches for this signature (a DSS and a document timestamp after it count); null for a document timestamp. */
+  detectedLevel: DetectedLevel | null;
+  /** ETSI EN 319 102-1 indication, and its sub-indication unless TOTAL_PASSED. */
+  indication: Indication;
+  subIndication: SubIndication | null;
 }
 
 export interface PdfVerification {
@@ -57,6 +66,8 @@ export interface VerifyPdfOptions {
   maxSignatures?: number;
   /** Largest /Contents (bytes of CMS) read; beyond it the signature is reported unreadable. */
   maxContentsBytes?: number;
+  /** DER certificates a signer's chain must reach for TOTAL_PASSED (none: every signature is INDETERMINATE). */
+  trustAnchors?: Uint8Array[];
 }
 
 export const DEFAULT_MAX_SIGNATURES = 50;
@@ -72,7 +83,15 @@ export function verifyPdfSignatures(input: Uint8Array, options: VerifyPdfOptions
   const dicts = findSignatureDictionaries(text, maxSignatures + 1);
   if (dicts.length > maxSignatures) problems.push(`the file has more than ${maxSignatures} signatures; only the first ${maxSignatures} were checked`);
   const fields = fieldNamesByReference(text);
-  const signatures = dicts.slice(0, maxSignatures).map((dict) => verifyOne(pdf, text, dict, fields, options.maxContentsBytes ?? DEFAULT_MAX_CONTENTS_BYTES));
+  const anchors = anchorCertificates(options.trustAnchors);
+  const signatures = dicts.slice(0, maxSignatures).map((dict) => verifyOne(pdf, text, dict, fields, options.maxContentsBytes ?? DEFAULT_MAX_CONTENTS_BYTES, anchors));
+  const levels = detectLevels(text, signatures);
+  signatures.forEach((s, i) => {
+    s.detectedLevel = levels[i] ?? null;
+    const { indication, subIndication } = indicationOf(s);
+    s.indication = indication;
+    s.subIndication = subIndication;
+  });
 
   const ends = signatures.map((s) => (s.byteRange && s.byteRange.length === 4 ? s.byteRange[2]! + s.byteRange[3]! : -1));
   const lastEnd = Math.max(-1, ...ends);
@@ -83,7 +102,14 @@ export function verifyPdfSignatures(input: Uint8Array, options: VerifyPdfOptions
   return { fileSha256: createHash('sha256').update(pdf).digest('hex'), signatures, modifiedAfterLastSignature, valid, problems };
 }
 
-function verifyOne(pdf: Buffer, text: string, dict: SignatureDictionary, fields: Map<string, string>, maxContentsBytes: number): SignatureVerification {
+function verifyOne(
+  pdf: Buffer,
+  text: string,
+  dict: SignatureDictionary,
+  fields: Map<string, string>,
+  maxContentsBytes: number,
+  anchors: ReturnType<typeof anchorCertificates>,
+): SignatureVerification {
   const problems: string[] = [];
   const body = text.slice(dict.start, dict.end);
   const result: SignatureVerification = {
@@ -102,6 +128,10 @@ function verifyOne(pdf: Buffer, text: string, dict: SignatureDictionary, fields:
     certificate: null,
     problems,
     passed: false,
+    chainTrusted: false,
+    detectedLevel: null,
+    indication: 'INDETERMINATE',
+    subIndication: null,
   };
   const finish = () => {
     result.passed = result.integrity && result.signatureValid && result.coversDocument && result.essCertificateMatches && result.timestampValid !== false;
@@ -157,6 +187,7 @@ function verifyOne(pdf: Buffer, text: string, dict: SignatureDictionary, fields:
     result.certificate = stamp.signer?.certificate ?? null;
     result.signer ??= stamp.signer?.certificate?.commonName ?? null;
     result.signingTime ??= stamp.time;
+    result.chainTrusted = result.certificate !== null && chainReachesAnchor(signed, result.certificate.sha256, anchors);
     return finish();
   }
   const check = checkSigner(signed, content);
@@ -166,6 +197,7 @@ function verifyOne(pdf: Buffer, text: string, dict: SignatureDictionary, fields:
   result.certificate = check.certificate;
   result.signer ??= check.certificate?.commonName ?? null;
   result.essCertificateMatches = check.essCertificateMatches === true;
+  result.chainTrusted = result.certificate !== null && chainReachesAnchor(signed, result.certificate.sha256, anchors);
   if (check.essCertificateMatches === null) problems.push('the signature has no ESS signing-certificate attribute (PAdES requires one)');
   const stamp = checkTimestamp(check.signerInfo);
   result.level = stamp ? 'B-T' : 'B-B';

@@ -166,7 +166,8 @@ export async function startTestEsign(options: {
    * loopback (allowlisted), seals at the default level, B-LTA.
    */
   tsa?: boolean | 'pki';
-  env?: Record<string, string>;
+  /** Extra environment; a function receives the test PKI (with `tsa: 'pki'`) to name its files. */
+  env?: Record<string, string> | ((pki: Awaited<ReturnType<typeof startOpensslPki>> | undefined) => Record<string, string>);
   logger?: import('@firma-riesgo/service-kit').Logger;
   clock?: () => Date;
 }) {
@@ -192,7 +193,7 @@ export async function startTestEsign(options: {
       ...(tsa ? { TSA_URL: tsa.url } : {}),
       ...(tsa && !pki ? { ESIGN_PADES_LEVEL: 'B-T' } : {}),
       ...(pki ? { ESIGN_REVOCATION_ALLOWLIST: '127.0.0.1' } : {}),
-      ...options.env,
+      ...(typeof options.env === 'function' ? options.env(pki) : options.env),
     }),
     'all',
     { logger: options.logger, clock: options.clock },

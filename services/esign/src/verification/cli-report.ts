@@ -8,13 +8,14 @@ export function formatFileVerification(report: TFileVerification): string {
     report.valid ? 'VALID: every signature passes and nothing changed after the last one.' : 'NOT VALID: the document cannot be confirmed.',
     `File SHA-256: ${report.file_sha256}`,
   ];
-  if (report.known_document) lines.push(`Known document ${report.known_document.document_id} (${report.known_document.status})`);
+  if (report.known_document) lines.push(`Known document ${report.known_document.document_id} (${report.known_document.status}): ${report.known_document.name}`);
   if (report.modified_after_last_signature) lines.push('Modified after the last signature.');
   for (const p of report.problems) lines.push(`- ${p}`);
   report.signatures.forEach((s, i) => {
     lines.push(
       '',
       `Signature ${i + 1}${s.field ? ` (field ${s.field})` : ''}: ${s.signer ?? 'unknown signer'}`,
+      `  ${s.sub_indication ? `${s.indication}/${s.sub_indication}` : s.indication} (${s.kind === 'document_timestamp' ? 'document timestamp' : `signature, ${s.detected_level ?? '-'} in the file`}), chain to a trust anchor ${mark(s.chain_trusted)}`,
       `  level ${s.level ?? '-'}, signing time ${s.signing_time ?? '-'}, timestamp ${s.timestamp_time ?? '-'}`,
       `  integrity ${mark(s.integrity)}, signature ${mark(s.signature_valid)}, covers document ${mark(s.covers_document)}, ESS certificate ${mark(s.ess_certificate_matches)}, timestamp ${mark(s.timestamp_valid)}`,
     );

@@ -30,6 +30,8 @@ describe('npx esign verify FILE.pdf', () => {
     expect(res.out.split('\n')[0]).toMatch(/^VALID/);
     expect(res.out).toContain('Signature 1 (field firma-cli): Firmante CLI');
     expect(res.out).toContain('integrity yes, signature yes, covers document yes, ESS certificate yes, timestamp n/a');
+    // A certificate of its own, under no configured anchor: the same indication as POST /verificar.
+    expect(res.out).toContain('INDETERMINATE/NO_CERTIFICATE_CHAIN_FOUND (signature, B-B in the file), chain to a trust anchor NO');
   });
 
   it('prints the API record with --json and exits 1 for a file without signatures', async () => {

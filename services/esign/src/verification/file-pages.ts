@@ -45,11 +45,15 @@ export function renderFileReport(report: TFileVerification, locale: Locale, nonc
   const yesNo = (v: boolean | null) => (v === null ? t.notApplicable : v ? t.yes : t.no);
   const time = (iso: string | null) => (iso ? `<time datetime="${escapeHtml(iso)}">${escapeHtml(formatDate(new Date(iso), locale))}</time>` : '—');
   const verdict = report.valid ? t.validVerdict : t.invalidVerdict;
-  const notes = [
-    report.signatures.length === 0 ? t.noSignatures : null,
-    report.modified_after_last_signature ? t.modified : null,
-    report.known_document ? t.known(STATUS[locale][report.known_document.status]) : null,
-  ].filter((n): n is string => n !== null);
+  const notes = [report.signatures.length === 0 ? t.noSignatures : null, report.modified_after_last_signature ? t.modified : null]
+    .filter((n): n is string => n !== null)
+    .map((n) => `<p>${escapeHtml(n)}</p>`);
+  const known = report.known_document;
+  if (known) {
+    // The id is a uuid from our database; escaped and encoded all the same.
+    const href = `/verificar/${encodeURIComponent(known.document_id)}?lang=${locale}`;
+    notes.push(`<p>${escapeHtml(t.known(STATUS[locale][known.status]))} <a href="${escapeHtml(href)}">${escapeHtml(known.name)}</a> (${escapeHtml(t.knownLink)})</p>`);
+  }
   const signatures = report.signatures
     .map((s, i) => {
       const passed = s.integrity && s.signature_valid && s.covers_document && s.ess_certificate_matches && s.timestamp_valid !== false;
@@ -62,6 +66,9 @@ export function renderFileReport(report: TFileVerification, locale: Locale, nonc
 <dt>${escapeHtml(t.signingTime)}</dt><dd>${time(s.signing_time)}</dd>
 <dt>${escapeHtml(t.timestampTime)}</dt><dd>${time(s.timestamp_time)}</dd>
 <dt>${escapeHtml(t.level)}</dt><dd>${escapeHtml(s.level ?? '—')}</dd>
+<dt>${escapeHtml(t.kind)}</dt><dd>${escapeHtml(t.kinds[s.kind])}</dd>
+<dt>${escapeHtml(t.detectedLevel)}</dt><dd>${escapeHtml(s.detected_level ?? '—')}</dd>
+<dt>${escapeHtml(t.indication)}</dt><dd><code>${escapeHtml(s.sub_indication ? `${s.indication} / ${s.sub_indication}` : s.indication)}</code></dd>
 </dl>
 ${s.problems.length ? `<h3>${escapeHtml(t.problems)}</h3>\n<ul>${s.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''}
 <table>
@@ -74,6 +81,7 @@ ${(
     [t.coversDocument, s.covers_document],
     [t.essMatches, s.ess_certificate_matches],
     [t.timestampValid, s.timestamp_valid],
+    [t.chainTrusted, s.chain_trusted],
   ] as const
 )
   .map(([label, value]) => `<tr><th scope="row">${escapeHtml(label)}</th><td>${escapeHtml(yesNo(value))}</td></tr>`)
@@ -98,7 +106,7 @@ ${
     .join('\n');
   const body = `<main>
 <h1>${escapeHtml(t.reportTitle)}</h1>
-<div role="status"><p><strong>${escapeHtml(verdict)}</strong></p>${notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>
+<div role="status"><p><strong>${escapeHtml(verdict)}</strong></p>${notes.join('')}</div>
 ${report.problems.length ? `<ul>${report.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''}
 ${signatures}
 <dl>

@@ -85,6 +85,16 @@ export const ZSignatureCheckSchema = z
     timestamp_valid: z.boolean().nullable().describe('The token imprint matches the signature value and the token signature verifies; null without a timestamp'),
     certificate: ZCertificateFactsSchema.nullable(),
     problems: z.array(z.string()).describe('A reason for every false'),
+    kind: z.enum(['signature', 'document_timestamp']).describe('A signature, or a document timestamp (/SubFilter /ETSI.RFC3161, the archive timestamp of B-LTA)'),
+    detected_level: ZLevel.nullable().describe(
+      'The PAdES level the file reaches for this signature: B-B, B-T with a signature timestamp, B-LT with a later DSS holding validation data, B-LTA with a valid document timestamp over that DSS; null for a document timestamp. `level` stays the level the CMS alone shows',
+    ),
+    chain_trusted: z.boolean().describe('The signer certificate chains (through the certificates in the signature) to ESIGN_TRUST_ANCHORS, this service\'s local root or its seal certificate'),
+    indication: z.enum(['TOTAL_PASSED', 'INDETERMINATE', 'TOTAL_FAILED']).describe('ETSI EN 319 102-1 indication (revocation at a time is not judged)'),
+    sub_indication: z
+      .enum(['HASH_FAILURE', 'SIG_CRYPTO_FAILURE', 'FORMAT_FAILURE', 'NO_SIGNING_CERTIFICATE_FOUND', 'NO_CERTIFICATE_CHAIN_FOUND'])
+      .nullable()
+      .describe('ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED'),
   })
   .openapi('SignatureCheck');
 
@@ -96,7 +106,12 @@ export const ZFileVerificationSchema = z
     signatures: z.array(ZSignatureCheckSchema).describe('One per signature field, in file order'),
     problems: z.array(z.string()).describe('Problems of the file as a whole'),
     known_document: z
-      .object({ document_id: z.uuid(), status: ZDocumentStatus, final_sha256_matches: z.boolean() })
+      .object({
+        document_id: z.uuid(),
+        status: ZDocumentStatus,
+        final_sha256_matches: z.boolean(),
+        name: z.string().describe('The document\'s title, else its file name (the uploader holds the file itself)'),
+      })
       .nullable()
       .describe('When the SHA-256 equals one of our stored signed or final PDFs'),
   })

@@ -25,14 +25,17 @@ export function createVerificationService(deps: {
 }) {
   const { repos } = deps;
   const clock = deps.clock ?? (() => new Date());
-  /** An uploaded file that is byte for byte one of our final PDFs or signees' sealed copies. */
+  /**
+   * An uploaded file that is byte for byte one of our final PDFs or signees' sealed copies,
+   * named by its title or file name: unlike the id-based record, the uploader holds the file.
+   */
   async function findKnownPdf(sha256: string): Promise<TKnownDocument | null> {
     const now = clock();
     const final = await repos.documents.findByFinalSha256(sha256, now);
-    if (final) return { document_id: final.id, status: final.status, final_sha256_matches: true };
+    if (final) return { document_id: final.id, status: final.status, final_sha256_matches: true, name: final.title ?? final.filename };
     const request = await repos.requests.findBySignedSha256(sha256);
     const doc = request ? await repos.documents.find(request.documentId, now) : null;
-    return doc ? { document_id: doc.id, status: doc.status, final_sha256_matches: false } : null;
+    return doc ? { document_id: doc.id, status: doc.status, final_sha256_matches: false, name: doc.title ?? doc.filename } : null;
   }
   const verifyUploaded = deps.files ? createVerifyFile({ findKnownPdf, ...deps.files }) : null;
   return {

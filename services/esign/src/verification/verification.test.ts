@@ -125,10 +125,10 @@ describe('public verification page /verificar/{id}', () => {
   it('is documented in OpenAPI as a public route answering JSON or HTML', async () => {
     const doc = await api().get('/openapi.json');
     const route = doc.body.paths['/verificar/{document_id}'].get;
-    expect(route.security).toBeUndefined();
+    expect(route.security).toEqual([]);
     expect(Object.keys(route.responses[200].content).sort()).toEqual(['application/json', 'text/html']);
     expect(route.responses[200].content['application/json'].schema.$ref).toBe('#/components/schemas/Verification');
-    expect(Object.keys(route.responses).sort()).toEqual(['200', '404', '410']);
+    expect(Object.keys(route.responses).sort()).toEqual(['200', '404', '410', '422']);
   });
 
   it('answers 404 for an unknown or malformed id: the esign envelope for JSON, a page for browsers', async () => {

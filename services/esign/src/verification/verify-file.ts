@@ -12,6 +12,8 @@ export interface VerifyFileDeps {
   pool: Pick<PdfWorkerPool, 'run'>;
   /** DER of the certificate this service seals with (`issued_by_this_service`). */
   ownCertificateDer: Buffer;
+  /** DER certificates a signer's chain must reach: ESIGN_TRUST_ANCHORS, our local root and our seal certificate. */
+  trustAnchorsDer: Buffer[];
   /** Our stored signed or final PDF with this SHA-256, if any. */
   findKnownPdf?: (sha256: string) => Promise<TKnownDocument | null>;
 }
@@ -27,7 +29,7 @@ export function createVerifyFile(deps: VerifyFileDeps) {
     if (!bytes.subarray(0, 1024).includes('%PDF-')) throw ValidationError.single('form', 'file', 'The file is not a PDF (no %PDF- header)', 'not_pdf');
     let report: PdfVerification;
     try {
-      report = await deps.pool.run('verify-signatures', { pdf: new Uint8Array(bytes), maxSignatures: MAX_VERIFIED_SIGNATURES }, { timeoutMs: FILE_VERIFICATION_BUDGET_MS, client });
+      report = await deps.pool.run('verify-signatures', { pdf: new Uint8Array(bytes), maxSignatures: MAX_VERIFIED_SIGNATURES, trustAnchors: deps.trustAnchorsDer.map((der) => new Uint8Array(der)) }, { timeoutMs: FILE_VERIFICATION_BUDGET_MS, client });
     } catch (err) {
       if (err instanceof WorkerTimeoutError) throw ValidationError.single('form', 'file', 'The PDF could not be verified within the time allowed', 'verification_timeout');
       if (err instanceof UnavailableError) throw err;
@@ -70,6 +72,11 @@ function signatureRecord(s: SignatureVerification, ownSha256: string): TFileVeri
       issued_by_this_service: s.certificate.sha256 === ownSha256,
     },
     problems: s.problems,
+    kind: s.kind === 'document-timestamp' ? 'document_timestamp' : 'signature',
+    detected_level: s.detectedLevel,
+    chain_trusted: s.chainTrusted,
+    indication: s.indication,
+    sub_indication: s.subIndication,
   };
 }
 

@@ -1,0 +1,102 @@
+import request from 'supertest';
+import { createTsaClient, generateSelfSignedPkcs12, loadPkcs12, sealPdf } from '@firma-riesgo/pdf-core';
+import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
+
+/**
+ * POST /verificar answers per signature like an ETSI EN 319 102-1 validator: the PAdES level
+ * the file reaches, the kind (signature or document timestamp), and an indication with its
+ * sub-indication. The TSA belongs to an openssl test PKI whose root is in ESIGN_TRUST_ANCHORS.
+ */
+describe('verification indications (POST /verificar)', () => {
+  let env: TestEsign;
+  let sealedCopy: Buffer;
+  let documentId: string;
+
+  beforeAll(async () => {
+    env = await startTestEsign({ name: 'esign_indications', tsa: 'pki', env: (pki) => ({ ESIGN_TRUST_ANCHORS: pki!.root }) });
+    const key = await env.keyFor('acme');
+    const email = 'indications.signee@example.test';
+    const up = await api()
+      .post('/firma/documentos')
+      .set('authorization', key)
+      .field('title', 'Contrato <de> "arras" & más')
+      .attach('file', await samplePdf(), { filename: 'arras.pdf', contentType: 'application/pdf' });
+    expect(up.status).toBe(200);
+    documentId = up.body.document_id as string;
+    await api().post('/firma/solicitudes').set('authorization', key).send({ document_id: documentId, signee_email: email }).expect(200);
+    const { token } = linkOf(await env.smtp.waitFor((m) => m.to.includes(email) && mailText(m).includes('/firma/firmar/')));
+    await api().get(`/firma/firmar/${token}/documento`).expect(200);
+    await api().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
+    const code = otpOf(await env.smtp.waitFor((m) => m.to.includes(email) && /digo para firmar/.test(mailText(m))));
+    await api().post(`/firma/firmar/${token}/confirmar`).send({ otp_code: code, declaration_accepted: true }).expect(200);
+    sealedCopy = await eventually(async () => {
+      const res = await api()
+        .get(`/firma/documentos/${documentId}/signed-pdf`)
+        .set('authorization', key)
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
+      return res.status === 200 ? (res.body as Buffer) : undefined;
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  const api = () => request(env.rt.server!);
+  const verify = (file: Buffer, accept = 'application/json') =>
+    api().post('/verificar').set('accept', accept).attach('file', file, { filename: 'x.pdf', contentType: 'application/pdf' });
+
+  it("passes the service's B-LTA seal and its document timestamp, each reaching a trust anchor", async () => {
+    const res = await verify(sealedCopy);
+    expect(res.status).toBe(200);
+    expect(res.body.valid).toBe(true);
+    expect(res.body.signatures).toEqual([
+      expect.objectContaining({ kind: 'signature', level: 'B-T', detected_level: 'B-LTA', chain_trusted: true, indication: 'TOTAL_PASSED', sub_indication: null }),
+      expect.objectContaining({ kind: 'document_timestamp', level: null, detected_level: null, chain_trusted: true, indication: 'TOTAL_PASSED', sub_indication: null }),
+    ]);
+  });
+
+  it('reports B-T for a seal with a signature timestamp and no DSS', async () => {
+    const bt = await sealPdf(await samplePdf(), { identity: env.rt.signing.identity, tsa: createTsaClient({ url: env.tsa!.url }), reason: 'x', fieldName: 'sello-bt', signingTime: new Date() });
+    const res = await verify(bt.pdf);
+    expect(res.body.signatures).toEqual([expect.objectContaining({ kind: 'signature', detected_level: 'B-T', indication: 'TOTAL_PASSED' })]);
+  });
+
+  it('gives TOTAL_FAILED/HASH_FAILURE for one changed byte inside the signed range', async () => {
+    const tampered = Buffer.from(sealedCopy);
+    const at = tampered.indexOf('/MediaBox') + 2;
+    tampered[at] = tampered[at]! ^ 1;
+    const res = await verify(tampered);
+    expect(res.body.valid).toBe(false);
+    expect(res.body.signatures[0]).toMatchObject({ kind: 'signature', integrity: false, indication: 'TOTAL_FAILED', sub_indication: 'HASH_FAILURE' });
+    expect(res.body.signatures[1]).toMatchObject({ kind: 'document_timestamp', indication: 'TOTAL_FAILED', sub_indication: 'HASH_FAILURE' });
+  });
+
+  it('gives INDETERMINATE/NO_CERTIFICATE_CHAIN_FOUND for a signature under an unknown root', async () => {
+    const stranger = await loadPkcs12(generateSelfSignedPkcs12({ commonName: 'Unknown Root Signer' }), undefined);
+    const signed = await sealPdf(await samplePdf(), { identity: stranger, reason: 'x', fieldName: 'ajena', signingTime: new Date() });
+    const res = await verify(signed.pdf);
+    expect(res.body.signatures).toEqual([
+      expect.objectContaining({ integrity: true, signature_valid: true, chain_trusted: false, detected_level: 'B-B', indication: 'INDETERMINATE', sub_indication: 'NO_CERTIFICATE_CHAIN_FOUND' }),
+    ]);
+    // The cryptography holds: the existing verdict is unchanged for existing clients.
+    expect(res.body.valid).toBe(true);
+  });
+
+  it('names the known document in the HTML report, escaped, with a link to its verification page', async () => {
+    const json = await verify(sealedCopy);
+    expect(json.body.known_document).toEqual({ document_id: documentId, status: 'signed', final_sha256_matches: false, name: 'Contrato <de> "arras" & más' });
+    const res = await verify(sealedCopy, 'text/html').query({ lang: 'en' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'nonce-[^']+'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
+    expect(res.text).toContain(`<a href="/verificar/${documentId}?lang=en">Contrato &lt;de&gt; &quot;arras&quot; &amp; más</a>`);
+    expect(res.text).not.toContain('<de>');
+    expect(res.text).toContain('<code>TOTAL_PASSED</code>');
+    expect(res.text).toContain('<dd>B-LTA</dd>');
+  });
+});
