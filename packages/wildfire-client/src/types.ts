@@ -284,6 +284,8 @@ export interface M3DecisionSupport {
   sources: SourceRef[];
   /** Only when the day's reading was built from AEMET observations. */
   provenance?: ReadingProvenance;
+  /** The days of `GET /api/v3/m1/forecast` after `date` (lead days from the forecast's issue day); absent when no forecast is stored. */
+  forecast?: { days: { date: string; lead_days: number; danger_class: DangerClass; fwi: number; risk_label: 'LOW' | 'MEDIUM' | 'HIGH' }[] };
 }
 
 export interface DecisionsQuery extends MunicipalityQuery {
@@ -359,7 +361,7 @@ export interface Framing {
   uncertainty: string;
   source: 'observed' | 'synthetic';
   sources: SourceRef[];
-  /** The danger of the coming days, when the service holds a forecast for the municipality; absent otherwise. */
+  /** The danger of the coming days (the forecast's days after `date` and after today, lead days from today); absent when no forecast is stored. */
   forecast?: { days: { date: string; lead_days: number; danger_class: DangerClass }[]; text: string };
 }
 

@@ -106,7 +106,9 @@ export async function createDataFeatures(deps: {
   const aemetRepo = createAemetRepository(database);
   const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock, provenance: aemetRepo.provenance });
   const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
-  const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, ecosystem, synthetic, clock });
+  const forecastRepo = createForecastRepository(database);
+  const forecast = createForecastService({ repo: forecastRepo, municipalities, synthetic, clock });
+  const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, ecosystem, synthetic, clock, forecastDays: forecast.daysAfter });
   const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
   const weatherDeps: IngestWeatherDeps = {
     repo: readingsRepo,
@@ -122,7 +124,6 @@ export async function createDataFeatures(deps: {
   };
   const { aemet } = deps;
   const aemetClient = aemet?.apiKey ? createAemetClient({ apiKey: aemet.apiKey, baseUrl: aemet.baseUrl, logger, onRemaining: aemet.onRemaining, sleep: aemet.sleep }) : null;
-  const forecastRepo = createForecastRepository(database);
   const aemetForecast =
     aemetClient && deps.exclusive
       ? createAemetForecast({
@@ -156,7 +157,7 @@ export async function createDataFeatures(deps: {
     ecosystem,
     decisionSupport,
     decisions,
-    framing: createFramingService({ decisionSupport }),
+    framing: createFramingService({ decisionSupport, forecastDays: forecast.daysAheadOfToday }),
     territory: createTerritoryService({ readings, municipalities, seasons, synthetic, clock }),
     synthetic,
     ingest: {
@@ -168,7 +169,7 @@ export async function createDataFeatures(deps: {
     },
     aemetObservations,
     aemetForecast,
-    forecast: createForecastService({ repo: forecastRepo, municipalities, synthetic, clock }),
+    forecast,
     newestObservedDay: () => aemetRepo.newestObservedDay(),
     rebuildAutomaticDecisions: createRebuildAutomaticDecisions({ repo: decisionsRepo, clock }),
   };

@@ -1,11 +1,15 @@
+import type { TForecastDay } from '../forecast/schemas';
 import { OUTPUT_DECIMALS } from '../fwi';
 import type { Assessment } from './service';
 import type { TM3Response } from './schemas';
 
 const round = (x: number, decimals: number) => Number(x.toFixed(decimals));
 
-/** How m3 answers an assessment: FWI values to 4 decimals and the score to 6, as m1. */
-export function m3Record(a: Assessment): TM3Response {
+/**
+ * How m3 answers an assessment: FWI values to 4 decimals and the score to 6, as m1.
+ * `forecast`: the forecast days after the assessed day; with none, no `forecast` section.
+ */
+export function m3Record(a: Assessment, forecast: readonly TForecastDay[] = []): TM3Response {
   const r = a.reading;
   const d = (x: number) => round(x, OUTPUT_DECIMALS);
   return {
@@ -41,5 +45,6 @@ export function m3Record(a: Assessment): TM3Response {
     actions: a.actions,
     sources: a.sources,
     ...(a.provenance ? { provenance: a.provenance } : {}),
+    ...(forecast.length > 0 ? { forecast: { days: forecast.map(({ date, lead_days, danger_class, fwi, risk_label }) => ({ date, lead_days, danger_class, fwi, risk_label })) } } : {}),
   };
 }

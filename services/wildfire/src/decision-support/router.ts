@@ -31,7 +31,11 @@ export function decisionSupportRouter(registry: OpenAPIRegistry, auth: RouteAuth
       422: errorResponse('DATE_OUT_OF_RANGE (date before 2015-01-01 or after today)'),
       ...rateLimitedResponses('data'),
     },
-    handler: async ({ query }, _req, res): Promise<TM3Response> => m3Record(await support.assess(principalOf(res.locals), query.municipio_id, query)),
+    handler: async ({ query }, _req, res): Promise<TM3Response> => {
+      const caller = principalOf(res.locals);
+      const assessment = await support.assess(caller, query.municipio_id, query);
+      return m3Record(assessment, await support.forecastAfter(caller, query.municipio_id, assessment.date));
+    },
   });
   return router;
 }

@@ -142,6 +142,22 @@ export const ZM3ResponseSchema = z
     actions: z.array(ZActionSchema).describe('Recommended preventive actions for the class, each with its audience.'),
     sources: z.array(ZSourceRefSchema).describe('The data and rules used.'),
     provenance: ZProvenanceSchema.optional().describe('Only when the day’s reading was built from AEMET observations: the stations, distances and weights, as m1.'),
+    forecast: z
+      .object({
+        days: z
+          .array(
+            z.object({
+              date: z.string(),
+              lead_days: z.number().int().min(1).max(6).describe('Days after the forecast’s issue day (1: tomorrow), as GET /api/v3/m1/forecast.'),
+              danger_class: z.enum(DANGER_CLASS_CODES),
+              fwi: z.number().describe('4 decimals.'),
+              risk_label: z.enum(['LOW', 'MEDIUM', 'HIGH']),
+            }),
+          )
+          .describe('The days of GET /api/v3/m1/forecast for the same token after `date`, nearest first.'),
+      })
+      .optional()
+      .describe('The danger of the coming days (live tokens: the stored AEMET forecast; test tokens: the synthetic one); absent when none is stored.'),
   })
   .openapi('M3DecisionSupport');
 export type TM3Response = z.infer<typeof ZM3ResponseSchema>;

@@ -7,6 +7,7 @@ import type { Reading } from '../readings/reading';
 import type { TProvenance } from '../readings/schemas';
 import type { ReadingSource, ReadingsService } from '../readings/service';
 import type { EcosystemService } from '../ecosystem/service';
+import type { ForecastDaysAfter } from '../forecast/service';
 import type { SeasonOnDay, SeasonsService } from '../seasons/service';
 import type { SyntheticData } from '../synthetic/synthetic-data';
 import { actionsFor } from './actions-table';
@@ -27,6 +28,8 @@ export interface DecisionSupportDeps {
   ecosystem: Pick<EcosystemService, 'profile'>;
   synthetic: SyntheticData;
   clock: () => Date;
+  /** The forecast days after a day (the forecast service); without it m3 has no `forecast` section. */
+  forecastDays?: ForecastDaysAfter;
 }
 
 /** Everything m3 and framing say about one municipality-day, before it is rendered. */
@@ -119,6 +122,9 @@ export function createDecisionSupportService(deps: DecisionSupportDeps) {
         sources: usedSources(history.source, season, ecosystem !== null),
       };
     },
+
+    /** The forecast days after `date` (m3's `forecast` section), as `GET /api/v3/m1/forecast` answers the caller; none without a forecast. */
+    forecastAfter: (caller: DataCaller, municipioId: string, date: string) => (deps.forecastDays ? deps.forecastDays(caller, municipioId, date) : Promise.resolve([])),
   };
 }
 

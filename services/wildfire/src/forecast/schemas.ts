@@ -16,6 +16,7 @@ export const ZForecastDaySchema = z.object({
   ws: z.number().describe('Forecast noon wind, km/h.'),
   prec: z.number().describe('Precipitation over the 24 h to noon, mm: an hourly forecast amount, or the amount the probability rule gives (README).'),
 });
+export type TForecastDay = z.infer<typeof ZForecastDaySchema>;
 
 export const ZForecastResponseSchema = z
   .object({

@@ -8,7 +8,7 @@ import type { MunicipalitiesService } from '../municipalities/service';
 import { riskLabel, riskScore } from '../risk/risk-score';
 import type { SyntheticData } from '../synthetic/synthetic-data';
 import type { ForecastRepository } from './repository';
-import type { TForecastResponse } from './schemas';
+import type { TForecastDay, TForecastResponse } from './schemas';
 
 const round = (x: number, decimals: number) => Number(x.toFixed(decimals));
 
@@ -33,6 +33,13 @@ function dayBody(issuedOn: string, d: { date: string; fwi: number; temp: number;
   };
 }
 
+/**
+ * The forecast days after `date`, as `GET /api/v3/m1/forecast` answers them to the caller
+ * (lead days counted from the forecast's issue day); none when no forecast is stored. m3 and
+ * framing take their `forecast` section from it.
+ */
+export type ForecastDaysAfter = (caller: DataCaller, municipioId: string, date: string) => Promise<readonly TForecastDay[]>;
+
 /** `GET /api/v3/m1/forecast`: the stored AEMET forecast for live tokens, the synthetic model's next six days for test tokens. */
 export function createForecastService(deps: {
   repo: Pick<ForecastRepository, 'days'>;
@@ -40,7 +47,7 @@ export function createForecastService(deps: {
   synthetic: SyntheticData;
   clock: () => Date;
 }) {
-  return {
+  const service = {
     async forecast(caller: DataCaller, municipioId: string): Promise<TForecastResponse> {
       requireMunicipalityAllowed(caller, municipioId);
       if (!(await deps.municipalities.exists(municipioId))) throw municipalityNotFound(municipioId);
@@ -58,7 +65,29 @@ export function createForecastService(deps: {
         days: rows.map((r) => dayBody(r.issuedOn, r)),
       };
     },
+
+    /** The days of `forecast` after `date`; none, not an error, when no forecast is stored. */
+    async daysAfter(caller: DataCaller, municipioId: string, date: string): Promise<readonly TForecastDay[]> {
+      try {
+        return (await service.forecast(caller, municipioId)).days.filter((d) => d.date > date);
+      } catch (err) {
+        if (err instanceof NotFoundError && err.code === 'FORECAST_NOT_AVAILABLE') return [];
+        throw err;
+      }
+    },
+
+    /**
+     * framing's days: those of `daysAfter` that are still ahead of today in Spain, with lead
+     * days counted from today, so "tomorrow" in the text is the reader's tomorrow even when
+     * the stored forecast was issued on an earlier day (before the day's run).
+     */
+    async daysAheadOfToday(caller: DataCaller, municipioId: string, date: string): Promise<readonly TForecastDay[]> {
+      const today = todayInSpain(deps.clock());
+      const days = await service.daysAfter(caller, municipioId, date);
+      return days.filter((d) => d.date > today).map((d) => ({ ...d, lead_days: daysBetween(today, d.date) }));
+    },
   };
+  return service;
 }
 
 export type ForecastService = ReturnType<typeof createForecastService>;

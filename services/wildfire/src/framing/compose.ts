@@ -14,7 +14,7 @@ import { templatesFor } from './templates';
 import { toneOf, type Audience } from './templates-es';
 
 export { FRAMING_LANGS, type FramingLang } from './languages';
-/** One forecast day as framing takes it: the day, how many days after the framed day, and its EFFIS class. */
+/** One forecast day as framing takes it: the day, its lead days (days after today in Spain: 1 is tomorrow), and its EFFIS class. */
 export interface ForecastDay {
   date: string;
   lead_days: number;

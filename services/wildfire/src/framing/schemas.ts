@@ -61,7 +61,7 @@ export const ZFramingResponseSchema = z
     sources: z.array(ZSourceRefSchema),
     forecast: z
       .object({
-        days: z.array(z.object({ date: z.string(), lead_days: z.number().int().min(1), danger_class: z.enum(DANGER_CLASS_CODES) })).describe('The forecast days after `date`, nearest first.'),
+        days: z.array(z.object({ date: z.string(), lead_days: z.number().int().min(1), danger_class: z.enum(DANGER_CLASS_CODES) })).describe('The days of GET /api/v3/m1/forecast for the same token after `date` and after today, nearest first; `lead_days` counts from today in Spain (1: tomorrow).'),
         text: z.string().describe('One line in `lang`, e.g. "Mañana: alto; pasado mañana: muy alto."'),
       })
       .optional()

@@ -6,8 +6,9 @@ import type { Audience } from './templates-es';
 export interface FramingDeps {
   decisionSupport: Pick<DecisionSupportService, 'assess'>;
   /**
-   * The forecast days after `date` for the municipality, when the service has a
-   * forecast (none is wired yet: the answer then has no `forecast` section).
+   * The forecast days after `date` and after today for the municipality, from the forecast
+   * `GET /api/v3/m1/forecast` answers the caller, lead days counted from today; none, and
+   * no `forecast` section, when no forecast is stored.
    */
   forecastDays?: (caller: DataCaller, municipioId: string, date: string) => Promise<readonly ForecastDay[]>;
 }
