@@ -42,6 +42,7 @@ const ZEsignEnvSchema = z.object({
   SMTP_FROM: z.string().default('Firma <no-reply@localhost>'),
   ESIGN_PUBLIC_URL: env.url(['http', 'https']).optional(),
   ESIGN_MAX_UPLOAD_MB: env.int(25, 1),
+  ESIGN_MAIL_ATTACH_MAX_MB: z.coerce.number().min(0).max(100).default(10),
   ESIGN_TOOL_OUTPUT_FACTOR: z.coerce.number().min(0.01).max(1000).default(4),
   ESIGN_TMP_DIR: z.string().optional(),
   ESIGN_ENGINE_SANDBOX: z.enum(ENGINE_SANDBOX_MODES).default('auto'),
@@ -135,6 +136,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     mailDir: resolve(dataDir, 'mail'),
     publicUrl: (e.ESIGN_PUBLIC_URL ?? `http://localhost:${e.ESIGN_PORT}`).replace(/\/+$/, ''),
     maxUploadBytes: e.ESIGN_MAX_UPLOAD_MB * 1024 * 1024,
+    /** A completion copy's final PDF is attached up to this size; above it the email carries a link valid 30 days. */
+    mailAttachMaxBytes: Math.floor(e.ESIGN_MAIL_ATTACH_MAX_MB * 1024 * 1024),
     /** A PDF tool call's output budget: the files it answers with, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit, in all. */
     toolOutputBytes: Math.floor(e.ESIGN_TOOL_OUTPUT_FACTOR * e.ESIGN_MAX_UPLOAD_MB * 1024 * 1024),
     /** A folder of operator contract templates, loaded after (and replacing) the built-in ones of the same id. */

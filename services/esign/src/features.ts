@@ -106,8 +106,12 @@ export function createSigningFeatures(deps: {
   // Every state change records its event through this one recorder, on these repositories of its unit of work.
   const record = createSigningEventRecorder({ meterDay: meterDayOf });
   const eventTables = { audit: createAuditRepository, webhookEvents: createWebhookEventsRepository, meter: createMeterRepository };
+  const branding = createBrandingService({ repo: createBrandingRepository(db), pool: deps.pool, tenantName: deps.tenantName, publicUrl: config.publicUrl, clock });
+  const outboxTable = mailRepositoryWith(createBodySealer(deps.atRest.outbox));
   const signatures = createSignaturesService({
-    repos: createUnitOfWork(db, { ...eventTables, requests: createSigningRequestsRepository, documents: createDocumentsRepository }),
+    repos: createUnitOfWork(db, { ...eventTables, requests: createSigningRequestsRepository, documents: createDocumentsRepository, outbox: outboxTable }),
+    sender: branding.sender,
+    mailAttachMaxBytes: config.mailAttachMaxBytes,
     record,
     files,
     identity: deps.identity,
@@ -122,7 +126,7 @@ export function createSigningFeatures(deps: {
     ...eventTables,
     documents: createDocumentsRepository,
     requests: createSigningRequestsRepository,
-    outbox: mailRepositoryWith(createBodySealer(deps.atRest.outbox)),
+    outbox: outboxTable,
   };
 
   const secrets = createSecretBox(config.webhooks.secretKey);
@@ -141,7 +145,6 @@ export function createSigningFeatures(deps: {
     logger: logger.child({ component: 'webhooks' }),
     clock,
   });
-  const branding = createBrandingService({ repo: createBrandingRepository(db), pool: deps.pool, tenantName: deps.tenantName, publicUrl: config.publicUrl, clock });
   const documentsService = createDocumentsService({
     repos: createUnitOfWork(db, { ...withOutbox, webhookDeliveries: createWebhookDeliveriesRepository }),
     files,

@@ -122,6 +122,7 @@ async function composeEsign(
     clock,
     onSent: signing.emailSent,
     mailFiles: createMailFiles(config.mailDir),
+    files: signing.files,
   });
 
   // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.

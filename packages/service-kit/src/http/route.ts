@@ -12,6 +12,8 @@ export interface RouteSpec<Q extends AnyObject, P extends AnyObject, B extends z
   path: string;
   summary: string;
   description?: string;
+  /** The stable camelCase OpenAPI `operationId` clients generate method names from. */
+  operationId?: string;
   tags: string[];
   query?: Q;
   params?: P;
@@ -57,6 +59,7 @@ export function defineRoute<Q extends AnyObject, P extends AnyObject, B extends 
     path: spec.path,
     summary: spec.summary,
     description: spec.description,
+    ...(spec.operationId ? { operationId: spec.operationId } : {}),
     tags: spec.tags,
     request,
     responses: spec.responses,

@@ -104,7 +104,7 @@ export function createAdminService(deps: AdminDeps) {
       });
       return {
         document: documentRecord(doc, names.get(doc.tenantId) ?? ''),
-        requests: requests.map((r) => ({ ...statusRecord(r, now), events: events.filter((e) => e.requestId === r.id).map(event) })),
+        requests: requests.map((r) => ({ ...statusRecord(r, now, requests), events: events.filter((e) => e.requestId === r.id).map(event) })),
         document_events: events.filter((e) => !e.requestId).map((e) => ({ kind: e.kind, occurred_at: e.occurredAt.toISOString(), details: e.details ?? null })),
       };
     },

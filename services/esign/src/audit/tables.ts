@@ -17,6 +17,12 @@ export const AUDIT_KINDS = [
   'erased',
   /** The document was rendered from a contract template (details: template id and version, SHA-256 of the variables). */
   'document_generated',
+  /** An approver's code and declaration (no signature image, no stamp). */
+  'approved',
+  /** A waiting request's turn came; its link email was released (details: order, role). */
+  'request_ready',
+  /** The completion copy was queued for a recipient (details: role, delivery attached or link). */
+  'completion_copy_queued',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -1,4 +1,4 @@
-import { effectiveStatus, type RequestStatus } from '../signing-requests/rules';
+import { COPY_ROLE, DONE_STATUSES, effectiveStatus, WAITING, type RequestRole, type RequestStatus } from '../signing-requests/rules';
 
 export const DOCUMENT_STATUSES = ['draft', 'pending', 'signed', 'expired', 'erased'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
@@ -6,11 +6,11 @@ export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 /** What a document's status is decided from (repository.ts computes the same facts in SQL). */
 export interface DocumentFacts {
   erased: boolean;
-  /** No request, or only cancelled ones. */
+  /** No request that takes part (a cc does not), or only cancelled ones. */
   noRequests: boolean;
-  /** Any request still signable at `now`. */
+  /** Any request that takes part still signable at `now`, or waiting for its turn. */
   hasPending: boolean;
-  /** Every request that is not cancelled is signed. */
+  /** Every request that takes part and is not cancelled is done (signed or approved). */
   allSigned: boolean;
 }
 
@@ -35,13 +35,13 @@ export function documentStatus(facts: DocumentFacts): DocumentStatus {
 }
 
 /** The facts from the document's requests themselves, at `now`. */
-export function documentFacts(doc: { erasedAt: Date | null }, requests: { status: RequestStatus; expiresAt: Date }[], now: Date): DocumentFacts {
-  const live = requests.filter((r) => r.status !== 'cancelled');
+export function documentFacts(doc: { erasedAt: Date | null }, requests: { status: RequestStatus; expiresAt: Date; role?: RequestRole }[], now: Date): DocumentFacts {
+  const live = requests.filter((r) => r.status !== 'cancelled' && r.role !== COPY_ROLE);
   return {
     erased: doc.erasedAt !== null,
     noRequests: live.length === 0,
-    hasPending: live.some((r) => effectiveStatus(r, now) === 'pending'),
-    allSigned: live.every((r) => r.status === 'signed'),
+    hasPending: live.some((r) => effectiveStatus(r, now) === 'pending' || r.status === WAITING),
+    allSigned: live.every((r) => (DONE_STATUSES as readonly RequestStatus[]).includes(r.status)),
   };
 }
 

@@ -4,6 +4,9 @@ import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import type { RecordSigningEvents } from '../signing-events/record-event';
 import type { FileStore } from '../storage/file-store';
 import { createAuditTrailPdf } from './audit-trail-pdf';
+import { createSendCompletionCopies } from './send-completion-copies';
+import type { Sender } from '../branding/service';
+import type { sendEmailJob } from '../mail/jobs';
 import { createFinaliseDocument, type FinaliseDocumentRepos } from './finalise-document';
 import { createResumeInterrupted, type ResumeInterruptedRepos } from './resume-interrupted';
 import type { SealMaterial } from './seal-files';
@@ -15,7 +18,11 @@ export type SignaturesRepos = SealRequestRepos & FinaliseDocumentRepos & ResumeI
 export interface SignaturesDeps extends SealMaterial {
   repos: SignaturesRepos;
   files: FileStore;
-  jobs: JobEnqueuer<SignatureJobs | typeof dispatchWebhookEventJob>;
+  jobs: JobEnqueuer<SignatureJobs | typeof dispatchWebhookEventJob | typeof sendEmailJob>;
+  /** The sender as recipients see it (branding): the completion copies show it. */
+  sender: (tenantId: string) => Promise<Sender>;
+  /** A completion copy's final PDF is attached up to this size (ESIGN_MAIL_ATTACH_MAX_MB), linked above it. */
+  mailAttachMaxBytes: number;
   /** The tenant's display name, from the keys feature (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;
   logger: Logger;
@@ -33,7 +40,10 @@ export function createSignaturesService(deps: SignaturesDeps) {
     sealRequest: seal.sealRequest,
     sealOrRetryLater: seal.sealOrRetryLater,
     sealJob: seal.sealJob,
-    finaliseDocument: createFinaliseDocument(use),
+    finaliseDocument: createFinaliseDocument({
+      ...use,
+      completionCopies: createSendCompletionCopies({ record: deps.record, publicUrl: deps.publicUrl, attachMaxBytes: deps.mailAttachMaxBytes }),
+    }),
     auditTrailPdf: createAuditTrailPdf(use),
     resumeInterrupted: createResumeInterrupted(use),
   };

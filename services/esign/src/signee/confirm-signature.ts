@@ -4,6 +4,9 @@ import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import { ipClient, type ClientInfo } from '../audit/client';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { dispatchWebhookEventJob } from '../webhooks/jobs';
+import type { sendEmailJob } from '../mail/jobs';
+import type { finaliseDocumentJob } from '../signatures/jobs';
+import type { SigningTurns, TurnRepos } from '../signing-requests/release-next-order';
 import type { SealRequest } from '../signatures/seal-request';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { OtpCodes } from '../signing-requests/otp-code';
@@ -17,8 +20,13 @@ import { dispatchWebhookEventsNow } from '../webhooks/publish';
 import { assertActive, type LinkLoader } from './link';
 import { normaliseSignatureImage, parseSignatureImage, typedNameImage } from './signature-image';
 
-/** The confirmation locks and updates the request and records `code_failed` or `otp_verified` + `signed`. */
-export type ConfirmSignatureRepos = UnitOfWork<SigningEventRepos & { requests: Pick<SigningRequestsRepository, 'lockByTokenHash' | 'update' | 'find'> }>;
+/**
+ * The confirmation takes the document's turn lock, locks and updates the request, records
+ * `code_failed` or `otp_verified` + `signed` (or `approved`), and releases the next order.
+ */
+export type ConfirmSignatureRepos = UnitOfWork<
+  SigningEventRepos & TurnRepos & { requests: Pick<SigningRequestsRepository, 'lockByTokenHash' | 'update' | 'find' | 'allSealed'> }
+>;
 
 export interface ConfirmInput {
   code?: string;
@@ -27,7 +35,7 @@ export interface ConfirmInput {
   typedName?: string;
 }
 
-type Outcome = { kind: 'signed'; request: SigningRequestRow; outbox: OutboxEvent[] } | { kind: 'wrong'; left: number } | { kind: 'expired' };
+type Outcome = { kind: 'signed' | 'approved'; request: SigningRequestRow; outbox: OutboxEvent[]; emailIds: string[] } | { kind: 'wrong'; left: number } | { kind: 'expired' };
 
 /**
  * Verifies declaration, image and code, then signs. The request row is locked for the
@@ -46,7 +54,9 @@ export function createConfirmSignature(deps: {
   seal: Pick<SealRequest, 'sealOrRetryLater'>;
   /** The confirmation's `document_signed` is fanned out to the tenant's endpoints right after commit. */
   webhooks: Pick<WebhookDelivery, 'dispatch'>;
-  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>;
+  jobs: JobEnqueuer<typeof dispatchWebhookEventJob | typeof sendEmailJob | typeof finaliseDocumentJob>;
+  /** The signing order: the turn lock, and the release of the next order in the same transaction. */
+  turns: SigningTurns;
   /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
   signatureLevel: 'B-B' | 'B-T';
   logger: Logger;
@@ -61,12 +71,14 @@ export function createConfirmSignature(deps: {
     const { request: current, document } = await deps.link.load(token);
     const now = clock();
     assertActive(current, now);
-    const parsed = input.imageB64 ? parseSignatureImage(input.imageB64) : null;
+    // An approver approves with the code and the declaration only: no image, no stamp.
+    const approver = current.role === 'approver';
+    const parsed = input.imageB64 && !approver ? parseSignatureImage(input.imageB64) : null;
     // A drawn signature wins; a typed name is set as an image of the pad's size (on a worker thread).
     const signatureKind = parsed ? 'drawn' : input.typedName ? 'typed' : null;
     const image = parsed
       ? await normaliseSignatureImage(deps.pool, parsed, ipClient(client))
-      : input.typedName
+      : input.typedName && !approver
         ? await typedNameImage(deps.pool, input.typedName, ipClient(client))
         : null;
     // Written before the transaction under a name of its own: the loser of a race
@@ -76,6 +88,7 @@ export function createConfirmSignature(deps: {
     let outcome: Outcome | undefined;
     try {
       outcome = await repos.transaction(async (tx): Promise<Outcome> => {
+        await deps.turns.lockTurn(tx, current.documentId);
         const request = (await tx.requests.lockByTokenHash(current.tokenHash))!;
         assertActive(request, now);
         const code = otpState(request, now);
@@ -86,6 +99,13 @@ export function createConfirmSignature(deps: {
           await tx.requests.update(request.id, { otpFailedAttempts: failures, ...(locks ? { lockedAt: now, otpHash: null, otpExpiresAt: null } : {}) });
           await deps.record(tx, { kind: 'code_failed', at: now, request, document, client, attemptsLeft: left, locked: locks });
           return { kind: 'wrong', left };
+        }
+        if (approver) {
+          const approvedPatch = { status: 'approved' as const, signedAt: now, otpHash: null, otpExpiresAt: null };
+          await tx.requests.update(request.id, approvedPatch);
+          const outbox = await deps.record(tx, { kind: 'approved', at: now, request, document, client });
+          const released = await deps.turns.release(tx, document, now);
+          return { kind: 'approved', request: { ...request, ...approvedPatch }, outbox: [...outbox, ...released.outbox], emailIds: released.emailIds };
         }
         const signedPatch = {
           status: 'signed' as const,
@@ -99,8 +119,9 @@ export function createConfirmSignature(deps: {
         await tx.requests.update(request.id, signedPatch);
         // `otp_verified` then `signed`, in one insert (their ids follow that order).
         const outbox = await deps.record(tx, { kind: 'signed', at: now, request, document, client, signatureImage: signatureKind, signatureLevel: deps.signatureLevel });
+        const released = await deps.turns.release(tx, document, now);
         // The locked row as this transaction leaves it: the inline seal needs no second read.
-        return { kind: 'signed', request: { ...request, ...signedPatch }, outbox };
+        return { kind: 'signed', request: { ...request, ...signedPatch }, outbox: [...outbox, ...released.outbox], emailIds: released.emailIds };
       });
     } finally {
       if (imageKey && outcome?.kind !== 'signed') await files.remove(imageKey);
@@ -110,11 +131,18 @@ export function createConfirmSignature(deps: {
       if (outcome.left === 0) throw new LockedError('Five wrong codes: this request is locked', 'REQUEST_LOCKED');
       throw new BadRequestError(`Incorrect code; ${outcome.left} attempt${outcome.left === 1 ? '' : 's'} left`, 'INVALID_OTP');
     }
+    // The next order's link emails (released in the transaction).
+    for (const emailId of outcome.emailIds) await deps.jobs.enqueue('email.send', { emailId });
     // The outbox rows as inserted go to the fan-out: it does not read them back.
     await dispatchWebhookEventsNow(deps.webhooks, deps.jobs, outcome.outbox, deps.logger);
+    if (outcome.kind === 'approved') {
+      // No seal for an approval: it may be the last part the final PDF waited for.
+      if (await repos.requests.allSealed(document.id)) await deps.jobs.enqueue('document.finalise', { documentId: document.id });
+      return { request: outcome.request, record: statusRecord(outcome.request, clock(), []) };
+    }
     // The sealed row as recorded; read again only when the seal was not recorded here.
     // The PNG just written is stamped from memory, not read back.
     const signed = (await deps.seal.sealOrRetryLater(outcome.request, document, image)) ?? (await repos.requests.find(outcome.request.id))!;
-    return { request: signed, record: statusRecord(signed, clock()) };
+    return { request: signed, record: statusRecord(signed, clock(), []) };
   };
 }

@@ -66,7 +66,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     path: '/firma/firmar/{token}',
     summary: 'Signing page',
     description:
-      'Server-rendered, accessible HTML (Spanish by default, the request\'s `locale` otherwise: es, en, ca, gl or eu): the document, the declaration, the code step, an optional signature pad and the confirm button. Works without JavaScript except for the pad. Expired, cancelled, locked and already-signed links get a page that says so (the signed one links to the signee\'s sealed copy).',
+      'A link whose turn has not come shows a "waiting for N earlier signatures" page. Server-rendered, accessible HTML (Spanish by default, the request\'s `locale` otherwise: es, en, ca, gl or eu): the document, the declaration, the code step, an optional signature pad and the confirm button. Works without JavaScript except for the pad. Expired, cancelled, locked and already-signed links get a page that says so (the signed one links to the signee\'s sealed copy).',
     tags: TAGS,
     params: ZTokenParamsSchema,
     query: ZSigningPageQuerySchema,
@@ -139,7 +139,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       200: { description: 'Code sent', content: { 'application/json': { schema: ZOtpSentSchema } } },
       303: { description: 'Only for a form post whose Accept prefers text/html: back to the signing page' },
       404: errorResponse('Unknown link (LINK_NOT_FOUND)'),
-      409: errorResponse('Document not viewed (DOCUMENT_NOT_VIEWED), or already signed (ALREADY_SIGNED)'),
+      409: errorResponse('Document not viewed (DOCUMENT_NOT_VIEWED), already signed or approved (ALREADY_SIGNED), or a lower order is not done yet (NOT_YOUR_TURN)'),
       410: errorResponse('Expired (REQUEST_EXPIRED) or cancelled (REQUEST_CANCELLED)'),
       423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
       429: errorResponse('Too many codes this hour (OTP_RATE_LIMITED)'),
@@ -165,7 +165,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     path: '/firma/firmar/{token}/confirmar',
     summary: 'Confirm and sign',
     description:
-      'Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). Then stamps the signee\'s block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B.',
+      'Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). A request whose turn has not come (status `waiting`) answers 409 NOT_YOUR_TURN here and on `/otp`; an approver\'s confirmation takes no image and answers `status: approved`; the last confirmation of an order releases the next order (its links are emailed, webhook `request_ready`). Then stamps the signee\'s block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B.',
     tags: TAGS,
     params: ZTokenParamsSchema,
     body: ZConfirmBodySchema,
@@ -176,7 +176,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       303: { description: 'Only for a form post whose Accept prefers text/html: to the success page' },
       404: errorResponse('Unknown link (LINK_NOT_FOUND)'),
       400: errorResponse('Wrong (INVALID_OTP) or expired (OTP_EXPIRED) code'),
-      409: errorResponse('Already signed (ALREADY_SIGNED), or no code requested (OTP_NOT_REQUESTED)'),
+      409: errorResponse('Already signed or approved (ALREADY_SIGNED), no code requested (OTP_NOT_REQUESTED), or a lower order is not done yet (NOT_YOUR_TURN)'),
       410: errorResponse('Expired (REQUEST_EXPIRED) or cancelled (REQUEST_CANCELLED)'),
       423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
     },
@@ -197,7 +197,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
         if (!form) {
           const result: TConfirmed = {
             request_id: signed.id,
-            status: 'signed',
+            status: signed.status === 'approved' ? 'approved' : 'signed',
             signed_at: signed.signedAt!.toISOString(),
             signature: record.signature,
             redirect_url: signed.redirectUrl,
@@ -225,6 +225,24 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     handler: async ({ params }, _req, res) => {
       const { bytes, request } = await signee.signedCopy(params.token);
       pdfHeaders(res, 'attachment', `firmado-${request.id}.pdf`);
+      res.status(200).send(bytes);
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/firma/copia/{token}',
+    operationId: 'downloadCompletionCopy',
+    summary: 'The final PDF through a completion link',
+    description:
+      'When a document is complete, every signer, approver and cc gets the final PDF by email: attached up to ESIGN_MAIL_ATTACH_MAX_MB (default 10), otherwise as a personal link to this operation, valid 30 days (the token is stored hashed). An unknown or expired link answers 404.',
+    tags: TAGS,
+    security: [],
+    params: ZTokenParamsSchema,
+    responses: { 200: { description: 'The final PDF', content: PDF }, 404: errorResponse('Unknown or expired link (LINK_NOT_FOUND), or the file is missing (FILE_MISSING)'), 410: errorResponse('Erased (DOCUMENT_ERASED)') },
+    handler: async ({ params }, _req, res) => {
+      const { bytes, documentId } = await signee.completionCopy(params.token);
+      pdfHeaders(res, 'attachment', `firmado-${documentId}.pdf`);
       res.status(200).send(bytes);
     },
   });

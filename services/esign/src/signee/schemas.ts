@@ -65,8 +65,8 @@ export const ZConfirmBodySchema = z.object({
 export const ZConfirmedSchema = z
   .object({
     request_id: z.uuid(),
-    status: z.literal('signed'),
-    signed_at: z.iso.datetime(),
+    status: z.enum(['signed', 'approved']).describe('approved (addition): an approver\'s confirmation'),
+    signed_at: z.iso.datetime().describe('When it was signed (or approved)'),
     signature: ZSignatureSchema.nullable(),
     redirect_url: z.string().nullable(),
   })

@@ -3,6 +3,8 @@ import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import type { Sender } from '../branding/service';
 import type { sendEmailJob } from '../mail/jobs';
 import type { dispatchWebhookEventJob } from '../webhooks/jobs';
+import type { finaliseDocumentJob } from '../signatures/jobs';
+import { createSigningTurns } from '../signing-requests/release-next-order';
 import type { SealRequest } from '../signatures/seal-request';
 import type { RecordSigningEvents } from '../signing-events/record-event';
 import type { ExpiryRepos } from '../signing-requests/expire-due';
@@ -17,6 +19,7 @@ import { createPageImage } from './page-image';
 import { createRecordView, type RecordViewRepos } from './record-view';
 import { createSendCode, type SendCodeRepos } from './send-code';
 import { createSignedCopy } from './signed-copy';
+import { createCompletionCopy } from './completion-copy';
 import { createViewDocument } from './view-document';
 
 export { PAGE_IMAGE_WIDTHS, type PageImageWidth } from './page-image';
@@ -30,7 +33,7 @@ export interface SigneeDeps {
   /** The sender as signees see it (branding): the page and the code email show it. */
   sender: (tenantId: string) => Promise<Sender>;
   files: FileStore;
-  jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob>;
+  jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob | typeof finaliseDocumentJob>;
   signatures: Pick<SealRequest, 'sealOrRetryLater'>;
   /** The confirmation's `document_signed` is fanned out to the tenant's endpoints right after commit. */
   webhooks: Pick<WebhookDelivery, 'dispatch'>;
@@ -71,11 +74,13 @@ export function createSigneeService(deps: SigneeDeps) {
       seal: deps.signatures,
       webhooks: deps.webhooks,
       jobs,
+      turns: createSigningTurns({ record }),
       signatureLevel: deps.signatureLevel,
       logger: deps.logger,
       clock,
     }),
     signedCopy: createSignedCopy({ link, files }),
+    completionCopy: createCompletionCopy({ requests: repos.requests, documents: repos.documents, files, clock }),
   };
 }
 

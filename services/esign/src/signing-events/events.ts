@@ -25,7 +25,7 @@ export type SigningEvent =
   /** The API created a request (and queued its link email). */
   | (Omit<Step, 'request'> & { kind: 'request_created'; request: EventRequest & Pick<SigningRequestRow, 'expiresAt' | 'locale'> })
   /** The mail job handed a request's link or code email to SMTP. */
-  | { kind: 'email_sent'; at: Date; document: EventDocument & Pick<DocumentRow, 'erasedAt'>; requestId: string; to: string; email: 'signing_link' | 'otp' | 'other' }
+  | { kind: 'email_sent'; at: Date; document: EventDocument & Pick<DocumentRow, 'erasedAt'>; requestId: string; to: string; email: 'signing_link' | 'otp' | 'completion' | 'other' }
   /** The signee opened the signing page while the request could be signed. */
   | (Step & { kind: 'link_opened' })
   /** The signee fetched the PDF or a page image (at most once a minute per request). */
@@ -34,6 +34,12 @@ export type SigningEvent =
   | (Step & { kind: 'code_sent' })
   /** A wrong code: the attempts left, and whether this one locked the request. */
   | (Step & { kind: 'code_failed'; attemptsLeft: number; locked: boolean })
+  /** An approver gave the right code and accepted the declaration: the request is approved (no image, no stamp). */
+  | (Step & { kind: 'approved' })
+  /** Every request of a lower order is done: this waiting request became pending, and its link email went out. */
+  | { kind: 'request_ready'; at: Date; request: Pick<SigningRequestRow, 'id' | 'tenantId' | 'signeeEmail' | 'signingOrder' | 'role'>; document: EventDocument }
+  /** The completion copy (the final PDF attached, or a link to it) was queued for a signee, approver or cc. */
+  | { kind: 'completion_copy_queued'; at: Date; request: Pick<SigningRequestRow, 'id' | 'role'>; document: EventDocument; delivery: 'attached' | 'link' }
   /** The right code: the request is signed, with a drawn, a typed or no signature image. */
   | (Step & { kind: 'signed'; signatureImage: 'drawn' | 'typed' | null; signatureLevel: 'B-B' | 'B-T' })
   /**

@@ -21,6 +21,10 @@ export interface EmailStrings {
   otpValidity: (minutes: number) => string;
   otpNote: string;
   otpSubject: string;
+  completionSubject: (title: string) => string;
+  completionIntro: (title: string) => string;
+  completionAttached: string;
+  completionLink: (date: string) => string;
 }
 
 export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
@@ -36,6 +40,10 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     otpValidity: (minutes) => `Caduca en ${minutes} minutos y solo sirve una vez.`,
     otpNote: 'Si no ha pedido este código, ignore este mensaje.',
     otpSubject: 'Su código de firma',
+    completionSubject: (title) => `Documento firmado: ${title}`,
+    completionIntro: (title) => `Todas las partes han firmado «${title}». Esta es la copia final, sellada, con su certificado de auditoría.`,
+    completionAttached: 'Va adjunta a este mensaje.',
+    completionLink: (date) => `Descárguela en este enlace (válido hasta el ${date}):`,
   },
   en: {
     greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
@@ -49,6 +57,10 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     otpValidity: (minutes) => `It expires in ${minutes} minutes and works once.`,
     otpNote: 'If you did not ask for this code, ignore this message.',
     otpSubject: 'Your signing code',
+    completionSubject: (title) => `Document signed: ${title}`,
+    completionIntro: (title) => `Every party has signed "${title}". This is the final, sealed copy with its audit certificate.`,
+    completionAttached: 'It is attached to this message.',
+    completionLink: (date) => `Download it from this link (valid until ${date}):`,
   },
   ca: {
     greeting: (name) => (name ? `Hola, ${name}:` : 'Hola:'),
@@ -62,6 +74,10 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     otpValidity: (minutes) => `Caduca d'aquí a ${minutes} minuts i només es pot fer servir una vegada.`,
     otpNote: "Si no heu demanat aquest codi, ignoreu aquest missatge.",
     otpSubject: 'El vostre codi de signatura',
+    completionSubject: (title) => `Document signat: ${title}`,
+    completionIntro: (title) => `Totes les parts han signat «${title}». Aquesta és la còpia final, segellada, amb el seu certificat d'auditoria.`,
+    completionAttached: 'Va adjunta a aquest missatge.',
+    completionLink: (date) => `Descarregueu-la en aquest enllaç (vàlid fins al ${date}):`,
   },
   gl: {
     greeting: (name) => (name ? `Ola, ${name}:` : 'Ola:'),
@@ -75,6 +91,10 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     otpValidity: (minutes) => `Caduca en ${minutes} minutos e só serve unha vez.`,
     otpNote: 'Se non pediu este código, ignore esta mensaxe.',
     otpSubject: 'O seu código de sinatura',
+    completionSubject: (title) => `Documento asinado: ${title}`,
+    completionIntro: (title) => `Todas as partes asinaron «${title}». Esta é a copia final, selada, co seu certificado de auditoría.`,
+    completionAttached: 'Vai anexa a esta mensaxe.',
+    completionLink: (date) => `Descárguea nesta ligazón (válida ata o ${date}):`,
   },
   eu: {
     greeting: (name) => (name ? `Kaixo, ${name}:` : 'Kaixo:'),
@@ -88,5 +108,9 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     otpValidity: (minutes) => `${minutes} minututan iraungiko da, eta behin bakarrik balio du.`,
     otpNote: 'Kode hau eskatu ez baduzu, ez egin kasurik mezu honi.',
     otpSubject: 'Zure sinadura-kodea',
+    completionSubject: (title) => `Dokumentua sinatuta: ${title}`,
+    completionIntro: (title) => `Alderdi guztiek sinatu dute «${title}». Hau da azken kopia, zigilatua, bere auditoria-ziurtagiriarekin.`,
+    completionAttached: 'Mezu honi erantsita doa.',
+    completionLink: (date) => `Deskargatu esteka honetan (${date} arte balio du):`,
   },
 };

@@ -71,3 +71,22 @@ export function otpEmail(input: { locale: Locale; code: string; documentTitle: s
   );
   return { subject: t.otpSubject, text, html };
 }
+
+/** The completion copy: the final PDF attached (`url` null), or a link to it valid until `linkExpiresAt`. */
+export function completionEmail(input: { locale: Locale; signeeName: string | null; documentTitle: string; url: string | null; linkExpiresAt: Date; brand?: EmailBrand }): RenderedEmail {
+  const t = EMAIL_TEXT[input.locale];
+  const greeting = t.greeting(input.signeeName);
+  const intro = t.completionIntro(input.documentTitle);
+  const how = input.url ? t.completionLink(formatDate(input.linkExpiresAt, input.locale)) : t.completionAttached;
+  const text = [greeting, '', intro, '', how, ...(input.url ? [input.url] : []), ''].join('\n');
+  const html = layout(
+    input.locale,
+    [
+      `<p>${escapeHtml(greeting)}</p>`,
+      `<p>${escapeHtml(intro)}</p>`,
+      input.url ? `<p>${escapeHtml(how)}<br><a href="${escapeHtml(input.url)}">${escapeHtml(input.url)}</a></p>` : `<p>${escapeHtml(how)}</p>`,
+    ].join(''),
+    input.brand,
+  );
+  return { subject: t.completionSubject(input.documentTitle), text, html };
+}

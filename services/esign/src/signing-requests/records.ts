@@ -1,9 +1,12 @@
 import type { SigningRequestRow } from './repository';
-import { effectiveStatus, otpAttemptsLeft } from './rules';
+import { effectiveStatus, otpAttemptsLeft, waitingFor } from './rules';
 import type { TSigningRequestStatus } from './schemas';
 
-/** The status record of a request as the API answers it (estado, a document's list, confirm). */
-export function statusRecord(row: SigningRequestRow, now: Date): TSigningRequestStatus {
+/**
+ * The status record of a request as the API answers it (estado, a document's list, confirm).
+ * `siblings`: the document's requests, for `waiting_for` (rules.ts `waitingFor`).
+ */
+export function statusRecord(row: SigningRequestRow, now: Date, siblings: SigningRequestRow[]): TSigningRequestStatus {
   return {
     request_id: row.id,
     document_id: row.documentId,
@@ -29,5 +32,8 @@ export function statusRecord(row: SigningRequestRow, now: Date): TSigningRequest
           error: row.sealError,
         }
       : null,
+    order: row.signingOrder,
+    role: row.role,
+    waiting_for: waitingFor(row, siblings),
   };
 }

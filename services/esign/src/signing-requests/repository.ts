@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import { preparedQuery, UNNAMED } from '../db/prepared';
 import { EXPIRY } from './rules';
-import { effectiveStatusSql, expiryDueSql, stillPendingSql } from './status-sql';
+import { effectiveStatusSql, expiryDueSql, readyToFinaliseSql, stillPendingSql } from './status-sql';
 import { signingRequests } from './tables';
 
 export type SigningRequestRow = typeof signingRequests.$inferSelect;
@@ -38,17 +38,16 @@ export function createSigningRequestsRepository(db: EsignDb) {
       .where(
         and(
           eq(signingRequests.documentId, sql.placeholder('documentId')),
-          sql`(${signingRequests.createdAt}, ${signingRequests.id}) < (select me.created_at, me.id from ${signingRequests} me where me.id = ${sql.placeholder('id')})`,
+          eq(signingRequests.role, 'signer'),
+          // rules.ts `stampOrder`: signers by order, then creation.
+          sql`(${signingRequests.signingOrder}, ${signingRequests.createdAt}, ${signingRequests.id}) < (select me.signing_order, me.created_at, me.id from ${signingRequests} me where me.id = ${sql.placeholder('id')})`,
         ),
       )
       .prepare(UNNAMED),
   );
   const sealedCounts = preparedQuery(db, () =>
     db
-      .select({
-        total: sql<number>`count(*)::int`,
-        sealed: sql<number>`count(*) filter (where ${signingRequests.status} = 'signed' and ${signingRequests.sealStatus} = 'sealed')::int`,
-      })
+      .select({ ready: sql<boolean>`coalesce(${readyToFinaliseSql()}, false)` })
       .from(signingRequests)
       .where(eq(signingRequests.documentId, sql.placeholder('documentId')))
       .prepare(UNNAMED),
@@ -69,6 +68,12 @@ export function createSigningRequestsRepository(db: EsignDb) {
       return row ?? null;
     },
 
+    /** The request whose completion link has this token hash (send-completion-copies.ts). */
+    async findByCopyTokenHash(copyTokenHash: string): Promise<SigningRequestRow | null> {
+      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.copyTokenHash, copyTokenHash)).limit(1);
+      return row ?? null;
+    },
+
     /** Locks the request until the transaction ends: of two confirmations, the second waits and then sees the first's outcome. */
     async lockByTokenHash(tokenHash: string): Promise<SigningRequestRow | null> {
       const [row] = await lockedByTokenHash({ tokenHash });
@@ -79,8 +84,18 @@ export function createSigningRequestsRepository(db: EsignDb) {
       return db.select().from(signingRequests).where(eq(signingRequests.documentId, documentId)).orderBy(asc(signingRequests.createdAt), asc(signingRequests.id));
     },
 
+    /** Waiting requests whose turn has come become pending (only if still waiting): the rows changed. */
+    async releaseWaiting(ids: string[]): Promise<SigningRequestRow[]> {
+      if (ids.length === 0) return [];
+      return db
+        .update(signingRequests)
+        .set({ status: 'pending' })
+        .where(and(inArray(signingRequests.id, ids), eq(signingRequests.status, 'waiting')))
+        .returning();
+    },
+
     /**
-     * The request's place in its document's `listForDocument` order (0 for the first): the
+     * The request's place among its document's signers in rules.ts `stampOrder` (0 for the first): the
      * slot of its stamp. Counted by the database, so a seal reads one number instead of
      * every request of the document.
      */
@@ -132,12 +147,12 @@ export function createSigningRequestsRepository(db: EsignDb) {
         .where(and(eq(signingRequests.id, id), ne(signingRequests.sealStatus, 'sealed')));
     },
 
-    /** Erasure: pending requests are cancelled (their links stop working). */
+    /** Erasure: pending and waiting requests are cancelled (their links stop working). */
     async cancelPending(documentId: string, at: Date): Promise<SigningRequestRow[]> {
       return db
         .update(signingRequests)
         .set({ status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null })
-        .where(and(eq(signingRequests.documentId, documentId), eq(signingRequests.status, 'pending')))
+        .where(and(eq(signingRequests.documentId, documentId), inArray(signingRequests.status, ['pending', 'waiting'])))
         .returning();
     },
 
@@ -152,16 +167,18 @@ export function createSigningRequestsRepository(db: EsignDb) {
           redirectUrl: sql`case when ${signingRequests.redirectUrl} is null then null else '[suprimido]' end`,
           otpHash: null,
           signatureImageKey: null,
+          copyTokenHash: null,
+          copyExpiresAt: null,
         })
         .where(eq(signingRequests.documentId, documentId))
         .returning({ id: signingRequests.id });
       return rows.length;
     },
 
-    /** Whether every request of the document is signed and sealed (and there is at least one). */
+    /** rules.ts `readyToFinalise`: every signer signed and sealed, every approver approved (and at least one of them). */
     async allSealed(documentId: string): Promise<boolean> {
       const [row] = await sealedCounts({ documentId });
-      return Boolean(row && row.total > 0 && row.total === row.sealed);
+      return Boolean(row?.ready);
     },
 
     /** Of these documents, those with at least one request and every request signed and sealed. */
@@ -172,8 +189,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
         .from(signingRequests)
         .where(inArray(signingRequests.documentId, documentIds))
         .groupBy(signingRequests.documentId)
-        // "is distinct from": a null seal status must count as not sealed.
-        .having(sql`bool_and(${signingRequests.status} = 'signed' and ${signingRequests.sealStatus} is not distinct from 'sealed')`);
+        .having(readyToFinaliseSql());
       return rows.map((r) => r.documentId);
     },
 

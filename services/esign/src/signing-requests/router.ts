@@ -26,7 +26,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
     path: '/firma/solicitudes',
     summary: 'Create a signing request',
     description:
-      'For a document of the caller\'s tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant\'s document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased.',
+      'For a document of the caller\'s tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant\'s document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased. Additions (multi-party signing): `order` (1-50, default 1) and `role` (signer, approver, cc). A request whose lower orders are not all signed or approved is created `waiting`: its email is held until its turn comes, then it becomes `pending`, the link is emailed and webhook `request_ready` fires. A cc gets no link (`signing_url: null`) and receives the completion copy. A client that sends neither field gets today\'s behaviour (`pending`, link emailed at once).',
     tags: TAGS,
     security: SECURITY,
     body: ZCreateSigningRequestSchema,

@@ -1,5 +1,6 @@
 import { SIGNEE_LOCALES } from './email-strings';
 import { z } from 'zod';
+import { MAX_ORDER, REQUEST_ROLES, REQUEST_STATUSES } from './rules';
 
 export const ZCreateSigningRequestSchema = z.object({
   document_id: z.uuid(),
@@ -9,14 +10,27 @@ export const ZCreateSigningRequestSchema = z.object({
   expires_in_hours: z.number().int().min(1).max(24 * 90).default(168).describe('Hours the link stays valid (default 168 = 7 days, at most 90 days)'),
   redirect_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Where the success page sends the signee on "Continue"'),
   locale: z.enum(SIGNEE_LOCALES).default('es').describe('Language of the emails and the signing page: es (default), en, ca (Catalan), gl (Galician), eu (Basque)'),
+  order: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_ORDER)
+    .default(1)
+    .describe('Signing order, 1-50 (default 1). Requests of one document with the same order run in parallel; a request waits (status `waiting`, no email) until every request of a lower order is signed or approved'),
+  role: z
+    .enum(REQUEST_ROLES)
+    .default('signer')
+    .describe('signer (default: signs, stamped on the PDF); approver (code and declaration, no image, no stamp: status `approved`); cc (no link, no action: receives the completion copy)'),
 });
 
 export const ZCreatedSigningRequestSchema = z
   .object({
     request_id: z.uuid(),
     document_id: z.uuid(),
-    status: z.literal('pending'),
-    signing_url: z.url().describe('The personal link emailed to the signee (shown here once; stored only as a hash)'),
+    status: z.enum(['pending', 'waiting']).describe('pending: the link is emailed now; waiting: a lower order is not done yet (or a cc), nothing is sent yet'),
+    signing_url: z.url().nullable().describe('The personal link emailed to the signee (shown here once; stored only as a hash); null for a cc, which has no link'),
+    order: z.number().int().describe('Signing order (addition)'),
+    role: z.enum(REQUEST_ROLES).describe('Role (addition)'),
     expires_at: z.iso.datetime(),
     created_at: z.iso.datetime(),
   })
@@ -37,7 +51,9 @@ export const ZSigningRequestStatusSchema = z
   .object({
     request_id: z.uuid(),
     document_id: z.uuid(),
-    status: z.enum(['pending', 'signed', 'expired', 'cancelled']),
+    status: z
+      .enum(REQUEST_STATUSES)
+      .describe('pending, signed, expired, cancelled; additions: waiting (a lower order is not done yet; a cc until the end), approved (an approver\'s outcome)'),
     signee_email: z.string(),
     signee_name: z.string().nullable(),
     locale: z.enum(SIGNEE_LOCALES),
@@ -50,6 +66,9 @@ export const ZSigningRequestStatusSchema = z
     otp_attempts_left: z.number().int().describe('Wrong codes left before the request locks (5 in all)'),
     locked: z.boolean().describe('Locked after five wrong codes; a new request is needed'),
     signature: ZSignatureSchema.nullable(),
+    order: z.number().int().describe('Signing order, 1-50 (addition)'),
+    role: z.enum(REQUEST_ROLES).describe('signer, approver or cc (addition)'),
+    waiting_for: z.number().int().describe('Requests of a lower order (every signer and approver, for a cc) not yet signed or approved (addition)'),
   })
   .openapi('SigningRequestStatus');
 export type TSigningRequestStatus = z.infer<typeof ZSigningRequestStatusSchema>;

@@ -15,6 +15,7 @@ import { signingLinkEmail } from './emails';
 import { expireDueRequests } from './expire-due';
 import { newLinkToken } from './link-token';
 import { statusRecord } from './records';
+import { COPY_ROLE, initialStatus, WAITING } from './rules';
 import type { SigningRequestRow, SigningRequestsRepository } from './repository';
 import type { TSigningRequestStatus, ZCreateSigningRequestSchema } from './schemas';
 
@@ -70,7 +71,13 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
         if (doc.finalisedAt || doc.finaliseClaimedAt) {
           throw new ConflictError('Every request of this document is signed and its final PDF is built; upload it again for new signatures', 'DOCUMENT_FINALISED');
         }
+        // The document's row lock orders this against the confirmations that release turns (release-next-order.ts).
+        const siblings = await tx.requests.listForDocument(doc.id);
+        const status = initialStatus({ role: body.role, signingOrder: body.order }, siblings);
         const request = await tx.requests.insert({
+          status,
+          signingOrder: body.order,
+          role: body.role,
           documentId: doc.id,
           tenantId: principal.tenantId,
           signeeEmail: body.signee_email,
@@ -92,17 +99,23 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
           expiresAt,
           brand: { name: sender.name, logoUrl: sender.logoUrl, accentColor: sender.accentColor },
         });
-        const emailId = await tx.outbox.insert({ to: body.signee_email, ...email, documentId: doc.id, requestId: request.id, kind: 'signing_link' });
+        // A cc has no link; a request whose turn has not come keeps its email held until it comes.
+        const emailId =
+          body.role === COPY_ROLE
+            ? null
+            : await tx.outbox.insert({ to: body.signee_email, ...email, documentId: doc.id, requestId: request.id, kind: 'signing_link', held: status === WAITING });
         const eventIds = await deps.record(tx, { kind: 'request_created', at: now, request, document: doc, client });
-        return { request, emailId, eventIds };
+        return { request, emailId: status === WAITING ? null : emailId, eventIds };
       });
-      await deps.jobs.enqueue('email.send', { emailId });
+      if (emailId) await deps.jobs.enqueue('email.send', { emailId });
       await publishWebhookEvents(deps.jobs, eventIds);
       return {
         request_id: request.id,
         document_id: request.documentId,
-        status: 'pending' as const,
-        signing_url: signingUrl,
+        status: request.status as 'pending' | 'waiting',
+        signing_url: request.role === COPY_ROLE ? null : signingUrl,
+        order: request.signingOrder,
+        role: request.role,
         expires_at: request.expiresAt.toISOString(),
         created_at: request.createdAt.toISOString(),
       };
@@ -112,7 +125,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
       const row = await ownedRequest(principal, requestId);
       const now = clock();
       await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, row.documentId, now));
-      return statusRecord((await repos.requests.find(requestId))!, now);
+      return statusRecord((await repos.requests.find(requestId))!, now, await repos.requests.listForDocument(row.documentId));
     },
 
     async listForDocument(principal: EsignPrincipal, documentId: string) {
@@ -122,7 +135,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
       if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
       await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, documentId, now));
       const rows = await repos.requests.listForDocument(documentId);
-      return rows.map((row) => statusRecord(row, now));
+      return rows.map((row) => statusRecord(row, now, rows));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { SIGNEE_LOCALES } from './email-strings';
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { documents } from '../documents/tables';
+import { REQUEST_ROLES, REQUEST_STATUSES } from './rules';
 
 /**
  * One signee's request to sign one document. The link token and the OTP are stored
@@ -21,7 +22,7 @@ export const signingRequests = pgTable(
     redirectUrl: text('redirect_url'),
     locale: text('locale', { enum: SIGNEE_LOCALES }).notNull().default('es'),
     tokenHash: text('token_hash').notNull().unique(),
-    status: text('status', { enum: ['pending', 'signed', 'expired', 'cancelled'] })
+    status: text('status', { enum: REQUEST_STATUSES })
       .notNull()
       .default('pending'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -41,6 +42,13 @@ export const signingRequests = pgTable(
     signedSha256: text('signed_sha256'),
     sealedAt: timestamp('sealed_at', { withTimezone: true }),
     sealError: text('seal_error'),
+    /** Requests of one document with the same order run in parallel; a higher order waits for every lower one (rules.ts `waitingFor`). */
+    signingOrder: integer('signing_order').notNull().default(1),
+    /** signer (signs and is stamped), approver (code and declaration, no stamp) or cc (no link; gets the completion copy). */
+    role: text('role', { enum: REQUEST_ROLES }).notNull().default('signer'),
+    /** The completion copy's download link (when the final PDF is too big to attach): its token's hash and expiry. */
+    copyTokenHash: text('copy_token_hash').unique(),
+    copyExpiresAt: timestamp('copy_expires_at', { withTimezone: true }),
   },
   (t) => [index('signing_requests_document_idx').on(t.documentId, t.createdAt), index('signing_requests_tenant_idx').on(t.tenantId)],
 );

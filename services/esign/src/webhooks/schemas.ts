@@ -99,4 +99,13 @@ export const EVENT_DATA_SCHEMAS = {
   request_expired: z.object({ ...base, request_id: z.uuid(), expired_at: z.iso.datetime() }),
   request_cancelled: z.object({ ...base, request_id: z.uuid(), cancelled_at: z.iso.datetime(), reason: z.string() }),
   document_erased: z.object({ ...base, erased_at: z.iso.datetime() }),
+  request_ready: z.object({
+    ...base,
+    request_id: z.uuid(),
+    signee_email: z.string(),
+    order: z.number().int().describe('The request\'s signing order'),
+    role: z.enum(['signer', 'approver']),
+    ready_at: z.iso.datetime().describe('When every lower order was done and the link was emailed'),
+  }),
+  request_approved: z.object({ ...base, request_id: z.uuid(), signee_email: z.string(), approved_at: z.iso.datetime() }),
 } as const;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { signingRequests } from '../../signing-requests/tables';
 import type { SigningRequestRow, SigningRequestsRepository } from '../../signing-requests/repository';
-import { EXPIRY, effectiveStatus } from '../../signing-requests/rules';
+import { EXPIRY, effectiveStatus, readyToFinalise, stampOrder } from '../../signing-requests/rules';
 import { copy, notFaked, type FakeTables } from './fake-tables';
 
 /**
@@ -14,7 +14,6 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
   const byId = (id: string) => rows.find((r) => r.id === id);
   const ofDocument = (documentId: string) =>
     rows.filter((r) => r.documentId === documentId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
-  const sealed = (r: SigningRequestRow) => r.status === 'signed' && r.sealStatus === 'sealed';
   return {
     async insert(values: typeof signingRequests.$inferInsert) {
       if (rows.some((r) => r.tokenHash === values.tokenHash)) throw new Error('duplicate key value violates unique constraint "signing_requests_token_hash_unique"');
@@ -41,6 +40,10 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
         signedSha256: null,
         sealedAt: null,
         sealError: null,
+        signingOrder: 1,
+        role: 'signer',
+        copyTokenHash: null,
+        copyExpiresAt: null,
         ...values,
       } as SigningRequestRow;
       rows.push(row);
@@ -54,6 +57,10 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       const row = rows.find((r) => r.tokenHash === tokenHash);
       return row ? copy(row) : null;
     },
+    async findByCopyTokenHash(copyTokenHash) {
+      const row = rows.find((r) => r.copyTokenHash === copyTokenHash);
+      return row ? copy(row) : null;
+    },
     // The fake unit of work runs one transaction at a time, which stands in for the row lock.
     async lockByTokenHash(tokenHash) {
       const row = rows.find((r) => r.tokenHash === tokenHash);
@@ -63,8 +70,13 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       return ofDocument(documentId).map(copy);
     },
     async positionInDocument(documentId, id) {
-      const index = ofDocument(documentId).findIndex((r) => r.id === id);
+      const index = stampOrder(ofDocument(documentId)).findIndex((r) => r.id === id);
       return Math.max(0, index);
+    },
+    async releaseWaiting(ids) {
+      const due = rows.filter((r) => ids.includes(r.id) && r.status === 'waiting');
+      for (const r of due) r.status = 'pending';
+      return due.map(copy);
     },
     async update(id, patch) {
       const row = byId(id);
@@ -98,7 +110,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       if (final) row.sealStatus = 'failed';
     },
     async cancelPending(documentId, at) {
-      const pending = rows.filter((r) => r.documentId === documentId && r.status === 'pending');
+      const pending = rows.filter((r) => r.documentId === documentId && (r.status === 'pending' || r.status === 'waiting'));
       for (const r of pending) Object.assign(r, { status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null });
       return pending.map(copy);
     },
@@ -106,18 +118,16 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       const mine = rows.filter((r) => r.documentId === documentId);
       const gone = (v: string | null) => (v === null ? null : '[suprimido]');
       for (const r of mine) {
-        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null });
+        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, copyTokenHash: null, copyExpiresAt: null });
       }
       return mine.length;
     },
     async allSealed(documentId) {
-      const mine = rows.filter((r) => r.documentId === documentId);
-      return mine.length > 0 && mine.every(sealed);
+      return readyToFinalise(rows.filter((r) => r.documentId === documentId));
     },
     async fullySealedAmong(documentIds) {
       return documentIds.filter((id) => {
-        const mine = rows.filter((r) => r.documentId === id);
-        return mine.length > 0 && mine.every(sealed);
+        return readyToFinalise(rows.filter((r) => r.documentId === id));
       });
     },
     async findBySignedSha256(sha256) {
