@@ -43,6 +43,8 @@ export const ESIGN_ERROR_CODES = {
   TENANT_HAS_PENDING_REQUESTS: { status: 409, description: 'a signing request of the tenant is still pending' },
   REQUEST_EXPIRED: { status: 410, description: 'the signing link has expired' },
   REQUEST_CANCELLED: { status: 410, description: 'the signing request was cancelled' },
+  REQUEST_DECLINED: { status: 410, description: 'the signee declined the signing request' },
+  REQUEST_NOT_VOIDABLE: { status: 409, description: 'the signing request is signed, approved, declined, expired or already cancelled: it cannot be voided' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'the body or a file is over its limit', scope: 'any' },
   TOOL_OUTPUT_TOO_LARGE: { status: 413, description: 'a tool’s result would exceed its output budget' },
   UNSUPPORTED_ENCODING: { status: 415, description: 'an unknown `Content-Encoding`, or a charset other than UTF-8', scope: 'any' },

@@ -19,6 +19,8 @@ export const AUDIT_KINDS = [
   'document_generated',
   /** An approver's code and declaration (no signature image, no stamp). */
   'approved',
+  /** The signee declined (the reason is on the request and in the certificate, not in the details). */
+  'declined',
   /** A waiting request's turn came; its link email was released (details: order, role). */
   'request_ready',
   /** The completion copy was queued for a recipient (details: role, delivery attached or link). */

@@ -22,6 +22,7 @@ describe('the SQL document status agrees with the rule', () => {
   const MIXES: string[][] = [
     [], ['cancelled'], ['pending'], ['pending', 'signed'], ['signed'], ['signed', 'cancelled'], ['signed', 'expired'], ['expired'], ['pending', 'expired'],
     ['signed', 'waiting'], ['approved', 'signed'], ['approved', 'cc:waiting'], ['cc:waiting'], ['expired', 'waiting'], ['approved', 'pending'],
+    ['declined', 'cancelled', 'cc:cancelled'], ['signed', 'declined'],
   ];
   const docs: { id: string; requests: { status: RequestStatus; expiresAt: Date; role: RequestRole }[] }[] = [];
 
@@ -53,7 +54,7 @@ describe('the SQL document status agrees with the rule', () => {
     const { documents } = signingTables(rt);
     const expected = new Map<string, DocumentStatus>(docs.map((d) => [d.id, documentStatus(documentFacts({ erasedAt: null }, d.requests, now))]));
     for (const d of docs) expect({ mix: d.requests.map((r) => `${r.role}:${r.status}`), status: (await documents.find(d.id, now))!.status }).toEqual({ mix: d.requests.map((r) => `${r.role}:${r.status}`), status: expected.get(d.id) });
-    for (const status of ['draft', 'pending', 'signed', 'expired'] as const) {
+    for (const status of ['draft', 'pending', 'signed', 'expired', 'declined'] as const) {
       const { rows } = await documents.page(tenantId, { status, page: 1, pageSize: 100, now });
       expect(rows.map((r) => r.id).sort()).toEqual(docs.filter((d) => expected.get(d.id) === status).map((d) => d.id).sort());
     }

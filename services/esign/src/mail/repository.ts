@@ -76,6 +76,11 @@ export function createMailRepository(db: EsignDb, sealer: BodySealer) {
         .returning({ id: emailOutbox.id });
       return rows.map((r) => r.id);
     },
+    /** The held messages of requests cancelled before their turn: they will never be sent, and their bodies (links) go. */
+    async discardHeld(requestIds: string[]): Promise<void> {
+      if (requestIds.length === 0) return;
+      await db.delete(emailOutbox).where(and(inArray(emailOutbox.requestId, requestIds), eq(emailOutbox.status, 'held')));
+    },
     async queuedIdsCreatedBefore(before: Date): Promise<string[]> {
       const rows = await db
         .select({ id: emailOutbox.id })

@@ -23,6 +23,8 @@ export interface CertificateData {
     name: string | null;
     email: string;
     signedAt: Date | null;
+    /** A decline or a void, with its reason (`cancelled` only when the tenant voided it or a decline cancelled it). */
+    closed?: { kind: 'declined' | 'cancelled'; at: Date; reason: string | null } | null;
     level: string;
     tsaTime: Date | null;
     signedSha256: string;
@@ -81,7 +83,10 @@ export async function appendAuditCertificate(doc: PDFDocument, data: Certificate
     newPageIfNeeded(60);
     line(`${s.name ?? s.email} <${s.email}>`, { font: bold, size: 9.5 });
     line(`Solicitud / Request: ${s.requestId}   Orden / Order: ${s.order}   Rol / Role: ${ROLE_LABEL[s.role]}`, { indent: 10, size: 8.5 });
-    if (s.role === 'cc') {
+    if (s.closed) {
+      const label = s.closed.kind === 'declined' ? 'Rechazado / Declined' : 'Anulado / Voided';
+      line(`${label}: ${iso(s.closed.at)}${s.closed.reason ? `   Motivo / Reason: ${s.closed.reason}` : ''}`, { indent: 10, size: 8.5, gap: 8 });
+    } else if (s.role === 'cc') {
       line('Recibe la copia final / Receives the final copy', { indent: 10, size: 8.5, gap: 8 });
     } else if (s.role === 'approver') {
       line(`Aprobado / Approved: ${iso(s.signedAt)} (código y declaración / code and declaration)`, { indent: 10, size: 8.5, gap: 8 });

@@ -26,7 +26,7 @@ export function certificateData(
     tenant,
     // Signers and approvers who acted, and every cc, in signing order (rules.ts `stampOrder` for signers).
     signatures: [...requests]
-      .filter((r) => r.signedAt || r.role === COPY_ROLE)
+      .filter((r) => r.signedAt || r.role === COPY_ROLE || r.declinedAt || r.cancelReason)
       .sort((a, b) => a.signingOrder - b.signingOrder || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
       .map((r) => ({
         requestId: r.id,
@@ -35,6 +35,11 @@ export function certificateData(
         name: r.signeeName,
         email: r.signeeEmail,
         signedAt: r.signedAt,
+        closed: r.declinedAt
+          ? { kind: 'declined' as const, at: r.declinedAt, reason: r.declineReason }
+          : r.status === 'cancelled' && r.cancelledAt && r.cancelReason
+            ? { kind: 'cancelled' as const, at: r.cancelledAt, reason: r.cancelReason === 'declined' ? null : r.cancelReason }
+            : null,
         level: r.signatureLevel ?? '-',
         tsaTime: r.tsaTime,
         signedSha256: r.signedSha256 ?? '-',

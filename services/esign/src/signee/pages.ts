@@ -85,6 +85,7 @@ export function renderSigningPage(ctx: SigningContext, options: { locale: Locale
     if (document.erasedAt) return renderMessagePage(locale, nonce, t.erasedTitle, t.erasedBody);
     return renderMessagePage(locale, nonce, t.approvedTitle, t.approvedBody(formatDate(request.signedAt!, locale)));
   }
+  if (ctx.status === 'declined') return renderMessagePage(locale, nonce, t.declinedTitle, t.declinedBody);
   if (ctx.status === 'waiting') return renderMessagePage(locale, nonce, t.waitingTitle, t.waitingBody(ctx.waitingFor));
   if (ctx.status === 'expired') return renderMessagePage(locale, nonce, t.expiredTitle, t.expiredBody);
   if (ctx.status === 'cancelled') return renderMessagePage(locale, nonce, t.cancelledTitle, t.cancelledBody);
@@ -152,6 +153,17 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
     </div>
   </section>`}
   <div class="row"><button type="submit">${escapeHtml(request.role === 'approver' ? t.approve : t.sign)}</button></div>
+</form>
+<form id="rechazar" method="post" action="${base}/rechazar">
+  <section aria-labelledby="decline-h">
+    <h2 id="decline-h">${escapeHtml(t.declineTitle)}</h2>
+    <p id="decline-help">${escapeHtml(t.declineHelp)}</p>
+    <div class="row">
+      <label for="motivo">${escapeHtml(t.declineLabel)}</label>
+      <textarea id="motivo" name="motivo" required maxlength="500" rows="3" aria-describedby="decline-help"></textarea>
+    </div>
+    <div class="row"><button type="submit" class="secondary">${escapeHtml(t.declineButton)}</button></div>
+  </section>
 </form>
 </main>`;
   return renderPage(locale, `${title}`, nonce, body, SIGNATURE_PAD_SCRIPT, { accent: ctx.brand.accentColor });

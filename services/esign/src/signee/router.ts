@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { AppError } from '@firma-riesgo/errors';
 import { ValidationError } from '../errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
-import { errorResponse } from '../openapi';
+import { errorResponse, validationErrorResponse } from '../openapi';
 import { clientOf } from '../audit/client';
 import type { SigneeLocale as Locale } from '../signing-requests/email-strings';
 import { renderNotFound, renderSigningPage } from './pages';
-import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
+import { ZConfirmBodySchema, ZConfirmedSchema, ZDeclineBodySchema, ZDeclinedSchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { PageImageWidth, SigneeService } from './service';
 
 const TAGS = ['signee'];
@@ -209,6 +209,44 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
         const key = form ? formErrorKey(err) : null;
         if (key === null) throw err;
         res.redirect(303, ['ALREADY_SIGNED', 'REQUEST_EXPIRED', 'REQUEST_CANCELLED', 'REQUEST_LOCKED'].includes(key) ? page : `${page}?error=${encodeURIComponent(key)}#error`);
+      }
+      return undefined;
+    },
+  });
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/firma/firmar/{token}/rechazar',
+    operationId: 'declineSigningRequest',
+    summary: 'Decline to sign',
+    description:
+      'Form (the signing page\'s second button, works without JavaScript) or JSON: `motivo`, 1-500 characters. The request becomes `declined` and its document `declined`; the document\'s other waiting and pending requests (cc included) become `cancelled` and their signees are told by email; webhook `request_declined` carries the reason, and the audit certificate prints it. Answers 200 JSON; a form post whose `Accept` prefers `text/html` gets a 303 back to the page, which then says the request was declined.',
+    tags: TAGS,
+    security: [],
+    params: ZTokenParamsSchema,
+    body: ZDeclineBodySchema,
+    bodyContentType: 'application/x-www-form-urlencoded',
+    before: [forms],
+    responses: {
+      200: { description: 'Declined', content: { 'application/json': { schema: ZDeclinedSchema } } },
+      303: { description: 'Only for a form post whose Accept prefers text/html: back to the signing page' },
+      404: errorResponse('Unknown link (LINK_NOT_FOUND)'),
+      409: errorResponse('Already signed or approved (ALREADY_SIGNED), or a lower order is not done yet (NOT_YOUR_TURN)'),
+      410: errorResponse('Expired (REQUEST_EXPIRED), cancelled (REQUEST_CANCELLED) or already declined (REQUEST_DECLINED)'),
+      422: validationErrorResponse('`motivo` missing, empty or longer than 500 characters'),
+      423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
+    },
+    handler: async ({ params, body }, req, res) => {
+      const form = wantsPageFlow(req);
+      const page = `/firma/firmar/${encodeURIComponent(params.token)}`;
+      try {
+        const declined = await signee.decline(params.token, body.motivo, clientOf(req));
+        if (!form) return declined;
+        res.redirect(303, page);
+      } catch (err) {
+        const key = form ? formErrorKey(err) : null;
+        if (key === null) throw err;
+        res.redirect(303, `${page}?error=${encodeURIComponent(key)}#error`);
       }
       return undefined;
     },

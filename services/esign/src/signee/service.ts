@@ -20,13 +20,14 @@ import { createRecordView, type RecordViewRepos } from './record-view';
 import { createSendCode, type SendCodeRepos } from './send-code';
 import { createSignedCopy } from './signed-copy';
 import { createCompletionCopy } from './completion-copy';
+import { createDeclineRequest, type DeclineRequestRepos } from './decline-request';
 import { createViewDocument } from './view-document';
 
 export { PAGE_IMAGE_WIDTHS, type PageImageWidth } from './page-image';
 export { TEXT_MAX_CHARS, TEXT_MAX_PAGES, type SigningContext } from './open-signing-page';
 
 /** The signee flow's repositories: the union of what its use cases declare. */
-export type SigneeRepos = ExpiryRepos & OpenSigningPageRepos & RecordViewRepos & SendCodeRepos & ConfirmSignatureRepos;
+export type SigneeRepos = ExpiryRepos & OpenSigningPageRepos & RecordViewRepos & SendCodeRepos & ConfirmSignatureRepos & DeclineRequestRepos;
 
 export interface SigneeDeps {
   repos: SigneeRepos;
@@ -79,6 +80,7 @@ export function createSigneeService(deps: SigneeDeps) {
       logger: deps.logger,
       clock,
     }),
+    decline: createDeclineRequest({ repos, link, sender: deps.sender, jobs, record, clock }),
     signedCopy: createSignedCopy({ link, files }),
     completionCopy: createCompletionCopy({ requests: repos.requests, documents: repos.documents, files, clock }),
   };

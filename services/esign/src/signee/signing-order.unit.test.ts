@@ -5,7 +5,7 @@ import type { ClientInfo } from '../audit/client';
 import { documentFacts, documentStatus } from '../documents/rules';
 import { newLinkToken } from '../signing-requests/link-token';
 import { statusRecord } from '../signing-requests/records';
-import { dueForRelease, initialStatus, readyToFinalise, stampOrder, waitingFor, type RequestRole, type RequestStatus } from '../signing-requests/rules';
+import { cancelledByDecline, dueForRelease, initialStatus, readyToFinalise, stampOrder, voidable, waitingFor, type RequestRole, type RequestStatus } from '../signing-requests/rules';
 import { renderSigningPage } from './pages';
 
 const row = (id: string, signingOrder: number, status: RequestStatus, role: RequestRole = 'signer', sealStatus: string | null = null) => ({
@@ -45,6 +45,17 @@ describe('the signing order rules', () => {
     expect(stampOrder(requests).map((r) => r.id)).toEqual(['c1', 'a2']);
     expect(readyToFinalise([row('a1', 1, 'signed', 'signer', 'sealing')])).toBe(false);
     expect(readyToFinalise([row('d', 1, 'waiting', 'cc')])).toBe(false);
+  });
+
+  it('cancels every other open request on a decline (cc included), and voids only open ones; a voided signer no longer holds the final PDF back', () => {
+    const now = new Date('2026-06-01T00:00:00Z');
+    const requests = [row('a1', 1, 'pending'), row('b1', 1, 'signed', 'signer', 'sealed'), row('c2', 2, 'waiting'), row('d', 1, 'waiting', 'cc'), row('e1', 1, 'expired')];
+    expect(cancelledByDecline(requests[0]!, requests, now).map((r) => r.id)).toEqual(['c2', 'd']);
+    expect(requests.map((r) => voidable(r, now))).toEqual([true, false, true, true, false]);
+    expect(readyToFinalise([row('a1', 1, 'cancelled'), row('b1', 1, 'signed', 'signer', 'sealed')])).toBe(true);
+    expect(readyToFinalise([row('a1', 1, 'cancelled')])).toBe(false);
+    const status = documentStatus(documentFacts({ erasedAt: null }, [row('a1', 1, 'declined'), row('b1', 1, 'signed'), row('c2', 2, 'cancelled')], now));
+    expect(status).toBe('declined');
   });
 
   it('keeps a document pending while a request waits, and signed when every signer and approver is done whatever its cc', () => {
@@ -88,7 +99,7 @@ describe('the signing order, on the signee service over fakes', () => {
       const status = initialStatus({ role, signingOrder: spec.order }, siblings);
       const { token, hash } = newLinkToken();
       const email = `p${i + 1}@example.test`;
-      const request = await repos.requests.insert({ documentId: document.id, tenantId, signeeEmail: email, tokenHash: hash, expiresAt: new Date(now.getTime() + 86_400_000), status, signingOrder: spec.order, role });
+      const request = await repos.requests.insert({ documentId: document.id, tenantId, signeeEmail: email, tokenHash: hash, expiresAt: new Date(now.getTime() + 86_400_000), createdAt: new Date(now.getTime() + i), status, signingOrder: spec.order, role });
       await repos.outbox.insert({ to: email, subject: 'link', text: `link ${token}`, documentId: document.id, requestId: request.id, kind: 'signing_link', held: status === 'waiting' });
       await repos.audit.append({ documentId: document.id, requestId: request.id, tenantId, kind: 'document_viewed', occurredAt: now, documentSha256: document.sha256 });
       made.push({ token, email, id: request.id });
@@ -134,6 +145,23 @@ describe('the signing order, on the signee service over fakes', () => {
     ]);
     const kinds = (await built.fakes.repos.audit.listForDocument(documentId)).map((e) => e.kind);
     expect(kinds.filter((k) => k === 'approved' || k === 'request_ready' || k === 'signed')).toEqual(['approved', 'request_ready', 'request_ready']);
+  });
+
+  it('declines: the request declined with its reason, the others cancelled and told, their held link emails discarded', async () => {
+    const { documentId, made } = await documentWith([{ order: 1 }, { order: 1 }, { order: 2 }]);
+    const result = await built.service.decline(made[0]!.token, 'No estoy de acuerdo', client);
+    expect(result).toMatchObject({ status: 'declined', cancelled: 2 });
+    const rows = await built.fakes.repos.requests.listForDocument(documentId);
+    expect(rows.map((r) => [r.status, r.declineReason, r.cancelReason])).toEqual([
+      ['declined', 'No estoy de acuerdo', null],
+      ['cancelled', null, 'declined'],
+      ['cancelled', null, 'declined'],
+    ]);
+    const mail = built.fakes.tables.mail.filter((m) => m.requestId === made[2]!.id);
+    expect(mail.map((m) => [m.kind, m.status])).toEqual([['other', 'queued']]);
+    expect(built.fakes.tables.webhookEvents.map((e) => e.type)).toEqual(['request_declined', 'request_cancelled', 'request_cancelled']);
+    const late = await failure(approveOrSign(made[1]!.token, made[1]!.email));
+    expect([late.status, late.code]).toEqual([410, 'REQUEST_CANCELLED']);
   });
 
   it('releases the next order only when the last request of the lower order is done', async () => {

@@ -18,7 +18,7 @@ export interface EventSpec<E extends SigningEvent> {
 }
 
 /** An audit row of a signee's step: their address only when `email` (a wrong code keeps it out). */
-function step(e: Of<'link_opened' | 'document_viewed' | 'code_sent' | 'code_failed' | 'signed' | 'approved' | 'request_created'>, kind: AuditKind, email: boolean, details?: EventDetails): NewAuditEvent {
+function step(e: Of<'link_opened' | 'document_viewed' | 'code_sent' | 'code_failed' | 'signed' | 'approved' | 'request_declined' | 'request_created'>, kind: AuditKind, email: boolean, details?: EventDetails): NewAuditEvent {
   return {
     documentId: e.document.id,
     requestId: e.request.id,
@@ -112,6 +112,17 @@ export const SIGNING_EVENTS: { [K in SigningEventKind]: EventSpec<Of<K>> } = {
         request_id: e.request.id,
         signee_email: e.request.signeeEmail,
         approved_at: e.at.toISOString(),
+      }),
+  },
+  request_declined: {
+    audit: (e) => [step(e, 'declined', true)],
+    webhook: (e) =>
+      outbox(e.request.tenantId, e.document.id, 'request_declined', e.at, {
+        document_id: e.document.id,
+        request_id: e.request.id,
+        signee_email: e.request.signeeEmail,
+        declined_at: e.at.toISOString(),
+        reason: e.reason,
       }),
   },
   request_ready: {

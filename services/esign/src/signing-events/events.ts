@@ -49,8 +49,10 @@ export type SigningEvent =
   | { kind: 'sealed'; request: Pick<SigningRequestRow, 'id'>; document: EventDocument; seal: { level: 'B-B' | 'B-T'; tsaTime: Date | null; sha256: string } }
   /** The lazy update found a pending request past its expiry: recorded at the expiry time. */
   | { kind: 'request_expired'; request: Pick<SigningRequestRow, 'id' | 'tenantId' | 'expiresAt'>; document: EventDocument }
-  /** A pending request was cancelled (its document was erased). */
-  | { kind: 'request_cancelled'; at: Date; request: Pick<SigningRequestRow, 'id'>; document: EventDocument; reason: 'document_erased' }
+  /** An open request was cancelled: its document was erased, another signee declined, or the tenant voided it. */
+  | { kind: 'request_cancelled'; at: Date; request: Pick<SigningRequestRow, 'id'>; document: EventDocument; reason: 'document_erased' | 'declined' | 'voided' }
+  /** The signee declined, with a reason (kept on the request and sent to webhooks; never in the audit details). */
+  | (Step & { kind: 'request_declined'; reason: string })
   /** Every request is sealed and the final PDF is recorded. */
   | { kind: 'document_completed'; at: Date; document: EventDocument; final: { sha256: string; level: 'B-B' | 'B-T'; tsaTime: Date | null } }
   /** The document was erased (its pending requests cancelled, its personal data anonymised). */

@@ -25,6 +25,9 @@ export interface EmailStrings {
   completionIntro: (title: string) => string;
   completionAttached: string;
   completionLink: (date: string) => string;
+  cancelSubject: (title: string) => string;
+  cancelByDecline: (title: string) => string;
+  cancelByVoid: (sender: string, title: string) => string;
 }
 
 export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
@@ -44,6 +47,9 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     completionIntro: (title) => `Todas las partes han firmado «${title}». Esta es la copia final, sellada, con su certificado de auditoría.`,
     completionAttached: 'Va adjunta a este mensaje.',
     completionLink: (date) => `Descárguela en este enlace (válido hasta el ${date}):`,
+    cancelSubject: (title) => `Solicitud de firma cancelada: ${title}`,
+    cancelByDecline: (title) => `Otra persona ha rechazado firmar «${title}». Su solicitud de firma queda cancelada y el enlace ya no es válido.`,
+    cancelByVoid: (sender, title) => `${sender} ha retirado la solicitud de firma de «${title}». El enlace ya no es válido.`,
   },
   en: {
     greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
@@ -61,6 +67,9 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     completionIntro: (title) => `Every party has signed "${title}". This is the final, sealed copy with its audit certificate.`,
     completionAttached: 'It is attached to this message.',
     completionLink: (date) => `Download it from this link (valid until ${date}):`,
+    cancelSubject: (title) => `Signing request cancelled: ${title}`,
+    cancelByDecline: (title) => `Another signee declined to sign "${title}". Your signing request is cancelled and its link no longer works.`,
+    cancelByVoid: (sender, title) => `${sender} withdrew the signing request for "${title}". The link no longer works.`,
   },
   ca: {
     greeting: (name) => (name ? `Hola, ${name}:` : 'Hola:'),
@@ -78,6 +87,9 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     completionIntro: (title) => `Totes les parts han signat «${title}». Aquesta és la còpia final, segellada, amb el seu certificat d'auditoria.`,
     completionAttached: 'Va adjunta a aquest missatge.',
     completionLink: (date) => `Descarregueu-la en aquest enllaç (vàlid fins al ${date}):`,
+    cancelSubject: (title) => `Sol·licitud de signatura cancel·lada: ${title}`,
+    cancelByDecline: (title) => `Una altra persona ha rebutjat signar «${title}». La vostra sol·licitud queda cancel·lada i l'enllaç ja no és vàlid.`,
+    cancelByVoid: (sender, title) => `${sender} ha retirat la sol·licitud de signatura de «${title}». L'enllaç ja no és vàlid.`,
   },
   gl: {
     greeting: (name) => (name ? `Ola, ${name}:` : 'Ola:'),
@@ -95,6 +107,9 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     completionIntro: (title) => `Todas as partes asinaron «${title}». Esta é a copia final, selada, co seu certificado de auditoría.`,
     completionAttached: 'Vai anexa a esta mensaxe.',
     completionLink: (date) => `Descárguea nesta ligazón (válida ata o ${date}):`,
+    cancelSubject: (title) => `Solicitude de sinatura cancelada: ${title}`,
+    cancelByDecline: (title) => `Outra persoa rexeitou asinar «${title}». A súa solicitude queda cancelada e a ligazón xa non é válida.`,
+    cancelByVoid: (sender, title) => `${sender} retirou a solicitude de sinatura de «${title}». A ligazón xa non é válida.`,
   },
   eu: {
     greeting: (name) => (name ? `Kaixo, ${name}:` : 'Kaixo:'),
@@ -112,5 +127,8 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     completionIntro: (title) => `Alderdi guztiek sinatu dute «${title}». Hau da azken kopia, zigilatua, bere auditoria-ziurtagiriarekin.`,
     completionAttached: 'Mezu honi erantsita doa.',
     completionLink: (date) => `Deskargatu esteka honetan (${date} arte balio du):`,
+    cancelSubject: (title) => `Sinadura-eskaera bertan behera: ${title}`,
+    cancelByDecline: (title) => `Beste pertsona batek «${title}» sinatzeari uko egin dio. Zure eskaera bertan behera geratu da eta esteka ez da baliozkoa jada.`,
+    cancelByVoid: (sender, title) => `${sender}(e)k «${title}» dokumentuaren sinadura-eskaera kendu du. Esteka ez da baliozkoa jada.`,
   },
 };

@@ -34,6 +34,8 @@ export function statusRecord(row: SigningRequestRow, now: Date, siblings: Signin
       : null,
     order: row.signingOrder,
     role: row.role,
+    declined_at: row.declinedAt?.toISOString() ?? null,
+    decline_reason: row.declineReason,
     waiting_for: waitingFor(row, siblings),
   };
 }

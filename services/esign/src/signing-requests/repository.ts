@@ -169,6 +169,8 @@ export function createSigningRequestsRepository(db: EsignDb) {
           signatureImageKey: null,
           copyTokenHash: null,
           copyExpiresAt: null,
+          declineReason: sql`case when ${signingRequests.declineReason} is null then null else '[suprimido]' end`,
+          cancelReason: sql`case when ${signingRequests.cancelReason} is null or ${signingRequests.cancelReason} = 'declined' then ${signingRequests.cancelReason} else '[suprimido]' end`,
         })
         .where(eq(signingRequests.documentId, documentId))
         .returning({ id: signingRequests.id });

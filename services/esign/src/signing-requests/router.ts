@@ -1,10 +1,10 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
-import { errorResponse, rateLimitedResponse } from '../openapi';
+import { errorResponse, rateLimitedResponse, validationErrorResponse } from '../openapi';
 import { clientOf } from '../audit/client';
 import { ZDocumentParamsSchema } from '../documents/schemas';
 import { principalOf } from '../keys/authenticate';
-import { ZCreatedSigningRequestSchema, ZCreateSigningRequestSchema, ZDocumentRequestsSchema, ZRequestParamsSchema, ZSigningRequestStatusSchema } from './schemas';
+import { ZCreatedSigningRequestSchema, ZCreateSigningRequestSchema, ZDocumentRequestsSchema, ZRequestParamsSchema, ZSigningRequestStatusSchema, ZVoidRequestSchema } from './schemas';
 import type { SigningRequestsService } from './service';
 
 const TAGS = ['signing requests'];
@@ -65,6 +65,27 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
     description: 'A JSON array of the status records of the document\'s signing requests, oldest first (interface §4.1).',
     responses: { 200: { description: 'Status records, oldest first', content: { 'application/json': { schema: ZDocumentRequestsSchema } } }, 404: errorResponse('Not found, or another tenant\'s (DOCUMENT_NOT_FOUND)') },
     handler: async ({ params }, _req, res) => requests.listForDocument(principalOf(res.locals), params.document_id),
+  });
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/firma/solicitudes/{request_id}/anular',
+    operationId: 'voidSigningRequest',
+    summary: 'Void a signing request',
+    description:
+      'Withdraws one open request (waiting or pending) without erasing the document: it becomes `cancelled` (its link answers 410 REQUEST_CANCELLED, as a cancelled link does), the signee is told by email with the reason, and webhook `request_cancelled` fires with `reason: voided`. If it was the last open request of its order, the next order is released; if every remaining signer and approver is done, the final PDF is built. Answers the status record.',
+    tags: TAGS,
+    security: SECURITY,
+    params: ZRequestParamsSchema,
+    body: ZVoidRequestSchema,
+    before: [deps.authenticate],
+    responses: {
+      200: { description: 'Voided: the status record', content: { 'application/json': { schema: ZSigningRequestStatusSchema } } },
+      404: errorResponse("Not found, or another tenant's (REQUEST_NOT_FOUND)"),
+      409: errorResponse('Signed, approved, declined, expired or already cancelled (REQUEST_NOT_VOIDABLE)'),
+      422: validationErrorResponse('`motivo` missing, empty or longer than 500 characters'),
+    },
+    handler: async ({ params, body }, req, res) => requests.void(principalOf(res.locals), params.request_id, body.motivo, clientOf(req)),
   });
 
   return router;

@@ -9,9 +9,10 @@ export const MAX_OTP_FAILURES = 5;
 
 /**
  * waiting: a lower order is not done yet (no email, no code); pending: signable; signed and
- * approved: done (a signer's and an approver's outcome).
+ * approved: done (a signer's and an approver's outcome); declined: the signee said no (the
+ * document's other open requests are cancelled).
  */
-export const REQUEST_STATUSES = ['waiting', 'pending', 'signed', 'approved', 'expired', 'cancelled'] as const;
+export const REQUEST_STATUSES = ['waiting', 'pending', 'signed', 'approved', 'declined', 'expired', 'cancelled'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
 export const REQUEST_ROLES = ['signer', 'approver', 'cc'] as const;
@@ -21,6 +22,8 @@ export type RequestRole = (typeof REQUEST_ROLES)[number];
 export const DONE_STATUSES = ['signed', 'approved'] as const satisfies readonly RequestStatus[];
 /** The status of a request whose turn has not come (and of a cc until the end: it never acts). */
 export const WAITING = 'waiting' satisfies RequestStatus;
+/** The status of a request its signee declined: its document reads `declined`. */
+export const DECLINED = 'declined' satisfies RequestStatus;
 /** The role that takes no part in the signing: no link, no turn; it only receives the completion copy. */
 export const COPY_ROLE = 'cc' satisfies RequestRole;
 export const MAX_ORDER = 50;
@@ -54,13 +57,14 @@ export function initialStatus(request: Pick<TurnRow, 'role' | 'signingOrder'>, s
  * `partDoneSql` for the repository.
  */
 export function partDone(r: { role: RequestRole; status: RequestStatus; sealStatus: string | null }): boolean {
-  if (r.role === COPY_ROLE) return true;
+  // A cc has no part; a cancelled (voided) request no longer has one.
+  if (r.role === COPY_ROLE || r.status === 'cancelled') return true;
   if (r.role === 'approver') return r.status === 'approved';
   return r.status === 'signed' && r.sealStatus === 'sealed';
 }
 
 export function readyToFinalise(requests: { role: RequestRole; status: RequestStatus; sealStatus: string | null }[]): boolean {
-  return requests.some((r) => r.role !== COPY_ROLE) && requests.every(partDone);
+  return requests.some((r) => r.role !== COPY_ROLE && r.status !== 'cancelled') && requests.every(partDone);
 }
 
 /** The signers stamped on the final PDF, in signing order (then creation): a signer's stamp slot is its index here. */
@@ -68,6 +72,17 @@ export function stampOrder<R extends { id: string; role: RequestRole; signingOrd
   return requests
     .filter((r) => r.role === 'signer')
     .sort((a, b) => a.signingOrder - b.signingOrder || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+}
+
+/** A request the tenant may void: one still open (waiting or pending, not past its expiry). */
+export function voidable(row: Pick<RequestState, 'status' | 'expiresAt'>, now: Date): boolean {
+  const status = effectiveStatus(row, now);
+  return status === 'pending' || status === WAITING;
+}
+
+/** What a decline cancels: the document's other requests still open (waiting or pending), cc included. */
+export function cancelledByDecline<R extends { id: string; status: RequestStatus; expiresAt: Date }>(declined: { id: string }, requests: R[], now: Date): R[] {
+  return requests.filter((r) => r.id !== declined.id && voidable(r, now));
 }
 
 /** The waiting requests whose turn has come: every lower order is done (cc never: it has no turn). */
@@ -96,7 +111,7 @@ export function effectiveStatus(row: Pick<RequestState, 'status' | 'expiresAt'>,
 }
 
 /** Why the link cannot be used to sign right now, or null when it can. */
-export function signingBlock(row: RequestState, now: Date): 'signed' | 'approved' | 'waiting' | 'expired' | 'cancelled' | 'locked' | null {
+export function signingBlock(row: RequestState, now: Date): 'signed' | 'approved' | 'declined' | 'waiting' | 'expired' | 'cancelled' | 'locked' | null {
   const status = effectiveStatus(row, now);
   if (status !== 'pending') return status;
   return row.lockedAt ? 'locked' : null;

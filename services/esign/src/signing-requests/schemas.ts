@@ -68,6 +68,8 @@ export const ZSigningRequestStatusSchema = z
     signature: ZSignatureSchema.nullable(),
     order: z.number().int().describe('Signing order, 1-50 (addition)'),
     role: z.enum(REQUEST_ROLES).describe('signer, approver or cc (addition)'),
+    declined_at: z.iso.datetime().nullable().describe('When the signee declined (addition)'),
+    decline_reason: z.string().nullable().describe("The signee's reason for declining (addition)"),
     waiting_for: z.number().int().describe('Requests of a lower order (every signer and approver, for a cc) not yet signed or approved (addition)'),
   })
   .openapi('SigningRequestStatus');
@@ -76,3 +78,7 @@ export type TSigningRequestStatus = z.infer<typeof ZSigningRequestStatusSchema>;
 export const ZDocumentRequestsSchema = z.array(ZSigningRequestStatusSchema).openapi('DocumentSigningRequests');
 
 export const ZRequestParamsSchema = z.object({ request_id: z.uuid() });
+
+export const ZVoidRequestSchema = z.object({
+  motivo: z.string().trim().min(1).max(500).describe('Why the request is withdrawn, 1-500 characters: told to the signee by email and printed in the audit certificate'),
+});

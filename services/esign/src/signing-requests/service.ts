@@ -12,6 +12,8 @@ import type { MailRepository } from '../mail/repository';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import { publishWebhookEvents } from '../webhooks/publish';
 import { signingLinkEmail } from './emails';
+import { createVoidRequest } from './void-request';
+import type { finaliseDocumentJob } from '../signatures/jobs';
 import { expireDueRequests } from './expire-due';
 import { newLinkToken } from './link-token';
 import { statusRecord } from './records';
@@ -33,7 +35,7 @@ export type SigningRequestsRepos = UnitOfWork<
 
 export interface SigningRequestsDeps {
   repos: SigningRequestsRepos;
-  jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob>;
+  jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob | typeof finaliseDocumentJob>;
   publicUrl: string;
   /** The sender as signees see it (branding): the link email shows its name, logo and accent. */
   sender: (tenantId: string) => Promise<Sender>;
@@ -52,7 +54,12 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
     return row;
   }
 
+  const voidRequest = createVoidRequest({ repos, jobs: deps.jobs, sender: deps.sender, record: deps.record, clock });
+
   return {
+    /** Voids an open request (void-request.ts). */
+    void: voidRequest,
+
     /**
      * Creates the request, its audit event and the link email in one transaction (the
      * document row locked, so a finalisation cannot slip in between), then enqueues the

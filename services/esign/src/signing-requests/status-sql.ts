@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
-import { COPY_ROLE, DONE_STATUSES, EXPIRY, WAITING, type RequestStatus } from './rules';
+import { COPY_ROLE, DECLINED, DONE_STATUSES, EXPIRY, WAITING, type RequestStatus } from './rules';
 import { signingRequests as r } from './tables';
 
 /**
@@ -34,9 +34,10 @@ export function effectiveStatusSql(now: Date | Placeholder): SQL<RequestStatus> 
  * Facts about a document's requests, for the documents feature to derive the document's
  * status in its own queries (documents/rules.ts `DOCUMENT_STATUS_RULE` states the rule).
  */
-export function requestFactsSql(documentId: AnyColumn, now: Date | Placeholder): { noRequests: SQL<boolean>; hasPending: SQL<boolean>; allSigned: SQL<boolean> } {
+export function requestFactsSql(documentId: AnyColumn, now: Date | Placeholder): { declined: SQL<boolean>; noRequests: SQL<boolean>; hasPending: SQL<boolean>; allSigned: SQL<boolean> } {
   const takesPart = sql`${r.documentId} = ${documentId} and ${r.role} <> ${sql.raw(`'${COPY_ROLE}'`)}`;
   return {
+    declined: sql<boolean>`exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${r.status} = ${status(DECLINED)})`,
     noRequests: sql<boolean>`not exists (select 1 from ${r} where ${takesPart} and ${r.status} <> 'cancelled')`,
     hasPending: sql<boolean>`exists (select 1 from ${r} where ${takesPart} and (${stillPendingSql(now)} or ${r.status} = ${status(WAITING)}))`,
     allSigned: sql<boolean>`not exists (select 1 from ${r} where ${takesPart} and ${r.status} not in (${statusList([...DONE_STATUSES, 'cancelled'])}))`,
@@ -45,12 +46,12 @@ export function requestFactsSql(documentId: AnyColumn, now: Date | Placeholder):
 
 /** rules.ts `partDone`: a cc, an approved approver, or a signed and sealed signer. */
 export function partDoneSql(): SQL<boolean> {
-  return sql<boolean>`(${r.role} = ${sql.raw(`'${COPY_ROLE}'`)} or (${r.role} = 'approver' and ${r.status} = 'approved') or (${r.role} = 'signer' and ${r.status} = 'signed' and ${r.sealStatus} is not distinct from 'sealed'))`;
+  return sql<boolean>`(${r.role} = ${sql.raw(`'${COPY_ROLE}'`)} or ${r.status} = 'cancelled' or (${r.role} = 'approver' and ${r.status} = 'approved') or (${r.role} = 'signer' and ${r.status} = 'signed' and ${r.sealStatus} is not distinct from 'sealed'))`;
 }
 
 /** rules.ts `readyToFinalise` over a group of one document's rows. */
 export function readyToFinaliseSql(): SQL<boolean> {
-  return sql<boolean>`(bool_or(${r.role} <> ${sql.raw(`'${COPY_ROLE}'`)}) and bool_and(${partDoneSql()}))`;
+  return sql<boolean>`(bool_or(${r.role} <> ${sql.raw(`'${COPY_ROLE}'`)} and ${r.status} <> 'cancelled') and bool_and(${partDoneSql()}))`;
 }
 
 /** The request takes part and is done (rules.ts `DONE_STATUSES`). */

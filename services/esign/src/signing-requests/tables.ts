@@ -49,6 +49,11 @@ export const signingRequests = pgTable(
     /** The completion copy's download link (when the final PDF is too big to attach): its token's hash and expiry. */
     copyTokenHash: text('copy_token_hash').unique(),
     copyExpiresAt: timestamp('copy_expires_at', { withTimezone: true }),
+    /** The signee declined: when, and their reason (shown in the audit certificate; erased with the document). */
+    declinedAt: timestamp('declined_at', { withTimezone: true }),
+    declineReason: text('decline_reason'),
+    /** Why the tenant voided it, or why it was cancelled (`declined`: another signee declined). */
+    cancelReason: text('cancel_reason'),
   },
   (t) => [index('signing_requests_document_idx').on(t.documentId, t.createdAt), index('signing_requests_tenant_idx').on(t.tenantId)],
 );

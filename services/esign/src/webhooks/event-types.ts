@@ -11,5 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'request_ready',
   /** An approver approved. */
   'request_approved',
+  /** A signee declined (with the reason); the document's other open requests are cancelled. */
+  'request_declined',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

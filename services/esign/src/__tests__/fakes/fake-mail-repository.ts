@@ -46,6 +46,9 @@ export function createFakeMailRepository(tables: FakeTables): MailRepository {
       for (const r of due) r.status = 'queued';
       return due.map((r) => r.id);
     },
+    async discardHeld(requestIds) {
+      rows.splice(0, rows.length, ...rows.filter((r) => !(r.status === 'held' && r.requestId !== null && requestIds.includes(r.requestId))));
+    },
     async queuedIdsCreatedBefore(before) {
       return rows.filter((r) => r.status === 'queued' && r.createdAt < before).map((r) => r.id);
     },

@@ -42,6 +42,9 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
         sealError: null,
         signingOrder: 1,
         role: 'signer',
+        declinedAt: null,
+        declineReason: null,
+        cancelReason: null,
         copyTokenHash: null,
         copyExpiresAt: null,
         ...values,
@@ -118,7 +121,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       const mine = rows.filter((r) => r.documentId === documentId);
       const gone = (v: string | null) => (v === null ? null : '[suprimido]');
       for (const r of mine) {
-        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, copyTokenHash: null, copyExpiresAt: null });
+        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, copyTokenHash: null, copyExpiresAt: null, declineReason: gone(r.declineReason), cancelReason: r.cancelReason === null || r.cancelReason === 'declined' ? r.cancelReason : '[suprimido]' });
       }
       return mine.length;
     },
