@@ -1,3 +1,11 @@
+CREATE TABLE "tenant_settings" (
+	"tenant_id" uuid PRIMARY KEY NOT NULL,
+	"notify_email" text,
+	"reminder_every_hours" integer NOT NULL,
+	"reminder_max" integer NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "email_outbox" ADD COLUMN "attachment_key" text;--> statement-breakpoint
 ALTER TABLE "email_outbox" ADD COLUMN "attachment_name" text;--> statement-breakpoint
 ALTER TABLE "signing_requests" ADD COLUMN "signing_order" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
@@ -7,4 +15,5 @@ ALTER TABLE "signing_requests" ADD COLUMN "copy_expires_at" timestamp with time 
 ALTER TABLE "signing_requests" ADD COLUMN "declined_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "signing_requests" ADD COLUMN "decline_reason" text;--> statement-breakpoint
 ALTER TABLE "signing_requests" ADD COLUMN "cancel_reason" text;--> statement-breakpoint
+ALTER TABLE "tenant_settings" ADD CONSTRAINT "tenant_settings_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "signing_requests" ADD CONSTRAINT "signing_requests_copy_token_hash_unique" UNIQUE("copy_token_hash");

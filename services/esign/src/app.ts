@@ -20,6 +20,7 @@ import { verificationRouter } from './verification/router';
 import { webhooksRouter } from './webhooks/router';
 import { contractsRouter } from './contracts/router';
 import { brandingRouter } from './branding/router';
+import { tenantSettingsRouter } from './tenant-settings/router';
 import { adminRouter } from './admin/router';
 import { dashboardRouter } from './admin/dashboard-routes';
 import { createSessions } from './admin/session';
@@ -107,6 +108,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
   );
   http.app.use(webhooksRouter(registry, { webhooks: signing.webhooks, authenticate: auth, outboundLimit: perTenant('webhooks', limits.webhookCallsPerMinute, 'webhook creations, changes and tests') }));
   http.app.use(brandingRouter(registry, { branding: signing.branding, authenticate: auth }));
+  http.app.use(tenantSettingsRouter(registry, { settings: signing.settings, authenticate: auth }));
   const authenticateSuperadmin = authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger }, { superadmin: true });
   http.app.use(adminRouter(registry, { admin: signing.admin, metering: signing.metering, authenticateSuperadmin }));
   http.app.use(dashboardRouter(registry, { admin: signing.admin, keys: deps.keys, sessions: createSessions(deps.config.sessionSecret), publicUrl: deps.config.publicUrl, authenticateSuperadmin }));

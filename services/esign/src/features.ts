@@ -38,6 +38,8 @@ import type { KeysService } from './keys/service';
 import { createContractsService, type ContractsService } from './contracts/service';
 import { createBrandingService, type BrandingService } from './branding/service';
 import { createBrandingRepository } from './branding/repository';
+import { createTenantSettingsService, type TenantSettingsService } from './tenant-settings/service';
+import { createTenantSettingsRepository } from './tenant-settings/repository';
 import type { ContractTemplate } from './contracts/template-catalogue';
 
 /** The signing side of esign: documents, requests, the signee flow and the seals, wired explicitly. */
@@ -56,6 +58,7 @@ export interface SigningFeatures {
   contracts: ContractsService;
   /** The tenant's name, logo and accent colour as signees see them. */
   branding: BrandingService;
+  settings: TenantSettingsService;
   /** The superadmin views and tenant erasure. */
   admin: AdminService;
   metering: MeteringService;
@@ -107,10 +110,12 @@ export function createSigningFeatures(deps: {
   const record = createSigningEventRecorder({ meterDay: meterDayOf });
   const eventTables = { audit: createAuditRepository, webhookEvents: createWebhookEventsRepository, meter: createMeterRepository };
   const branding = createBrandingService({ repo: createBrandingRepository(db), pool: deps.pool, tenantName: deps.tenantName, publicUrl: config.publicUrl, clock });
+  const settings = createTenantSettingsService({ repo: createTenantSettingsRepository(db), clock });
   const outboxTable = mailRepositoryWith(createBodySealer(deps.atRest.outbox));
   const signatures = createSignaturesService({
     repos: createUnitOfWork(db, { ...eventTables, requests: createSigningRequestsRepository, documents: createDocumentsRepository, outbox: outboxTable }),
     sender: branding.sender,
+    notifyEmail: settings.notifyEmail,
     mailAttachMaxBytes: config.mailAttachMaxBytes,
     record,
     files,
@@ -163,6 +168,7 @@ export function createSigningFeatures(deps: {
     signee: createSigneeService({
       repos: createUnitOfWork(db, withOutbox),
       sender: branding.sender,
+      notifyEmail: settings.notifyEmail,
       files,
       jobs,
       signatures,
@@ -182,6 +188,7 @@ export function createSigningFeatures(deps: {
       clock,
     }),
     branding,
+    settings,
     contracts: createContractsService({ templates: deps.templates, pool: deps.pool, documents: documentsService, clock, logger }),
     webhooks: createWebhooksService({ ...webhookRepos, delivery: webhookDelivery, secrets, policy: config.webhooks.policy, clock }),
     webhookDelivery,
@@ -204,6 +211,7 @@ export function createSigningFeatures(deps: {
         createUnitOfWork(db, { webhooks: createWebhooksRepository, deliveries: createWebhookDeliveriesRepository, events: createWebhookEventsRepository }),
       ),
       eraseBranding: branding.eraseTenant,
+      eraseSettings: settings.eraseTenant,
       logger,
       clock,
     }),

@@ -35,6 +35,8 @@ export interface AdminDeps {
   eraseWebhooks: (tenantId: string) => Promise<{ webhooks: number; events: number }>;
   /** Tenant erasure: the tenant's branding and logo (branding feature); true when there was some. */
   eraseBranding: (tenantId: string) => Promise<boolean>;
+  /** Tenant erasure: the tenant's signing settings (its notification address); true when there were some. */
+  eraseSettings: (tenantId: string) => Promise<boolean>;
   logger?: Logger;
   clock?: () => Date;
 }
@@ -200,6 +202,7 @@ export function createAdminService(deps: AdminDeps) {
       const deleted = await deps.erasure.eraseAllOfTenant(tenant.id, `superadmin:${actorKeyId}`);
       const webhooks = await deps.eraseWebhooks(tenant.id);
       const branding = await deps.eraseBranding(tenant.id);
+      const settings = await deps.eraseSettings(tenant.id);
       await deps.meter.attributeToName(tenant.id, tenant.name);
       await deps.log.append({
         at: clock(),
@@ -207,7 +210,7 @@ export function createAdminService(deps: AdminDeps) {
         action: 'tenant_erased',
         tenant: tenant.name,
         count: deleted,
-        details: { revoked_keys: revokedKeys, deleted_webhooks: webhooks.webhooks, deleted_webhook_events: webhooks.events, deleted_branding: branding },
+        details: { revoked_keys: revokedKeys, deleted_webhooks: webhooks.webhooks, deleted_webhook_events: webhooks.events, deleted_branding: branding, deleted_settings: settings },
       });
       await deps.keys.removeTenant(tenant.id);
       // A call authenticated just before its key was revoked may have stored a document meanwhile.

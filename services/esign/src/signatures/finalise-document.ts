@@ -43,6 +43,7 @@ export function createFinaliseDocument(deps: SealMaterial & {
   completionCopies: SendCompletionCopies;
   /** The sender as recipients see it (branding): the completion email shows it. */
   sender: (tenantId: string) => Promise<Sender>;
+  notifyEmail: (tenantId: string) => Promise<string | null>;
   /** The tenant's display name (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;
   record: RecordSigningEvents;
@@ -75,6 +76,7 @@ export function createFinaliseDocument(deps: SealMaterial & {
       const now = clock();
       const tenant = await deps.tenantName(doc.tenantId);
       const sender = await deps.sender(doc.tenantId);
+      const notify = await deps.notifyEmail(doc.tenantId);
       const sealed = await sealPdf(await originalOf(files, doc), {
         identity: deps.identity,
         tsa: deps.tsa,
@@ -96,7 +98,7 @@ export function createFinaliseDocument(deps: SealMaterial & {
         const won = await tx.documents.markFinalised(doc.id, { sha256: sealed.sha256, level: sealed.level, tsaTime: sealed.tsaTime, at: now });
         if (!won) return false;
         const outbox = await deps.record(tx, { kind: 'document_completed', at: now, document: doc, final: sealed });
-        const emailIds = await deps.completionCopies(tx, { document: doc, requests, finalBytes: sealed.pdf.length, sender, now });
+        const emailIds = await deps.completionCopies(tx, { document: doc, requests, finalBytes: sealed.pdf.length, sender, notify, now });
         return { outbox, emailIds };
       });
       if (recorded === false) {

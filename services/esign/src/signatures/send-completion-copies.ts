@@ -2,7 +2,7 @@ import type { Sender } from '../branding/service';
 import type { DocumentRow } from '../documents/repository';
 import type { MailRepository } from '../mail/repository';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
-import { completionEmail } from '../signing-requests/emails';
+import { completionEmail, tenantCompletionNotice } from '../signing-requests/emails';
 import { newLinkToken } from '../signing-requests/link-token';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
 import { COPY_ROLE, DONE_STATUSES } from '../signing-requests/rules';
@@ -30,7 +30,7 @@ export function completionRecipients(requests: SigningRequestRow[]): SigningRequ
 export function createSendCompletionCopies(deps: { record: RecordSigningEvents; publicUrl: string; attachMaxBytes: number }) {
   return async function queueCompletionCopies(
     tx: CompletionCopyRepos,
-    input: { document: DocumentRow; requests: SigningRequestRow[]; finalBytes: number; sender: Sender; now: Date },
+    input: { document: DocumentRow; requests: SigningRequestRow[]; finalBytes: number; sender: Sender; notify: string | null; now: Date },
   ): Promise<string[]> {
     const { document, now, sender } = input;
     const attach = input.finalBytes <= deps.attachMaxBytes;
@@ -63,6 +63,19 @@ export function createSendCompletionCopies(deps: { record: RecordSigningEvents; 
         }),
       );
       await deps.record(tx, { kind: 'completion_copy_queued', at: now, request, document, delivery: attach ? 'attached' : 'link' });
+    }
+    if (input.notify) {
+      // The tenant's copy: attached like the others; above the limit it has the final PDF through the API.
+      const notice = tenantCompletionNotice({ documentTitle: title, documentId: document.id, attached: attach });
+      ids.push(
+        await tx.outbox.insert({
+          to: input.notify,
+          ...notice,
+          documentId: document.id,
+          kind: 'completion',
+          ...(attach ? { attachment: { key: storageKeys.final(document.id), name: `firmado-${document.id}.pdf` } } : {}),
+        }),
+      );
     }
     return ids;
   };

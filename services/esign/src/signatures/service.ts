@@ -21,6 +21,8 @@ export interface SignaturesDeps extends SealMaterial {
   jobs: JobEnqueuer<SignatureJobs | typeof dispatchWebhookEventJob | typeof sendEmailJob>;
   /** The sender as recipients see it (branding): the completion copies show it. */
   sender: (tenantId: string) => Promise<Sender>;
+  /** The tenant's notification address (tenant settings): it gets the completion copy too. */
+  notifyEmail: (tenantId: string) => Promise<string | null>;
   /** A completion copy's final PDF is attached up to this size (ESIGN_MAIL_ATTACH_MAX_MB), linked above it. */
   mailAttachMaxBytes: number;
   /** The tenant's display name, from the keys feature (the audit certificate prints it). */

@@ -44,6 +44,7 @@ describe('declining and voiding signing requests', () => {
   const status = async (requestId: string) => (await api().get(`/firma/solicitudes/${requestId}/estado`).set('authorization', key)).body;
 
   it('declines in the browser without JavaScript: document declined, the others cancelled and told, the webhook carries the reason, the audit trail prints it', async () => {
+    await api().put('/firma/ajustes').set('authorization', key).send({ notify_email: 'avisos@acme.example.test' }).expect(200);
     const id = await newDocument('Contrato de obra');
     const ana = await create(id, 'ana.rechaza@example.test');
     const luis = await create(id, 'luis.paralelo@example.test');
@@ -73,6 +74,8 @@ describe('declining and voiding signing requests', () => {
     const held = await env.rt.database.pool.query("select count(*)::int as n from email_outbox where request_id = $1 and kind = 'signing_link'", [marta.request_id]);
     expect(held.rows[0]).toEqual({ n: 0 });
 
+    const notice = await env.smtp.waitFor((m) => m.to.includes('avisos@acme.example.test') && mailText(m).includes('Contrato de obra'));
+    expect(mailText(notice)).toContain('Motivo / Reason: El importe no coincide con el presupuesto');
     const [declined] = await receiver.waitFor((m) => m.json.type === 'request_declined' && m.json.data.request_id === ana.request_id);
     expect(declined!.json.data).toMatchObject({ document_id: id, signee_email: 'ana.rechaza@example.test', reason: 'El importe no coincide con el presupuesto' });
     const cancelled = await receiver.waitFor((m) => m.json.type === 'request_cancelled' && m.json.data.document_id === id, 3);
@@ -91,6 +94,25 @@ describe('declining and voiding signing requests', () => {
 
     const again = await api().post(`/firma/firmar/${tokenOf(new URL(url).pathname)}/otp`).send({ declaration_accepted: true });
     expect([again.status, again.body.code]).toEqual([410, 'REQUEST_DECLINED']);
+  });
+
+  it('keeps the tenant settings: defaults until set, PUT replaces them (absent fields take their defaults), invalid values 422, tenant erasure removes them', async () => {
+    const other = await env.keyFor('ajustes');
+    expect((await api().get('/firma/ajustes').set('authorization', other)).body).toEqual({ notify_email: null, reminder_every_hours: 72, reminder_max: 3, updated_at: null });
+    const put = await api().put('/firma/ajustes').set('authorization', other).send({ notify_email: 'x@ajustes.example.test', reminder_every_hours: 24, reminder_max: 5 });
+    expect(put.body).toMatchObject({ notify_email: 'x@ajustes.example.test', reminder_every_hours: 24, reminder_max: 5, updated_at: expect.any(String) });
+    const replaced = await api().put('/firma/ajustes').set('authorization', other).send({ reminder_max: 1 });
+    expect(replaced.body).toMatchObject({ notify_email: null, reminder_every_hours: 72, reminder_max: 1 });
+    expect((await api().get('/firma/ajustes').set('authorization', other)).body).toEqual(replaced.body);
+    for (const bad of [{ reminder_every_hours: 12 }, { reminder_max: 11 }, { notify_email: 'no-es-correo' }]) {
+      expect((await api().put('/firma/ajustes').set('authorization', other).send(bad)).status).toBe(422);
+    }
+    // No key: the declared authorization header is missing (interface: a validation error).
+    expect((await api().get('/firma/ajustes')).status).toBe(422);
+    const admin = await env.keyFor('root2', 'superadmin');
+    await api().delete('/admin/tenants/ajustes/data').set('authorization', admin).expect(200);
+    const left = await env.rt.database.pool.query('select count(*)::int as n from tenant_settings t join tenants n on n.id = t.tenant_id where n.name = $1', ['ajustes']);
+    expect(left.rows[0]).toEqual({ n: 0 });
   });
 
   it('declines over JSON, and refuses an empty or too long reason', async () => {

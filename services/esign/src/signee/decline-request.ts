@@ -6,7 +6,7 @@ import type { DocumentsRepository } from '../documents/repository';
 import type { sendEmailJob } from '../mail/jobs';
 import type { MailRepository } from '../mail/repository';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
-import { cancelledEmail } from '../signing-requests/emails';
+import { cancelledEmail, tenantDeclineNotice } from '../signing-requests/emails';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
 import { cancelledByDecline, DECLINED } from '../signing-requests/rules';
 import type { dispatchWebhookEventJob } from '../webhooks/jobs';
@@ -33,6 +33,8 @@ export function createDeclineRequest(deps: {
   repos: DeclineRequestRepos;
   link: LinkLoader;
   sender: (tenantId: string) => Promise<Sender>;
+  /** The tenant's notification address (tenant settings), told of the decline with its reason. */
+  notifyEmail: (tenantId: string) => Promise<string | null>;
   jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob>;
   record: RecordSigningEvents;
   clock: () => Date;
@@ -42,7 +44,8 @@ export function createDeclineRequest(deps: {
     const { request: current, document } = await deps.link.load(token);
     const now = clock();
     const sender = await deps.sender(current.tenantId);
-    const { emailIds, outbox } = await repos.transaction(async (tx) => {
+    const notify = await deps.notifyEmail(current.tenantId);
+    const { emailIds, outbox, cancelledCount } = await repos.transaction(async (tx) => {
       await tx.documents.lockRecord(document.id);
       const request = (await tx.requests.lockByTokenHash(current.tokenHash))!;
       assertActive(request, now);
@@ -62,15 +65,19 @@ export function createDeclineRequest(deps: {
         emailIds.push(await tx.outbox.insert({ to: other.signeeEmail, ...email, documentId: document.id, requestId: other.id, kind: 'other' }));
       }
       await tx.outbox.discardHeld(others.map((o) => o.id));
+      if (notify) {
+        const notice = tenantDeclineNotice({ documentTitle: document.title ?? document.filename, documentId: document.id, signee: request.signeeName ?? request.signeeEmail, reason, cancelled: others.length });
+        emailIds.push(await tx.outbox.insert({ to: notify, ...notice, documentId: document.id, requestId: request.id, kind: 'other' }));
+      }
       const outbox = await deps.record(
         tx,
         { kind: 'request_declined', at: now, request, document, client, reason },
         ...others.map((other) => ({ kind: 'request_cancelled' as const, at: now, request: other, document, reason: 'declined' as const })),
       );
-      return { emailIds, outbox };
+      return { emailIds, outbox, cancelledCount: others.length };
     });
     for (const emailId of emailIds) await deps.jobs.enqueue('email.send', { emailId });
     await publishWebhookEvents(deps.jobs, outbox);
-    return { request_id: current.id, status: DECLINED, declined_at: now.toISOString(), cancelled: emailIds.length };
+    return { request_id: current.id, status: DECLINED, declined_at: now.toISOString(), cancelled: cancelledCount };
   };
 }

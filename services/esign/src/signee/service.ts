@@ -33,6 +33,8 @@ export interface SigneeDeps {
   repos: SigneeRepos;
   /** The sender as signees see it (branding): the page and the code email show it. */
   sender: (tenantId: string) => Promise<Sender>;
+  /** The tenant's notification address (tenant settings): a decline is told there. */
+  notifyEmail: (tenantId: string) => Promise<string | null>;
   files: FileStore;
   jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob | typeof finaliseDocumentJob>;
   signatures: Pick<SealRequest, 'sealOrRetryLater'>;
@@ -80,7 +82,7 @@ export function createSigneeService(deps: SigneeDeps) {
       logger: deps.logger,
       clock,
     }),
-    decline: createDeclineRequest({ repos, link, sender: deps.sender, jobs, record, clock }),
+    decline: createDeclineRequest({ repos, link, sender: deps.sender, notifyEmail: deps.notifyEmail, jobs, record, clock }),
     signedCopy: createSignedCopy({ link, files }),
     completionCopy: createCompletionCopy({ requests: repos.requests, documents: repos.documents, files, clock }),
   };

@@ -104,3 +104,37 @@ export function cancelledEmail(input: { locale: Locale; signeeName: string | nul
   );
   return { subject: t.cancelSubject(input.documentTitle), text, html };
 }
+
+/** Notices to the tenant's notification address (tenant settings), in Spanish and English: the tenant's language is not known. */
+export function tenantDeclineNotice(input: { documentTitle: string; documentId: string; signee: string; reason: string; cancelled: number }): RenderedEmail {
+  const lines = [
+    `${input.signee} ha rechazado firmar «${input.documentTitle}». / ${input.signee} declined to sign "${input.documentTitle}".`,
+    '',
+    `Motivo / Reason: ${input.reason}`,
+    '',
+    `Solicitudes canceladas / Requests cancelled: ${input.cancelled}`,
+    `Documento / Document: ${input.documentId}`,
+    '',
+  ];
+  return {
+    subject: `Firma rechazada / Signature declined: ${input.documentTitle}`,
+    text: lines.join('\n'),
+    html: layout('es', lines.filter(Boolean).map((l) => `<p>${escapeHtml(l)}</p>`).join('')),
+  };
+}
+
+export function tenantCompletionNotice(input: { documentTitle: string; documentId: string; attached: boolean }): RenderedEmail {
+  const lines = [
+    `Todas las partes han firmado «${input.documentTitle}». / Every party signed "${input.documentTitle}".`,
+    input.attached
+      ? 'Se adjunta el PDF final. / The final PDF is attached.'
+      : `PDF final / Final PDF: GET /firma/documentos/${input.documentId}/final-pdf`,
+    `Documento / Document: ${input.documentId}`,
+    '',
+  ];
+  return {
+    subject: `Documento firmado / Document signed: ${input.documentTitle}`,
+    text: lines.join('\n'),
+    html: layout('es', lines.filter(Boolean).map((l) => `<p>${escapeHtml(l)}</p>`).join('')),
+  };
+}

@@ -42,6 +42,7 @@ export function signeeServiceFromFakes(clock: () => Date) {
   const service = createSigneeService({
     repos,
     sender: async () => ({ name: 'Ayuntamiento de Prueba', accentColor: null, logoUrl: null, logoPath: null }),
+    notifyEmail: async () => null,
     files: createFileStore(mkdtempSync(join(tmpdir(), 'esign-unit-'))),
     jobs: {
       enqueue: async (name, payload) => {
