@@ -15,5 +15,9 @@ ALTER TABLE "signing_requests" ADD COLUMN "copy_expires_at" timestamp with time 
 ALTER TABLE "signing_requests" ADD COLUMN "declined_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "signing_requests" ADD COLUMN "decline_reason" text;--> statement-breakpoint
 ALTER TABLE "signing_requests" ADD COLUMN "cancel_reason" text;--> statement-breakpoint
+ALTER TABLE "signing_requests" ADD COLUMN "allow_reassign" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "signing_requests" ADD COLUMN "reassign_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "signing_requests" ADD COLUMN "reassigned_from" text;--> statement-breakpoint
+ALTER TABLE "signing_requests" ADD COLUMN "reassigned_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "tenant_settings" ADD CONSTRAINT "tenant_settings_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "signing_requests" ADD CONSTRAINT "signing_requests_copy_token_hash_unique" UNIQUE("copy_token_hash");

@@ -168,6 +168,7 @@ export function createSigningFeatures(deps: {
     signee: createSigneeService({
       repos: createUnitOfWork(db, withOutbox),
       sender: branding.sender,
+      publicUrl: config.publicUrl,
       notifyEmail: settings.notifyEmail,
       files,
       jobs,

@@ -10,6 +10,7 @@ import type { SigneeLocale as Locale } from '../signing-requests/email-strings';
 import { renderNotFound, renderSigningPage } from './pages';
 import { ZConfirmBodySchema, ZConfirmedSchema, ZDeclineBodySchema, ZDeclinedSchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { PageImageWidth, SigneeService } from './service';
+import { ZReassignBodySchema, ZReassignedSchema } from '../signing-requests/schemas';
 
 const TAGS = ['signee'];
 const HTML = { 'text/html': { schema: z.string() } };
@@ -250,6 +251,28 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       }
       return undefined;
     },
+  });
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/firma/firmar/{token}/reasignar',
+    operationId: 'reassignOwnSigningRequest',
+    summary: 'Hand the request on to someone else',
+    description:
+      'Only when the request was created with `allow_reassign` (403 REASSIGN_NOT_ALLOWED otherwise). JSON or form: `signee_email`, optional `signee_name` and `motivo`. The link stops at once (404 afterwards), the new person gets a new link by email; order and role are kept. At most 5 times per request.',
+    tags: TAGS,
+    security: [],
+    params: ZTokenParamsSchema,
+    body: ZReassignBodySchema,
+    before: [forms],
+    responses: {
+      200: { description: 'Handed on', content: { 'application/json': { schema: ZReassignedSchema } } },
+      403: errorResponse('The sender did not allow it (REASSIGN_NOT_ALLOWED)'),
+      404: errorResponse('Unknown link (LINK_NOT_FOUND)'),
+      409: errorResponse('Signed, approved, declined, expired or cancelled (REQUEST_NOT_REASSIGNABLE), or reassigned 5 times already (REASSIGN_LIMIT)'),
+      422: validationErrorResponse('An invalid address or name'),
+    },
+    handler: async ({ params, body }, req) => signee.reassign(params.token, { signeeEmail: body.signee_email, signeeName: body.signee_name, reason: body.motivo }, clientOf(req)),
   });
 
   defineRoute(router, registry, {

@@ -114,6 +114,21 @@ export const SIGNING_EVENTS: { [K in SigningEventKind]: EventSpec<Of<K>> } = {
         approved_at: e.at.toISOString(),
       }),
   },
+  request_reassigned: {
+    audit: (e) => [
+      {
+        documentId: e.document.id,
+        requestId: e.request.id,
+        tenantId: e.request.tenantId,
+        kind: 'reassigned',
+        occurredAt: e.at,
+        ip: e.client.ip,
+        userAgent: e.client.userAgent,
+        documentSha256: e.document.sha256,
+        details: { from: e.from, to: e.to, by: e.by },
+      },
+    ],
+  },
   request_declined: {
     audit: (e) => [step(e, 'declined', true)],
     webhook: (e) =>

@@ -1,5 +1,6 @@
 import type { SigningRequestRow } from './repository';
-import { effectiveStatus, otpAttemptsLeft, waitingFor } from './rules';
+import { effectiveStatus, MAX_REASSIGNMENTS, otpAttemptsLeft, waitingFor } from './rules';
+import { maskEmail } from './mask-email';
 import type { TSigningRequestStatus } from './schemas';
 
 /**
@@ -36,6 +37,19 @@ export function statusRecord(row: SigningRequestRow, now: Date, siblings: Signin
     role: row.role,
     declined_at: row.declinedAt?.toISOString() ?? null,
     decline_reason: row.declineReason,
+    reassigned_from: row.reassignedFrom,
     waiting_for: waitingFor(row, siblings),
+  };
+}
+
+/** The answer to a reassignment: the new link only for the tenant (the signee's new person gets it by email). */
+export function reassignedRecord(row: SigningRequestRow, signingUrl: string | null) {
+  return {
+    request_id: row.id,
+    status: row.status as 'pending' | 'waiting',
+    signing_url: signingUrl,
+    reassigned_from: row.reassignedFrom ?? '',
+    email_hint: maskEmail(row.signeeEmail),
+    reassignments_left: MAX_REASSIGNMENTS - row.reassignCount,
   };
 }

@@ -169,6 +169,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
           signatureImageKey: null,
           copyTokenHash: null,
           copyExpiresAt: null,
+          reassignedFrom: sql`case when ${signingRequests.reassignedFrom} is null then null else '[suprimido]' end`,
           declineReason: sql`case when ${signingRequests.declineReason} is null then null else '[suprimido]' end`,
           cancelReason: sql`case when ${signingRequests.cancelReason} is null or ${signingRequests.cancelReason} = 'declined' then ${signingRequests.cancelReason} else '[suprimido]' end`,
         })

@@ -4,7 +4,7 @@ import { errorResponse, rateLimitedResponse, validationErrorResponse } from '../
 import { clientOf } from '../audit/client';
 import { ZDocumentParamsSchema } from '../documents/schemas';
 import { principalOf } from '../keys/authenticate';
-import { ZCreatedSigningRequestSchema, ZCreateSigningRequestSchema, ZDocumentRequestsSchema, ZRequestParamsSchema, ZSigningRequestStatusSchema, ZVoidRequestSchema } from './schemas';
+import { ZCreatedSigningRequestSchema, ZCreateSigningRequestSchema, ZDocumentRequestsSchema, ZRequestParamsSchema, ZSigningRequestStatusSchema, ZVoidRequestSchema, ZReassignBodySchema, ZReassignedSchema } from './schemas';
 import type { SigningRequestsService } from './service';
 
 const TAGS = ['signing requests'];
@@ -86,6 +86,28 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
       422: validationErrorResponse('`motivo` missing, empty or longer than 500 characters'),
     },
     handler: async ({ params, body }, req, res) => requests.void(principalOf(res.locals), params.request_id, body.motivo, clientOf(req)),
+  });
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/firma/solicitudes/{request_id}/reasignar',
+    operationId: 'reassignSigningRequest',
+    summary: 'Reassign a signing request',
+    description:
+      'Hands an open request (waiting or pending; not a cc) to someone else, keeping its order and role: the old link stops at once (404, as an unknown link), a new link is emailed to the new person (held while the request waits for its turn) and answered here once; the code and attempts start afresh. Audit `reassigned` records both addresses masked. At most 5 times per request.',
+    tags: TAGS,
+    security: SECURITY,
+    params: ZRequestParamsSchema,
+    body: ZReassignBodySchema,
+    before: [deps.authenticate],
+    responses: {
+      200: { description: 'Reassigned', content: { 'application/json': { schema: ZReassignedSchema } } },
+      404: errorResponse("Not found, or another tenant's (REQUEST_NOT_FOUND)"),
+      409: errorResponse('A cc, or signed, approved, declined, expired or cancelled (REQUEST_NOT_REASSIGNABLE); already reassigned 5 times (REASSIGN_LIMIT)'),
+      422: validationErrorResponse('An invalid address or name'),
+    },
+    handler: async ({ params, body }, req, res) =>
+      requests.reassign(principalOf(res.locals), params.request_id, { signeeEmail: body.signee_email, signeeName: body.signee_name, reason: body.motivo }, clientOf(req)),
   });
 
   return router;

@@ -80,6 +80,9 @@ export function voidable(row: Pick<RequestState, 'status' | 'expiresAt'>, now: D
   return status === 'pending' || status === WAITING;
 }
 
+/** A request is handed on at most this many times. */
+export const MAX_REASSIGNMENTS = 5;
+
 /** What a decline cancels: the document's other requests still open (waiting or pending), cc included. */
 export function cancelledByDecline<R extends { id: string; status: RequestStatus; expiresAt: Date }>(declined: { id: string }, requests: R[], now: Date): R[] {
   return requests.filter((r) => r.id !== declined.id && voidable(r, now));

@@ -17,6 +17,7 @@ export const ZCreateSigningRequestSchema = z.object({
     .max(MAX_ORDER)
     .default(1)
     .describe('Signing order, 1-50 (default 1). Requests of one document with the same order run in parallel; a request waits (status `waiting`, no email) until every request of a lower order is signed or approved'),
+  allow_reassign: z.boolean().default(false).describe('Whether the signee may hand the request on (POST /firma/firmar/{token}/reasignar); default false'),
   role: z
     .enum(REQUEST_ROLES)
     .default('signer')
@@ -70,6 +71,7 @@ export const ZSigningRequestStatusSchema = z
     role: z.enum(REQUEST_ROLES).describe('signer, approver or cc (addition)'),
     declined_at: z.iso.datetime().nullable().describe('When the signee declined (addition)'),
     decline_reason: z.string().nullable().describe("The signee's reason for declining (addition)"),
+    reassigned_from: z.string().nullable().describe('The previous signee\'s address, masked, after a reassignment (addition)'),
     waiting_for: z.number().int().describe('Requests of a lower order (every signer and approver, for a cc) not yet signed or approved (addition)'),
   })
   .openapi('SigningRequestStatus');
@@ -82,3 +84,20 @@ export const ZRequestParamsSchema = z.object({ request_id: z.uuid() });
 export const ZVoidRequestSchema = z.object({
   motivo: z.string().trim().min(1).max(500).describe('Why the request is withdrawn, 1-500 characters: told to the signee by email and printed in the audit certificate'),
 });
+
+export const ZReassignBodySchema = z.object({
+  signee_email: z.email().max(254).describe('The new signee'),
+  signee_name: z.string().trim().min(1).max(200).optional(),
+  motivo: z.string().trim().min(1).max(500).optional().describe('Why (kept only in the request\'s answer to the caller; the trail records the masked addresses)'),
+});
+
+export const ZReassignedSchema = z
+  .object({
+    request_id: z.uuid(),
+    status: z.enum(['pending', 'waiting']),
+    signing_url: z.url().nullable().describe('The new personal link (shown once, to the tenant only; null for a signee\'s reassignment: the new signee gets it by email)'),
+    reassigned_from: z.string().describe('The previous address, masked'),
+    email_hint: z.string().describe('The new address, masked'),
+    reassignments_left: z.number().int(),
+  })
+  .openapi('Reassigned');

@@ -13,6 +13,8 @@ import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/r
 import { publishWebhookEvents } from '../webhooks/publish';
 import { signingLinkEmail } from './emails';
 import { createVoidRequest } from './void-request';
+import { createReassignRequest, type ReassignInput } from './reassign-request';
+import { reassignedRecord } from './records';
 import type { finaliseDocumentJob } from '../signatures/jobs';
 import { expireDueRequests } from './expire-due';
 import { newLinkToken } from './link-token';
@@ -54,11 +56,19 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
     return row;
   }
 
+  const reassignRequest = createReassignRequest({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, record: deps.record, clock });
   const voidRequest = createVoidRequest({ repos, jobs: deps.jobs, sender: deps.sender, record: deps.record, clock });
 
   return {
     /** Voids an open request (void-request.ts). */
     void: voidRequest,
+
+    /** The tenant hands a request to someone else (reassign-request.ts); answers the new link once. */
+    async reassign(principal: EsignPrincipal, requestId: string, input: ReassignInput, client: ClientInfo) {
+      const found = await ownedRequest(principal, requestId);
+      const { request, signingUrl } = await reassignRequest(found, input, client, 'tenant');
+      return reassignedRecord(request, signingUrl);
+    },
 
     /**
      * Creates the request, its audit event and the link email in one transaction (the
@@ -85,6 +95,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
           status,
           signingOrder: body.order,
           role: body.role,
+          allowReassign: body.allow_reassign,
           documentId: doc.id,
           tenantId: principal.tenantId,
           signeeEmail: body.signee_email,

@@ -54,6 +54,12 @@ export const signingRequests = pgTable(
     declineReason: text('decline_reason'),
     /** Why the tenant voided it, or why it was cancelled (`declined`: another signee declined). */
     cancelReason: text('cancel_reason'),
+    /** Whether the signee may hand the request on (`POST /firma/firmar/{token}/reasignar`); the tenant always may. */
+    allowReassign: boolean('allow_reassign').notNull().default(false),
+    /** Reassignments so far (at most rules.ts `MAX_REASSIGNMENTS`), the previous address masked, and when. */
+    reassignCount: integer('reassign_count').notNull().default(0),
+    reassignedFrom: text('reassigned_from'),
+    reassignedAt: timestamp('reassigned_at', { withTimezone: true }),
   },
   (t) => [index('signing_requests_document_idx').on(t.documentId, t.createdAt), index('signing_requests_tenant_idx').on(t.tenantId)],
 );

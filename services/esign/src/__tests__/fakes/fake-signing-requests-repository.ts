@@ -45,6 +45,10 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
         declinedAt: null,
         declineReason: null,
         cancelReason: null,
+        allowReassign: false,
+        reassignCount: 0,
+        reassignedFrom: null,
+        reassignedAt: null,
         copyTokenHash: null,
         copyExpiresAt: null,
         ...values,
@@ -121,7 +125,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       const mine = rows.filter((r) => r.documentId === documentId);
       const gone = (v: string | null) => (v === null ? null : '[suprimido]');
       for (const r of mine) {
-        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, copyTokenHash: null, copyExpiresAt: null, declineReason: gone(r.declineReason), cancelReason: r.cancelReason === null || r.cancelReason === 'declined' ? r.cancelReason : '[suprimido]' });
+        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, copyTokenHash: null, copyExpiresAt: null, declineReason: gone(r.declineReason), reassignedFrom: gone(r.reassignedFrom), cancelReason: r.cancelReason === null || r.cancelReason === 'declined' ? r.cancelReason : '[suprimido]' });
       }
       return mine.length;
     },

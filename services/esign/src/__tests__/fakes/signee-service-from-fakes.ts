@@ -43,6 +43,7 @@ export function signeeServiceFromFakes(clock: () => Date) {
     repos,
     sender: async () => ({ name: 'Ayuntamiento de Prueba', accentColor: null, logoUrl: null, logoPath: null }),
     notifyEmail: async () => null,
+    publicUrl: 'https://firma.example.test',
     files: createFileStore(mkdtempSync(join(tmpdir(), 'esign-unit-'))),
     jobs: {
       enqueue: async (name, payload) => {
