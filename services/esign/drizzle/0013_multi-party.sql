@@ -1,8 +1,6 @@
 CREATE TABLE "tenant_settings" (
 	"tenant_id" uuid PRIMARY KEY NOT NULL,
 	"notify_email" text,
-	"reminder_every_hours" integer NOT NULL,
-	"reminder_max" integer NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint

@@ -123,7 +123,8 @@ describe('multi-party signing over HTTP', () => {
     ]);
   });
 
-  it('an approver at order 1 gates two signers at order 2: both are released by the approval, which takes no stamp', async () => {
+  it('an approver at order 1 gates two signers at order 2: both are released by the approval, which takes no stamp; the tenant gets the copy too', async () => {
+    await api().put('/firma/ajustes').set('authorization', key).send({ notify_email: 'oficina@acme.example.test' }).expect(200);
     const id = await newDocument('Presupuesto');
     const approver = await create(id, 'jefa@example.test', { role: 'approver' });
     const s1 = await create(id, 's1@example.test', { order: 2 });
@@ -157,6 +158,9 @@ describe('multi-party signing over HTTP', () => {
     // The approval is a line of the audit certificate, in order before the two signers.
     expect(text).toMatch(/Orden \/ Order: 1\s+Rol \/ Role: aprobador \/ approver[\s\S]*Aprobado \/ Approved:/);
     expect(text.match(/Rol \/ Role: firmante \/ signer/g)).toHaveLength(2);
+    // The tenant's notification address gets the completion copy too.
+    const office = await env.smtp.waitFor((m) => m.to.includes('oficina@acme.example.test') && mailText(m).includes('Presupuesto'));
+    expect(createHash('sha256').update(pdfAttachmentOf(office)!).digest('hex')).toBe(doc.final_sha256);
   });
 
   it('two order-1 signers confirming at the same moment release order 2 exactly once, with exactly one email', async () => {
