@@ -99,6 +99,7 @@ const ZEsignEnvSchema = z.object({
   ESIGN_KEY_CACHE_SIZE: env.int(10_000, 1),
   ESIGN_RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]+$/, 'letters, digits, _, : and - only').default('esign-rl'),
   ESIGN_RECOVERY_INTERVAL_MS: env.int(60_000, 1_000),
+  ESIGN_REMINDER_INTERVAL_MS: env.int(600_000, 1_000),
   ESIGN_STORAGE: storageKindEnv(),
 });
 
@@ -206,6 +207,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     keyCache: { ttlMs: e.ESIGN_KEY_CACHE_MS, maxEntries: e.ESIGN_KEY_CACHE_SIZE },
     /** How often a job-running process sweeps for work a crash interrupted (one instance at a time). */
     recoveryIntervalMs: e.ESIGN_RECOVERY_INTERVAL_MS,
+    /** How often the reminder sweep looks for scheduled reminders and expiry warnings owed. */
+    reminderIntervalMs: e.ESIGN_REMINDER_INTERVAL_MS,
     /** Where the service's files live (ESIGN_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
     storage,
     /** Another backend from the same variables: the target of `esign storage migrate --to KIND` (ConfigError when its variables are missing). */

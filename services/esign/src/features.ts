@@ -40,6 +40,7 @@ import { createBrandingService, type BrandingService } from './branding/service'
 import { createBrandingRepository } from './branding/repository';
 import { createTenantSettingsService, type TenantSettingsService } from './tenant-settings/service';
 import { createTenantSettingsRepository } from './tenant-settings/repository';
+import { createLinkSealer } from './signing-requests/sealed-link';
 import type { ContractTemplate } from './contracts/template-catalogue';
 
 /** The signing side of esign: documents, requests, the signee flow and the seals, wired explicitly. */
@@ -110,6 +111,7 @@ export function createSigningFeatures(deps: {
   const record = createSigningEventRecorder({ meterDay: meterDayOf });
   const eventTables = { audit: createAuditRepository, webhookEvents: createWebhookEventsRepository, meter: createMeterRepository };
   const branding = createBrandingService({ repo: createBrandingRepository(db), pool: deps.pool, tenantName: deps.tenantName, publicUrl: config.publicUrl, clock });
+  const links = createLinkSealer(deps.atRest.link);
   const settings = createTenantSettingsService({ repo: createTenantSettingsRepository(db), clock });
   const outboxTable = mailRepositoryWith(createBodySealer(deps.atRest.outbox));
   const signatures = createSignaturesService({
@@ -164,11 +166,12 @@ export function createSigningFeatures(deps: {
     files,
     identity: deps.identity,
     documents: documentsService,
-    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, record, clock }),
+    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, record, links, clock }),
     signee: createSigneeService({
       repos: createUnitOfWork(db, withOutbox),
       sender: branding.sender,
       publicUrl: config.publicUrl,
+      links,
       notifyEmail: settings.notifyEmail,
       files,
       jobs,

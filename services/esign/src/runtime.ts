@@ -141,6 +141,7 @@ async function composeEsign(
           sweep: createResumeInterruptedWork({ mail, signatures: signing.signatures, webhookDelivery: signing.webhookDelivery, jobs: enqueuer }),
           exclusive,
         },
+        reminders: { remindDue: () => signing.requests.remindDue(), exclusive },
       }),
     concurrency: config.workerConcurrency,
     schedules: () => esignSchedules(config, signing.files),

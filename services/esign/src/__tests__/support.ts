@@ -155,7 +155,7 @@ export async function emailedOtp(mailDir: string, to: string): Promise<string> {
  * queue prefix on the real Redis, a real SMTP sink, a DATA_DIR of its own, optionally
  * a real TSA. `role: 'all'` runs the BullMQ worker in the same process.
  */
-export async function startTestEsign(options: { name: string; tsa?: boolean; env?: Record<string, string>; logger?: import('@firma-riesgo/service-kit').Logger }) {
+export async function startTestEsign(options: { name: string; tsa?: boolean; env?: Record<string, string>; logger?: import('@firma-riesgo/service-kit').Logger; clock?: () => Date }) {
   const { createTestDatabase, clearRedisPrefix } = await import('@firma-riesgo/service-kit/testing');
   const { startEsign } = await import('../runtime');
   const { rmSync } = await import('node:fs');
@@ -178,7 +178,7 @@ export async function startTestEsign(options: { name: string; tsa?: boolean; env
       ...options.env,
     }),
     'all',
-    { logger: options.logger },
+    { logger: options.logger, clock: options.clock },
   );
   const keyFor = async (tenant: string, role: 'tenant' | 'superadmin' = 'tenant') => (await rt.keys.create({ tenant, role })).key;
   return {

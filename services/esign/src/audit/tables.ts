@@ -19,6 +19,8 @@ export const AUDIT_KINDS = [
   'document_generated',
   /** An approver's code and declaration (no signature image, no stamp). */
   'approved',
+  /** A reminder or the expiry warning was queued (details: kind, manual, n); its delivery is `email_sent` (counted as an email). */
+  'reminder_sent',
   /** The request was handed to someone else (details: both addresses masked, by tenant or signee). */
   'reassigned',
   /** The signee declined (the reason is on the request and in the certificate, not in the details). */

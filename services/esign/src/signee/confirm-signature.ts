@@ -101,7 +101,7 @@ export function createConfirmSignature(deps: {
           return { kind: 'wrong', left };
         }
         if (approver) {
-          const approvedPatch = { status: 'approved' as const, signedAt: now, otpHash: null, otpExpiresAt: null };
+          const approvedPatch = { status: 'approved' as const, signedAt: now, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null };
           await tx.requests.update(request.id, approvedPatch);
           const outbox = await deps.record(tx, { kind: 'approved', at: now, request, document, client });
           const released = await deps.turns.release(tx, document, now);
@@ -112,6 +112,8 @@ export function createConfirmSignature(deps: {
           signedAt: now,
           otpHash: null,
           otpExpiresAt: null,
+          sealedToken: null,
+          nextReminderAt: null,
           sealStatus: 'sealing' as const,
           signatureImageKey: imageKey,
           hasSignatureImage: Boolean(imageKey),

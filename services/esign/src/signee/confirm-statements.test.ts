@@ -10,10 +10,11 @@ import { queuedOtp, samplePdf, shortTempDir, testConfig, uniquePrefix } from '..
  * and commit included: the link (request by token, document), the signing transaction
  * (lock, update, audit, outbox, meter), the webhook fan-out (subscribers, mark: the outbox
  * row comes from the insert, not read back), the stamp's slot, the seal's transaction
- * (document lock, mark sealed, audit) and whether the document is complete. 18 (19 when the
- * fan-out read its event back).
+ * (document lock, mark sealed, audit) and whether the document is complete, plus the signing
+ * order's two: the document's turn lock and the release of the next order (one update). 20
+ * (21 when the fan-out read its event back).
  */
-const CONFIRM_STATEMENTS_AT_MOST = 18;
+const CONFIRM_STATEMENTS_AT_MOST = 20;
 
 /**
  * What one confirmation costs the database: every statement any pooled client sends while

@@ -49,11 +49,11 @@ export function createDeclineRequest(deps: {
       await tx.documents.lockRecord(document.id);
       const request = (await tx.requests.lockByTokenHash(current.tokenHash))!;
       assertActive(request, now);
-      await tx.requests.update(request.id, { status: DECLINED, declinedAt: now, declineReason: reason, otpHash: null, otpExpiresAt: null });
+      await tx.requests.update(request.id, { status: DECLINED, declinedAt: now, declineReason: reason, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null });
       const others = cancelledByDecline(request, await tx.requests.listForDocument(document.id), now);
       const emailIds: string[] = [];
       for (const other of others) {
-        await tx.requests.update(other.id, { status: 'cancelled', cancelledAt: now, cancelReason: 'declined', otpHash: null, otpExpiresAt: null });
+        await tx.requests.update(other.id, { status: 'cancelled', cancelledAt: now, cancelReason: 'declined', otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null });
         const email = cancelledEmail({
           locale: other.locale,
           signeeName: other.signeeName,

@@ -23,6 +23,7 @@ import { createCompletionCopy } from './completion-copy';
 import type { ClientInfo } from '../audit/client';
 import { createReassignRequest, type ReassignInput, type ReassignRepos } from '../signing-requests/reassign-request';
 import { reassignedRecord } from '../signing-requests/records';
+import type { LinkSealer } from '../signing-requests/sealed-link';
 import { createDeclineRequest, type DeclineRequestRepos } from './decline-request';
 import { createViewDocument } from './view-document';
 
@@ -38,6 +39,8 @@ export interface SigneeDeps {
   sender: (tenantId: string) => Promise<Sender>;
   /** ESIGN_PUBLIC_URL: a reassignment's new link. */
   publicUrl: string;
+  /** Seals a reassignment's new link token at rest, for reminders. */
+  links: LinkSealer;
   /** The tenant's notification address (tenant settings): a decline is told there. */
   notifyEmail: (tenantId: string) => Promise<string | null>;
   files: FileStore;
@@ -67,7 +70,7 @@ export function createSigneeService(deps: SigneeDeps) {
   const link = createLinkLoader({ repos, jobs, record, clock });
   const erasedMeanwhile = createErasedMeanwhile({ documents: repos.documents, files, clock });
   const recordView = createRecordView({ repos, jobs, record, clock });
-  const reassignRequest = createReassignRequest({ repos, jobs, publicUrl: deps.publicUrl, sender: deps.sender, record, clock });
+  const reassignRequest = createReassignRequest({ repos, jobs, publicUrl: deps.publicUrl, sender: deps.sender, record, links: deps.links, clock });
   return {
     openPage: createOpenSigningPage({ repos, link, sender: deps.sender, files, pool, erasedMeanwhile, record, logger: deps.logger, clock }),
     viewDocument: createViewDocument({ link, files, recordView }),

@@ -114,6 +114,9 @@ export const SIGNING_EVENTS: { [K in SigningEventKind]: EventSpec<Of<K>> } = {
         approved_at: e.at.toISOString(),
       }),
   },
+  reminder_queued: {
+    audit: (e) => [{ ...service(e, 'reminder_sent', { requestId: e.request.id, occurredAt: e.at, details: { kind: e.reminder, manual: e.manual, n: e.n } }), tenantId: e.request.tenantId }],
+  },
   request_reassigned: {
     audit: (e) => [
       {

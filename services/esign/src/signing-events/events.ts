@@ -51,6 +51,8 @@ export type SigningEvent =
   | { kind: 'request_expired'; request: Pick<SigningRequestRow, 'id' | 'tenantId' | 'expiresAt'>; document: EventDocument }
   /** An open request was cancelled: its document was erased, another signee declined, or the tenant voided it. */
   | { kind: 'request_cancelled'; at: Date; request: Pick<SigningRequestRow, 'id'>; document: EventDocument; reason: 'document_erased' | 'declined' | 'voided' }
+  /** A reminder (scheduled or manual) or the expiry warning was queued, with the link again. */
+  | { kind: 'reminder_queued'; at: Date; request: Pick<SigningRequestRow, 'id' | 'tenantId'>; document: EventDocument; reminder: 'reminder' | 'expiry_warning'; manual: boolean; n: number }
   /** The tenant or the signee handed the request to someone else: both addresses masked. */
   | (Step & { kind: 'request_reassigned'; from: string; to: string; by: 'tenant' | 'signee' })
   /** The signee declined, with a reason (kept on the request and sent to webhooks; never in the audit details). */

@@ -40,6 +40,7 @@ const EXAMPLES: { [K in SigningEventKind]: Extract<SigningEvent, { kind: K }> } 
   code_failed: { kind: 'code_failed', at, request, document, client, attemptsLeft: 0, locked: true },
   signed: { kind: 'signed', at, request, document, client, signatureImage: 'typed', signatureLevel: 'B-T' },
   approved: { kind: 'approved', at, request, document, client },
+  reminder_queued: { kind: 'reminder_queued', at, request, document, reminder: 'expiry_warning', manual: false, n: 1 },
   request_reassigned: { kind: 'request_reassigned', at, request, document, client, from: 'a***@e***.test', to: 'b***@e***.test', by: 'signee' },
   request_declined: { kind: 'request_declined', at, request, document, client, reason: 'No estoy de acuerdo con la cláusula 3' },
   request_ready: { kind: 'request_ready', at, request: { ...request, signingOrder: 2, role: 'signer' }, document },

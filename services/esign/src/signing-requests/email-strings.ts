@@ -28,6 +28,8 @@ export interface EmailStrings {
   cancelSubject: (title: string) => string;
   cancelByDecline: (title: string) => string;
   cancelByVoid: (sender: string, title: string) => string;
+  reminderPrefix: string;
+  expiryWarningPrefix: string;
 }
 
 export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
@@ -50,6 +52,8 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     cancelSubject: (title) => `Solicitud de firma cancelada: ${title}`,
     cancelByDecline: (title) => `Otra persona ha rechazado firmar «${title}». Su solicitud de firma queda cancelada y el enlace ya no es válido.`,
     cancelByVoid: (sender, title) => `${sender} ha retirado la solicitud de firma de «${title}». El enlace ya no es válido.`,
+    reminderPrefix: 'Recordatorio',
+    expiryWarningPrefix: 'Su enlace caduca pronto',
   },
   en: {
     greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
@@ -70,6 +74,8 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     cancelSubject: (title) => `Signing request cancelled: ${title}`,
     cancelByDecline: (title) => `Another signee declined to sign "${title}". Your signing request is cancelled and its link no longer works.`,
     cancelByVoid: (sender, title) => `${sender} withdrew the signing request for "${title}". The link no longer works.`,
+    reminderPrefix: 'Reminder',
+    expiryWarningPrefix: 'Your link expires soon',
   },
   ca: {
     greeting: (name) => (name ? `Hola, ${name}:` : 'Hola:'),
@@ -90,6 +96,8 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     cancelSubject: (title) => `Sol·licitud de signatura cancel·lada: ${title}`,
     cancelByDecline: (title) => `Una altra persona ha rebutjat signar «${title}». La vostra sol·licitud queda cancel·lada i l'enllaç ja no és vàlid.`,
     cancelByVoid: (sender, title) => `${sender} ha retirat la sol·licitud de signatura de «${title}». L'enllaç ja no és vàlid.`,
+    reminderPrefix: 'Recordatori',
+    expiryWarningPrefix: 'El vostre enllaç caduca aviat',
   },
   gl: {
     greeting: (name) => (name ? `Ola, ${name}:` : 'Ola:'),
@@ -110,6 +118,8 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     cancelSubject: (title) => `Solicitude de sinatura cancelada: ${title}`,
     cancelByDecline: (title) => `Outra persoa rexeitou asinar «${title}». A súa solicitude queda cancelada e a ligazón xa non é válida.`,
     cancelByVoid: (sender, title) => `${sender} retirou a solicitude de sinatura de «${title}». A ligazón xa non é válida.`,
+    reminderPrefix: 'Recordatorio',
+    expiryWarningPrefix: 'A súa ligazón caduca pronto',
   },
   eu: {
     greeting: (name) => (name ? `Kaixo, ${name}:` : 'Kaixo:'),
@@ -130,5 +140,7 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     cancelSubject: (title) => `Sinadura-eskaera bertan behera: ${title}`,
     cancelByDecline: (title) => `Beste pertsona batek «${title}» sinatzeari uko egin dio. Zure eskaera bertan behera geratu da eta esteka ez da baliozkoa jada.`,
     cancelByVoid: (sender, title) => `${sender}(e)k «${title}» dokumentuaren sinadura-eskaera kendu du. Esteka ez da baliozkoa jada.`,
+    reminderPrefix: 'Oroigarria',
+    expiryWarningPrefix: 'Zure esteka laster iraungiko da',
   },
 };

@@ -138,3 +138,10 @@ export function tenantCompletionNotice(input: { documentTitle: string; documentI
     html: layout('es', lines.filter(Boolean).map((l) => `<p>${escapeHtml(l)}</p>`).join('')),
   };
 }
+
+/** A reminder, or the expiry warning: the link email again, its subject prefixed. */
+export function reminderEmail(kind: 'reminder' | 'expiry_warning', input: Parameters<typeof signingLinkEmail>[0]): RenderedEmail {
+  const email = signingLinkEmail(input);
+  const t = EMAIL_TEXT[input.locale];
+  return { ...email, subject: `${kind === 'reminder' ? t.reminderPrefix : t.expiryWarningPrefix}: ${email.subject}` };
+}

@@ -12,6 +12,7 @@ import { newLinkToken } from './link-token';
 import { maskEmail } from './mask-email';
 import type { SigningRequestRow, SigningRequestsRepository } from './repository';
 import { MAX_REASSIGNMENTS, voidable, WAITING } from './rules';
+import type { LinkSealer } from './sealed-link';
 
 export type ReassignRepos = UnitOfWork<
   SigningEventRepos & {
@@ -41,6 +42,7 @@ export function createReassignRequest(deps: {
   publicUrl: string;
   sender: (tenantId: string) => Promise<Sender>;
   record: RecordSigningEvents;
+  links: LinkSealer;
   clock: () => Date;
 }) {
   const { repos, clock } = deps;
@@ -60,6 +62,7 @@ export function createReassignRequest(deps: {
       const from = maskEmail(current.signeeEmail);
       const patch = {
         tokenHash: link.hash,
+        sealedToken: deps.links.seal(current.id, link.token),
         signeeEmail: input.signeeEmail,
         signeeName: input.signeeName ?? null,
         reassignCount: current.reassignCount + 1,

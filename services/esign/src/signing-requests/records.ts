@@ -37,6 +37,8 @@ export function statusRecord(row: SigningRequestRow, now: Date, siblings: Signin
     role: row.role,
     declined_at: row.declinedAt?.toISOString() ?? null,
     decline_reason: row.declineReason,
+    reminders_sent: row.remindersSent,
+    next_reminder_at: row.nextReminderAt?.toISOString() ?? null,
     reassigned_from: row.reassignedFrom,
     waiting_for: waitingFor(row, siblings),
   };

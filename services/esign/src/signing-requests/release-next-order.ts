@@ -4,12 +4,11 @@ import type { EventDocument } from '../signing-events/events';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { OutboxEvent } from '../webhooks/events-repository';
 import type { SigningRequestsRepository } from './repository';
-import { dueForRelease } from './rules';
 
 /** Taking a turn locks the document row; the release reads the document's requests, frees the due ones and their held emails. */
 export type TurnRepos = SigningEventRepos & {
   documents: Pick<DocumentsRepository, 'lockRecord'>;
-  requests: Pick<SigningRequestsRepository, 'listForDocument' | 'releaseWaiting'>;
+  requests: Pick<SigningRequestsRepository, 'releaseDue'>;
   outbox: Pick<MailRepository, 'releaseHeld'>;
 };
 
@@ -34,8 +33,7 @@ export function createSigningTurns(deps: { record: RecordSigningEvents }) {
 
     /** Every waiting request whose lower orders are all done becomes `pending`; its link email goes out and `request_ready` is recorded. */
     async release(tx: TurnRepos, document: EventDocument, now: Date): Promise<Released> {
-      const due = dueForRelease(await tx.requests.listForDocument(document.id));
-      const released = await tx.requests.releaseWaiting(due.map((r) => r.id));
+      const released = await tx.requests.releaseDue(document.id, now);
       if (released.length === 0) return { emailIds: [], outbox: [] };
       const emailIds = await tx.outbox.releaseHeld(released.map((r) => r.id));
       const outbox = await deps.record(tx, ...released.map((request) => ({ kind: 'request_ready' as const, at: now, request, document })));

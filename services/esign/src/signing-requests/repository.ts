@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import { preparedQuery, UNNAMED } from '../db/prepared';
-import { EXPIRY } from './rules';
-import { effectiveStatusSql, expiryDueSql, readyToFinaliseSql, stillPendingSql } from './status-sql';
+import { COPY_ROLE, EXPIRY, WAITING } from './rules';
+import { effectiveStatusSql, expiryDueSql, readyToFinaliseSql, stillPendingSql, waitingForSql } from './status-sql';
 import { signingRequests } from './tables';
 
 export type SigningRequestRow = typeof signingRequests.$inferSelect;
@@ -74,6 +74,27 @@ export function createSigningRequestsRepository(db: EsignDb) {
       return row ?? null;
     },
 
+    /** Locks the request (by id) until the transaction ends: a reminder and a confirmation do not cross. */
+    async lockById(id: string): Promise<SigningRequestRow | null> {
+      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.id, id)).for('update').limit(1);
+      return row ?? null;
+    },
+
+    /** Pending requests owed a scheduled reminder or the expiry warning at `now` (rules.ts `reminderDue`). */
+    async remindersDue(now: Date, warnBefore: Date): Promise<string[]> {
+      const rows = await db
+        .select({ id: signingRequests.id })
+        .from(signingRequests)
+        .where(
+          and(
+            stillPendingSql(now),
+            sql`((${signingRequests.nextReminderAt} <= ${now.toISOString()}::timestamptz) or (${signingRequests.expiryWarnedAt} is null and ${signingRequests.expiresAt} <= ${warnBefore.toISOString()}::timestamptz))`,
+          ),
+        )
+        .limit(500);
+      return rows.map((r) => r.id);
+    },
+
     /** Locks the request until the transaction ends: of two confirmations, the second waits and then sees the first's outcome. */
     async lockByTokenHash(tokenHash: string): Promise<SigningRequestRow | null> {
       const [row] = await lockedByTokenHash({ tokenHash });
@@ -84,13 +105,20 @@ export function createSigningRequestsRepository(db: EsignDb) {
       return db.select().from(signingRequests).where(eq(signingRequests.documentId, documentId)).orderBy(asc(signingRequests.createdAt), asc(signingRequests.id));
     },
 
-    /** Waiting requests whose turn has come become pending (only if still waiting): the rows changed. */
-    async releaseWaiting(ids: string[]): Promise<SigningRequestRow[]> {
-      if (ids.length === 0) return [];
+    /**
+     * rules.ts `dueForRelease` in one statement: the document's waiting requests (not cc) that
+     * wait for no one any more (status-sql.ts `waitingForSql`) become pending. The caller holds
+     * the document's row lock, so the statement sees every earlier confirmation committed.
+     */
+    async releaseDue(documentId: string, now: Date): Promise<SigningRequestRow[]> {
       return db
         .update(signingRequests)
-        .set({ status: 'pending' })
-        .where(and(inArray(signingRequests.id, ids), eq(signingRequests.status, 'waiting')))
+        // rules.ts `firstReminderAt`, counted from the release.
+        .set({
+          status: 'pending',
+          nextReminderAt: sql`case when ${signingRequests.reminderEveryHours} > 0 and ${signingRequests.reminderMax} > 0 then ${now.toISOString()}::timestamptz + ${signingRequests.reminderEveryHours} * interval '1 hour' end`,
+        })
+        .where(and(eq(signingRequests.documentId, documentId), eq(signingRequests.status, WAITING), ne(signingRequests.role, COPY_ROLE), sql`${waitingForSql()} = 0`))
         .returning();
     },
 
@@ -120,7 +148,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
     async expireDue(filter: { documentId?: string; id?: string }, now: Date): Promise<SigningRequestRow[]> {
       return db
         .update(signingRequests)
-        .set({ status: EXPIRY.to })
+        .set({ status: EXPIRY.to, sealedToken: null, nextReminderAt: null })
         .where(
           and(
             expiryDueSql(now),
@@ -151,7 +179,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
     async cancelPending(documentId: string, at: Date): Promise<SigningRequestRow[]> {
       return db
         .update(signingRequests)
-        .set({ status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null })
+        .set({ status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null })
         .where(and(eq(signingRequests.documentId, documentId), inArray(signingRequests.status, ['pending', 'waiting'])))
         .returning();
     },
@@ -169,6 +197,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
           signatureImageKey: null,
           copyTokenHash: null,
           copyExpiresAt: null,
+          sealedToken: null,
           reassignedFrom: sql`case when ${signingRequests.reassignedFrom} is null then null else '[suprimido]' end`,
           declineReason: sql`case when ${signingRequests.declineReason} is null then null else '[suprimido]' end`,
           cancelReason: sql`case when ${signingRequests.cancelReason} is null or ${signingRequests.cancelReason} = 'declined' then ${signingRequests.cancelReason} else '[suprimido]' end`,

@@ -90,6 +90,28 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
 
   defineRoute(router, registry, {
     method: 'post',
+    path: '/firma/solicitudes/{request_id}/recordar',
+    operationId: 'remindSigningRequest',
+    summary: 'Send a reminder now',
+    description:
+      'Emails the signee of a pending request its link again (subject prefixed "Recordatorio"/"Reminder"), recorded as audit `reminder_sent` and counted as an email. Scheduled reminders go by themselves every `reminder_every_hours` up to `reminder_max`, and an expiry warning 24 h before `expires_at`. Answers the status record (`reminders_sent`, `next_reminder_at`).',
+    tags: TAGS,
+    security: SECURITY,
+    params: ZRequestParamsSchema,
+    before: [deps.authenticate],
+    responses: {
+      200: { description: 'Reminder queued: the status record', content: { 'application/json': { schema: ZSigningRequestStatusSchema } } },
+      404: errorResponse("Not found, or another tenant's (REQUEST_NOT_FOUND)"),
+      409: errorResponse('Not pending: waiting, closed, or a cc (REQUEST_NOT_PENDING)'),
+      429: errorResponse('A reminder of this request went less than an hour ago (REMINDER_RATE_LIMITED)', {
+        headers: { 'Retry-After': { description: 'Seconds until the next reminder may go', schema: { type: 'integer' } } },
+      }),
+    },
+    handler: async ({ params }, _req, res) => requests.remind(principalOf(res.locals), params.request_id),
+  });
+
+  defineRoute(router, registry, {
+    method: 'post',
     path: '/firma/solicitudes/{request_id}/reasignar',
     operationId: 'reassignSigningRequest',
     summary: 'Reassign a signing request',

@@ -80,6 +80,41 @@ export function voidable(row: Pick<RequestState, 'status' | 'expiresAt'>, now: D
   return status === 'pending' || status === WAITING;
 }
 
+/** The expiry warning goes this long before `expires_at`. */
+export const EXPIRY_WARNING_HOURS = 24;
+/** A manual reminder waits this long after the last reminder (429 with Retry-After before). */
+export const MANUAL_REMINDER_GAP_SECONDS = 3600;
+
+/** When a request that has just become pending gets its first scheduled reminder (null: none). */
+export function firstReminderAt(row: { reminderEveryHours: number; reminderMax: number }, now: Date): Date | null {
+  return row.reminderEveryHours > 0 && row.reminderMax > 0 ? new Date(now.getTime() + row.reminderEveryHours * 3600_000) : null;
+}
+
+/** The counters after a reminder sent at `now`: the next one, if any is left. */
+export function afterReminder(row: { reminderEveryHours: number; reminderMax: number; remindersSent: number }, now: Date) {
+  const remindersSent = row.remindersSent + 1;
+  const more = row.reminderEveryHours > 0 && remindersSent < row.reminderMax;
+  return { remindersSent, lastReminderAt: now, nextReminderAt: more ? new Date(now.getTime() + row.reminderEveryHours * 3600_000) : null };
+}
+
+/** What a pending request is owed at `now`: its scheduled reminder, its expiry warning, or nothing. */
+export function reminderDue(
+  row: { status: RequestStatus; expiresAt: Date; nextReminderAt: Date | null; expiryWarnedAt: Date | null },
+  now: Date,
+): 'reminder' | 'expiry_warning' | null {
+  if (effectiveStatus(row, now) !== 'pending') return null;
+  if (!row.expiryWarnedAt && row.expiresAt.getTime() - EXPIRY_WARNING_HOURS * 3600_000 <= now.getTime()) return 'expiry_warning';
+  if (row.nextReminderAt && row.nextReminderAt <= now) return 'reminder';
+  return null;
+}
+
+/** Whether a manual reminder may go now, and if not, in how many seconds. */
+export function manualReminderAllowance(lastReminderAt: Date | null, now: Date): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+  if (!lastReminderAt) return { allowed: true };
+  const wait = lastReminderAt.getTime() + MANUAL_REMINDER_GAP_SECONDS * 1000 - now.getTime();
+  return wait > 0 ? { allowed: false, retryAfterSeconds: Math.ceil(wait / 1000) } : { allowed: true };
+}
+
 /** A request is handed on at most this many times. */
 export const MAX_REASSIGNMENTS = 5;
 

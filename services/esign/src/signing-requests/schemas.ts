@@ -17,6 +17,13 @@ export const ZCreateSigningRequestSchema = z.object({
     .max(MAX_ORDER)
     .default(1)
     .describe('Signing order, 1-50 (default 1). Requests of one document with the same order run in parallel; a request waits (status `waiting`, no email) until every request of a lower order is signed or approved'),
+  reminder_every_hours: z
+    .number()
+    .int()
+    .refine((h) => h === 0 || (h >= 24 && h <= 720), 'must be 0 (no reminders) or 24 to 720 hours')
+    .default(72)
+    .describe('A reminder email (with the same link) every N hours while the request is pending: default 72, 0 for none, at least 24'),
+  reminder_max: z.number().int().min(0).max(10).default(3).describe('At most this many scheduled reminders (default 3); an expiry warning also goes 24 h before expires_at'),
   allow_reassign: z.boolean().default(false).describe('Whether the signee may hand the request on (POST /firma/firmar/{token}/reasignar); default false'),
   role: z
     .enum(REQUEST_ROLES)
@@ -71,6 +78,8 @@ export const ZSigningRequestStatusSchema = z
     role: z.enum(REQUEST_ROLES).describe('signer, approver or cc (addition)'),
     declined_at: z.iso.datetime().nullable().describe('When the signee declined (addition)'),
     decline_reason: z.string().nullable().describe("The signee's reason for declining (addition)"),
+    reminders_sent: z.number().int().describe('Reminders sent so far, scheduled and manual (addition)'),
+    next_reminder_at: z.iso.datetime().nullable().describe('When the next scheduled reminder goes, or null (addition)'),
     reassigned_from: z.string().nullable().describe('The previous signee\'s address, masked, after a reassignment (addition)'),
     waiting_for: z.number().int().describe('Requests of a lower order (every signer and approver, for a cc) not yet signed or approved (addition)'),
   })

@@ -13,13 +13,16 @@ import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/r
 import { publishWebhookEvents } from '../webhooks/publish';
 import { signingLinkEmail } from './emails';
 import { createVoidRequest } from './void-request';
+import { createSendReminders } from './send-reminders';
 import { createReassignRequest, type ReassignInput } from './reassign-request';
 import { reassignedRecord } from './records';
 import type { finaliseDocumentJob } from '../signatures/jobs';
 import { expireDueRequests } from './expire-due';
 import { newLinkToken } from './link-token';
 import { statusRecord } from './records';
-import { COPY_ROLE, initialStatus, WAITING } from './rules';
+import { COPY_ROLE, firstReminderAt, initialStatus, WAITING } from './rules';
+import { randomUUID } from 'node:crypto';
+import type { LinkSealer } from './sealed-link';
 import type { SigningRequestRow, SigningRequestsRepository } from './repository';
 import type { TSigningRequestStatus, ZCreateSigningRequestSchema } from './schemas';
 
@@ -43,6 +46,8 @@ export interface SigningRequestsDeps {
   sender: (tenantId: string) => Promise<Sender>;
   /** Writes the `request_created` audit row, webhook event and count in the creating transaction. */
   record: RecordSigningEvents;
+  /** Seals the link token at rest, for reminders (sealed-link.ts). */
+  links: LinkSealer;
   clock?: () => Date;
 }
 
@@ -56,12 +61,22 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
     return row;
   }
 
-  const reassignRequest = createReassignRequest({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, record: deps.record, clock });
+  const reassignRequest = createReassignRequest({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, record: deps.record, links: deps.links, clock });
+  const reminders = createSendReminders({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, links: deps.links, record: deps.record, clock });
   const voidRequest = createVoidRequest({ repos, jobs: deps.jobs, sender: deps.sender, record: deps.record, clock });
 
   return {
     /** Voids an open request (void-request.ts). */
     void: voidRequest,
+
+    /** The reminder sweep's work (send-reminders.ts). */
+    remindDue: reminders.remindDue,
+
+    /** One reminder now (at most one an hour after the last); answers the status record. */
+    async remind(principal: EsignPrincipal, requestId: string): Promise<TSigningRequestStatus> {
+      const row = await reminders.remindNow(principal, requestId);
+      return statusRecord(row, clock(), await repos.requests.listForDocument(row.documentId));
+    },
 
     /** The tenant hands a request to someone else (reassign-request.ts); answers the new link once. */
     async reassign(principal: EsignPrincipal, requestId: string, input: ReassignInput, client: ClientInfo) {
@@ -91,8 +106,14 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
         // The document's row lock orders this against the confirmations that release turns (release-next-order.ts).
         const siblings = await tx.requests.listForDocument(doc.id);
         const status = initialStatus({ role: body.role, signingOrder: body.order }, siblings);
+        const id = randomUUID();
         const request = await tx.requests.insert({
+          id,
           status,
+          sealedToken: body.role === COPY_ROLE ? null : deps.links.seal(id, link.token),
+          reminderEveryHours: body.reminder_every_hours,
+          reminderMax: body.reminder_max,
+          nextReminderAt: status === 'pending' ? firstReminderAt({ reminderEveryHours: body.reminder_every_hours, reminderMax: body.reminder_max }, now) : null,
           signingOrder: body.order,
           role: body.role,
           allowReassign: body.allow_reassign,

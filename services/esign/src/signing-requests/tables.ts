@@ -1,5 +1,10 @@
 import { SIGNEE_LOCALES } from './email-strings';
-import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
 import { documents } from '../documents/tables';
 import { REQUEST_ROLES, REQUEST_STATUSES } from './rules';
 
@@ -60,6 +65,15 @@ export const signingRequests = pgTable(
     reassignCount: integer('reassign_count').notNull().default(0),
     reassignedFrom: text('reassigned_from'),
     reassignedAt: timestamp('reassigned_at', { withTimezone: true }),
+    /** The link token sealed at rest (sealed-link.ts), for reminders; null once the request closes. */
+    sealedToken: bytea('sealed_token'),
+    /** Reminders: every N hours while pending (0: none), at most `reminder_max`; the count, the last, the next; the expiry warning. */
+    reminderEveryHours: integer('reminder_every_hours').notNull().default(72),
+    reminderMax: integer('reminder_max').notNull().default(3),
+    remindersSent: integer('reminders_sent').notNull().default(0),
+    lastReminderAt: timestamp('last_reminder_at', { withTimezone: true }),
+    nextReminderAt: timestamp('next_reminder_at', { withTimezone: true }),
+    expiryWarnedAt: timestamp('expiry_warned_at', { withTimezone: true }),
   },
   (t) => [index('signing_requests_document_idx').on(t.documentId, t.createdAt), index('signing_requests_tenant_idx').on(t.tenantId)],
 );

@@ -41,7 +41,7 @@ export function createVoidRequest(deps: {
       const request = (await tx.requests.find(requestId))!;
       if (!voidable(request, now)) throw new ConflictError(`A ${request.status} request cannot be voided`, 'REQUEST_NOT_VOIDABLE');
       const document = (await tx.documents.lockRecord(request.documentId))!;
-      await tx.requests.update(request.id, { status: 'cancelled', cancelledAt: now, cancelReason: reason, otpHash: null, otpExpiresAt: null });
+      await tx.requests.update(request.id, { status: 'cancelled', cancelledAt: now, cancelReason: reason, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null });
       await tx.outbox.discardHeld([request.id]);
       const email = cancelledEmail({
         locale: request.locale,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { signingRequests } from '../../signing-requests/tables';
 import type { SigningRequestRow, SigningRequestsRepository } from '../../signing-requests/repository';
-import { EXPIRY, effectiveStatus, readyToFinalise, stampOrder } from '../../signing-requests/rules';
+import { EXPIRY, dueForRelease, effectiveStatus, firstReminderAt, readyToFinalise, reminderDue, stampOrder, EXPIRY_WARNING_HOURS } from '../../signing-requests/rules';
 import { copy, notFaked, type FakeTables } from './fake-tables';
 
 /**
@@ -49,6 +49,13 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
         reassignCount: 0,
         reassignedFrom: null,
         reassignedAt: null,
+        sealedToken: null,
+        reminderEveryHours: 72,
+        reminderMax: 3,
+        remindersSent: 0,
+        lastReminderAt: null,
+        nextReminderAt: null,
+        expiryWarnedAt: null,
         copyTokenHash: null,
         copyExpiresAt: null,
         ...values,
@@ -63,6 +70,15 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
     async findByTokenHash(tokenHash) {
       const row = rows.find((r) => r.tokenHash === tokenHash);
       return row ? copy(row) : null;
+    },
+    async lockById(id) {
+      const row = byId(id);
+      return row ? copy(row) : null;
+    },
+    async remindersDue(now, warnBefore) {
+      void warnBefore;
+      void EXPIRY_WARNING_HOURS;
+      return rows.filter((r) => reminderDue(r, now) !== null).map((r) => r.id);
     },
     async findByCopyTokenHash(copyTokenHash) {
       const row = rows.find((r) => r.copyTokenHash === copyTokenHash);
@@ -80,9 +96,9 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       const index = stampOrder(ofDocument(documentId)).findIndex((r) => r.id === id);
       return Math.max(0, index);
     },
-    async releaseWaiting(ids) {
-      const due = rows.filter((r) => ids.includes(r.id) && r.status === 'waiting');
-      for (const r of due) r.status = 'pending';
+    async releaseDue(documentId, now) {
+      const due = dueForRelease(ofDocument(documentId));
+      for (const r of due) Object.assign(r, { status: 'pending', nextReminderAt: firstReminderAt(r, now) });
       return due.map(copy);
     },
     async update(id, patch) {
@@ -101,7 +117,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
           (!filter.documentId || r.documentId === filter.documentId) &&
           (!filter.id || r.id === filter.id),
       );
-      for (const r of due) r.status = EXPIRY.to;
+      for (const r of due) Object.assign(r, { status: EXPIRY.to, sealedToken: null, nextReminderAt: null });
       return due.map(copy);
     },
     async markSealed(id, seal) {
@@ -118,14 +134,14 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
     },
     async cancelPending(documentId, at) {
       const pending = rows.filter((r) => r.documentId === documentId && (r.status === 'pending' || r.status === 'waiting'));
-      for (const r of pending) Object.assign(r, { status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null });
+      for (const r of pending) Object.assign(r, { status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null });
       return pending.map(copy);
     },
     async anonymiseDocument(documentId) {
       const mine = rows.filter((r) => r.documentId === documentId);
       const gone = (v: string | null) => (v === null ? null : '[suprimido]');
       for (const r of mine) {
-        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, copyTokenHash: null, copyExpiresAt: null, declineReason: gone(r.declineReason), reassignedFrom: gone(r.reassignedFrom), cancelReason: r.cancelReason === null || r.cancelReason === 'declined' ? r.cancelReason : '[suprimido]' });
+        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, copyTokenHash: null, copyExpiresAt: null, sealedToken: null, declineReason: gone(r.declineReason), reassignedFrom: gone(r.reassignedFrom), cancelReason: r.cancelReason === null || r.cancelReason === 'declined' ? r.cancelReason : '[suprimido]' });
       }
       return mine.length;
     },

@@ -106,9 +106,13 @@ async function script(r: Repos): Promise<unknown[]> {
   }
   note('signer positions', await Promise.all(MP_REQ.map((id) => r.requests.positionInDocument(MP_DOC, id))));
   note('status with waiting', (await r.documents.find(MP_DOC, at(10)))!.status);
-  note('released', (await r.requests.releaseWaiting([MP_REQ[0]!, MP_REQ[3]!])).map((q) => [q.id, q.status]));
+  note('nothing due', (await r.requests.releaseDue(MP_DOC, at(10))).map((q) => q.id));
   await r.requests.update(MP_REQ[1]!, { status: 'approved', signedAt: at(11) });
   await r.requests.update(MP_REQ[3]!, { status: 'signed', signedAt: at(11), sealStatus: 'sealed' });
+  note('released', (await r.requests.releaseDue(MP_DOC, at(11))).map((q) => [q.id, q.status, q.nextReminderAt]));
+  note('released once', (await r.requests.releaseDue(MP_DOC, at(12))).map((q) => q.id));
+  note('reminders due', await r.requests.remindersDue(at(12), new Date(at(12).getTime() + 24 * 3600_000)));
+  note('locked by id', (await r.requests.lockById(MP_REQ[0]!))?.signeeEmail);
   note('ready with one signer open', await r.requests.allSealed(MP_DOC));
   await r.requests.update(MP_REQ[0]!, { status: 'signed', signedAt: at(12), sealStatus: 'sealed' });
   note('ready', [await r.requests.allSealed(MP_DOC), await r.requests.fullySealedAmong([MP_DOC])]);
