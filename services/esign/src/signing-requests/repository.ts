@@ -88,6 +88,8 @@ export function createSigningRequestsRepository(db: EsignDb) {
         .where(
           and(
             stillPendingSql(now),
+            // A request without its sealed link (created before reminders) cannot be reminded.
+            isNotNull(signingRequests.sealedToken),
             sql`((${signingRequests.nextReminderAt} <= ${now.toISOString()}::timestamptz) or (${signingRequests.expiryWarnedAt} is null and ${signingRequests.expiresAt} <= ${warnBefore.toISOString()}::timestamptz))`,
           ),
         )

@@ -78,7 +78,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
     async remindersDue(now, warnBefore) {
       void warnBefore;
       void EXPIRY_WARNING_HOURS;
-      return rows.filter((r) => reminderDue(r, now) !== null).map((r) => r.id);
+      return rows.filter((r) => r.sealedToken !== null && reminderDue(r, now) !== null).map((r) => r.id);
     },
     async findByCopyTokenHash(copyTokenHash) {
       const row = rows.find((r) => r.copyTokenHash === copyTokenHash);
