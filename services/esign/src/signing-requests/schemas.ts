@@ -97,7 +97,7 @@ export const ZVoidRequestSchema = z.object({
 export const ZReassignBodySchema = z.object({
   signee_email: z.email().max(254).describe('The new signee'),
   signee_name: z.string().trim().min(1).max(200).optional(),
-  motivo: z.string().trim().min(1).max(500).optional().describe('Why (kept only in the request\'s answer to the caller; the trail records the masked addresses)'),
+  motivo: z.string().trim().min(1).max(500).optional().describe('Why, for the caller\'s own records: validated, not stored (the trail records the two masked addresses)'),
 });
 
 export const ZReassignedSchema = z
