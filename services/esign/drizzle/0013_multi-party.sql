@@ -1,6 +1,8 @@
 CREATE TABLE "tenant_settings" (
 	"tenant_id" uuid PRIMARY KEY NOT NULL,
 	"notify_email" text,
+	"reminder_every_hours" integer DEFAULT 72 NOT NULL,
+	"reminder_max" integer DEFAULT 3 NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint

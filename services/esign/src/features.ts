@@ -166,7 +166,7 @@ export function createSigningFeatures(deps: {
     files,
     identity: deps.identity,
     documents: documentsService,
-    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, record, links, clock }),
+    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, record, links, reminderDefaults: settings.reminderDefaults, clock }),
     signee: createSigneeService({
       repos: createUnitOfWork(db, withOutbox),
       sender: branding.sender,

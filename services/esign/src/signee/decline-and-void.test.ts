@@ -98,14 +98,16 @@ describe('declining and voiding signing requests', () => {
 
   it('keeps the tenant settings: defaults until set, PUT replaces them (absent fields take their defaults), invalid values 422, tenant erasure removes them', async () => {
     const other = await env.keyFor('ajustes');
-    expect((await api().get('/firma/ajustes').set('authorization', other)).body).toEqual({ notify_email: null, updated_at: null });
-    const put = await api().put('/firma/ajustes').set('authorization', other).send({ notify_email: 'x@ajustes.example.test' });
-    expect(put.body).toMatchObject({ notify_email: 'x@ajustes.example.test', updated_at: expect.any(String) });
+    expect((await api().get('/firma/ajustes').set('authorization', other)).body).toEqual({ notify_email: null, reminder_every_hours: 72, reminder_max: 3, updated_at: null });
+    const put = await api().put('/firma/ajustes').set('authorization', other).send({ notify_email: 'x@ajustes.example.test', reminder_every_hours: 24, reminder_max: 5 });
+    expect(put.body).toMatchObject({ notify_email: 'x@ajustes.example.test', reminder_every_hours: 24, reminder_max: 5, updated_at: expect.any(String) });
     expect((await api().get('/firma/ajustes').set('authorization', other)).body).toEqual(put.body);
-    const replaced = await api().put('/firma/ajustes').set('authorization', other).send({});
-    expect(replaced.body).toMatchObject({ notify_email: null, updated_at: expect.any(String) });
-    const bad = await api().put('/firma/ajustes').set('authorization', other).send({ notify_email: 'no-es-correo' });
-    expect([bad.status, bad.body.detail[0].loc]).toEqual([422, ['body', 'notify_email']]);
+    const replaced = await api().put('/firma/ajustes').set('authorization', other).send({ reminder_max: 1 });
+    expect(replaced.body).toMatchObject({ notify_email: null, reminder_every_hours: 72, reminder_max: 1 });
+    for (const [body, field] of [[{ notify_email: 'no-es-correo' }, 'notify_email'], [{ reminder_every_hours: 12 }, 'reminder_every_hours'], [{ reminder_max: 11 }, 'reminder_max']] as const) {
+      const bad = await api().put('/firma/ajustes').set('authorization', other).send(body);
+      expect([bad.status, bad.body.detail[0].loc]).toEqual([422, ['body', field]]);
+    }
     await api().put('/firma/ajustes').set('authorization', other).send({ notify_email: 'x@ajustes.example.test' }).expect(200);
     // No key: the declared authorization header is missing (interface: a validation error).
     expect((await api().get('/firma/ajustes')).status).toBe(422);

@@ -63,6 +63,19 @@ describe('reminders', () => {
     ]);
   });
 
+  it("takes the tenant's reminder defaults for a request that sets none, and the request's own values otherwise", async () => {
+    const tenant = await env.keyFor('sin-recordatorios');
+    await api().put('/firma/ajustes').set('authorization', tenant).send({ reminder_every_hours: 0 }).expect(200);
+    const doc = (await api().post('/firma/documentos').set('authorization', tenant).attach('file', await samplePdf(), { filename: 'doc.pdf', contentType: 'application/pdf' })).body.document_id;
+    const plain = (await api().post('/firma/solicitudes').set('authorization', tenant).send({ document_id: doc, signee_email: 'def@example.test' })).body;
+    const own = (await api().post('/firma/solicitudes').set('authorization', tenant).send({ document_id: doc, signee_email: 'own@example.test', reminder_every_hours: 48 })).body;
+    const estado = async (id: string) => (await api().get(`/firma/solicitudes/${id}/estado`).set('authorization', tenant)).body;
+    expect((await estado(plain.request_id)).next_reminder_at).toBeNull();
+    expect((await estado(own.request_id)).next_reminder_at).toBe(new Date(now.getTime() + 48 * HOUR).toISOString());
+    const bad = await api().post('/firma/solicitudes').set('authorization', tenant).send({ document_id: doc, signee_email: 'x@example.test', reminder_every_hours: 5 });
+    expect([bad.status, bad.body.detail[0].loc]).toEqual([422, ['body', 'reminder_every_hours']]);
+  });
+
   it('sends a manual reminder at once, answers 429 with Retry-After within the hour, and 409 for a request that is not pending', async () => {
     now = new Date('2026-12-10T09:00:00Z');
     const doc = (await api().post('/firma/documentos').set('authorization', key).attach('file', await samplePdf(), { filename: 'doc.pdf', contentType: 'application/pdf' })).body.document_id;

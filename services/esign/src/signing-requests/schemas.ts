@@ -2,6 +2,12 @@ import { SIGNEE_LOCALES } from './email-strings';
 import { z } from 'zod';
 import { MAX_ORDER, REQUEST_ROLES, REQUEST_STATUSES } from './rules';
 
+/** A reminder every N hours while a request is pending: 0 for none, otherwise at least 24 (at most 30 days). */
+export const ZReminderEveryHours = z
+  .number()
+  .int()
+  .refine((h) => h === 0 || (h >= 24 && h <= 720), 'must be 0 (no reminders) or 24 to 720 hours');
+
 export const ZCreateSigningRequestSchema = z.object({
   document_id: z.uuid(),
   signee_email: z.email().max(254),
@@ -17,13 +23,10 @@ export const ZCreateSigningRequestSchema = z.object({
     .max(MAX_ORDER)
     .default(1)
     .describe('Signing order, 1-50 (default 1). Requests of one document with the same order run in parallel; a request waits (status `waiting`, no email) until every request of a lower order is signed or approved'),
-  reminder_every_hours: z
-    .number()
-    .int()
-    .refine((h) => h === 0 || (h >= 24 && h <= 720), 'must be 0 (no reminders) or 24 to 720 hours')
-    .default(72)
-    .describe('A reminder email (with the same link) every N hours while the request is pending: default 72, 0 for none, at least 24'),
-  reminder_max: z.number().int().min(0).max(10).default(3).describe('At most this many scheduled reminders (default 3); an expiry warning also goes 24 h before expires_at'),
+  reminder_every_hours: ZReminderEveryHours.optional().describe(
+    "A reminder email (with the same link) every N hours while the request is pending: 0 for none, otherwise 24-720; default the tenant's setting (72 unless changed in /firma/ajustes)",
+  ),
+  reminder_max: z.number().int().min(0).max(10).optional().describe("At most this many scheduled reminders; default the tenant's setting (3 unless changed); an expiry warning also goes 24 h before expires_at"),
   allow_reassign: z.boolean().default(false).describe('Whether the signee may hand the request on (POST /firma/firmar/{token}/reasignar); default false'),
   role: z
     .enum(REQUEST_ROLES)

@@ -48,6 +48,8 @@ export interface SigningRequestsDeps {
   record: RecordSigningEvents;
   /** Seals the link token at rest, for reminders (sealed-link.ts). */
   links: LinkSealer;
+  /** The tenant's reminder defaults (tenant settings), for a request that does not set its own. */
+  reminderDefaults: (tenantId: string) => Promise<{ reminderEveryHours: number; reminderMax: number }>;
   clock?: () => Date;
 }
 
@@ -93,6 +95,8 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
     async create(principal: EsignPrincipal, body: z.output<typeof ZCreateSigningRequestSchema>, client: ClientInfo) {
       const now = clock();
       const sender = await deps.sender(principal.tenantId);
+      const defaults = await deps.reminderDefaults(principal.tenantId);
+      const reminders = { reminderEveryHours: body.reminder_every_hours ?? defaults.reminderEveryHours, reminderMax: body.reminder_max ?? defaults.reminderMax };
       const link = newLinkToken();
       const expiresAt = new Date(now.getTime() + body.expires_in_hours * 3600_000);
       const signingUrl = `${deps.publicUrl}/firma/firmar/${link.token}`;
@@ -111,9 +115,8 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
           id,
           status,
           sealedToken: body.role === COPY_ROLE ? null : deps.links.seal(id, link.token),
-          reminderEveryHours: body.reminder_every_hours,
-          reminderMax: body.reminder_max,
-          nextReminderAt: status === 'pending' ? firstReminderAt({ reminderEveryHours: body.reminder_every_hours, reminderMax: body.reminder_max }, now) : null,
+          ...reminders,
+          nextReminderAt: status === 'pending' ? firstReminderAt(reminders, now) : null,
           signingOrder: body.order,
           role: body.role,
           allowReassign: body.allow_reassign,

@@ -15,7 +15,7 @@ export function createTenantSettingsRepository(db: EsignDb) {
       const [saved] = await db
         .insert(tenantSettings)
         .values(row)
-        .onConflictDoUpdate({ target: tenantSettings.tenantId, set: { notifyEmail: row.notifyEmail, updatedAt: row.updatedAt } })
+        .onConflictDoUpdate({ target: tenantSettings.tenantId, set: { notifyEmail: row.notifyEmail, reminderEveryHours: row.reminderEveryHours, reminderMax: row.reminderMax, updatedAt: row.updatedAt } })
         .returning();
       return saved!;
     },
