@@ -1,20 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '@firma-riesgo/errors';
-import { ValidationError } from '../errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
-import { errorResponse, validationErrorResponse } from '../openapi';
+import { errorResponse } from '../openapi';
 import { clientOf } from '../audit/client';
 import type { SigneeLocale as Locale } from '../signing-requests/email-strings';
 import { renderNotFound, renderSigningPage } from './pages';
-import { ZConfirmBodySchema, ZConfirmedSchema, ZDeclineBodySchema, ZDeclinedSchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
+import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { PageImageWidth, SigneeService } from './service';
-import { ZReassignBodySchema, ZReassignedSchema } from '../signing-requests/schemas';
+import { partyRoutes } from './party-routes';
+import { formErrorKey, pdfHeaders, PDF, wantsPageFlow } from './route-helpers';
 
 const TAGS = ['signee'];
 const HTML = { 'text/html': { schema: z.string() } };
-const PDF = { 'application/pdf': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } };
 
 /** The signing link is a bearer secret: no referrer, no caching, no indexing, no framing by others. */
 function pageHeaders(res: Response, nonce: string): void {
@@ -27,35 +26,8 @@ function pageHeaders(res: Response, nonce: string): void {
   });
 }
 
-function pdfHeaders(res: Response, disposition: 'inline' | 'attachment', filename: string): void {
-  res.set({
-    'Content-Type': 'application/pdf',
-    'Content-Disposition': `${disposition}; filename="${filename}"`,
-    'Cache-Control': 'no-store',
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': "frame-ancestors 'self'",
-    // the signing page frames the PDF; browsers that ignore frame-ancestors read this
-    'X-Frame-Options': 'SAMEORIGIN',
-  });
-}
 
-/**
- * The page flow by content negotiation: a form post whose Accept prefers HTML (what a
- * browser without JavaScript sends) gets 303 redirects back to the page. Every other
- * client (Accept: any type, `application/json`, or none) gets the interface's JSON and status
- * codes, errors included.
- */
-function wantsPageFlow(req: Request): boolean {
-  return Boolean(req.is('application/x-www-form-urlencoded')) && req.accepts(['application/json', 'text/html']) === 'text/html';
-}
 
-/** After a failed form post, back to the page with a fixed error key (never free text in the URL). */
-function formErrorKey(err: unknown): string | null {
-  if (err instanceof ValidationError) return err.issues[0]?.type ?? 'VALIDATION_ERROR';
-  if (err instanceof AppError && err.status < 500 && err.code !== 'LINK_NOT_FOUND') return err.code;
-  return null;
-}
 
 export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeService }): Router {
   const router = express.Router();
@@ -216,66 +188,6 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
   });
 
   defineRoute(router, registry, {
-    method: 'post',
-    path: '/firma/firmar/{token}/rechazar',
-    operationId: 'declineSigningRequest',
-    summary: 'Decline to sign',
-    description:
-      'Form (the signing page\'s second button, works without JavaScript) or JSON: `motivo`, 1-500 characters. The request becomes `declined` and its document `declined`; the document\'s other waiting and pending requests (cc included) become `cancelled` and their signees are told by email; webhook `request_declined` carries the reason, and the audit certificate prints it. Answers 200 JSON; a form post whose `Accept` prefers `text/html` gets a 303 back to the page, which then says the request was declined.',
-    tags: TAGS,
-    security: [],
-    params: ZTokenParamsSchema,
-    body: ZDeclineBodySchema,
-    bodyContentType: 'application/x-www-form-urlencoded',
-    before: [forms],
-    responses: {
-      200: { description: 'Declined', content: { 'application/json': { schema: ZDeclinedSchema } } },
-      303: { description: 'Only for a form post whose Accept prefers text/html: back to the signing page' },
-      404: errorResponse('Unknown link (LINK_NOT_FOUND)'),
-      409: errorResponse('Already signed or approved (ALREADY_SIGNED), or a lower order is not done yet (NOT_YOUR_TURN)'),
-      410: errorResponse('Expired (REQUEST_EXPIRED), cancelled (REQUEST_CANCELLED) or already declined (REQUEST_DECLINED)'),
-      422: validationErrorResponse('`motivo` missing, empty or longer than 500 characters'),
-      423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
-    },
-    handler: async ({ params, body }, req, res) => {
-      const form = wantsPageFlow(req);
-      const page = `/firma/firmar/${encodeURIComponent(params.token)}`;
-      try {
-        const declined = await signee.decline(params.token, body.motivo, clientOf(req));
-        if (!form) return declined;
-        res.redirect(303, page);
-      } catch (err) {
-        const key = form ? formErrorKey(err) : null;
-        if (key === null) throw err;
-        res.redirect(303, `${page}?error=${encodeURIComponent(key)}#error`);
-      }
-      return undefined;
-    },
-  });
-
-  defineRoute(router, registry, {
-    method: 'post',
-    path: '/firma/firmar/{token}/reasignar',
-    operationId: 'reassignOwnSigningRequest',
-    summary: 'Hand the request on to someone else',
-    description:
-      'Only when the request was created with `allow_reassign` (403 REASSIGN_NOT_ALLOWED otherwise). JSON or form: `signee_email`, optional `signee_name` and `motivo`. The link stops at once (404 afterwards), the new person gets a new link by email; order and role are kept. At most 5 times per request.',
-    tags: TAGS,
-    security: [],
-    params: ZTokenParamsSchema,
-    body: ZReassignBodySchema,
-    before: [forms],
-    responses: {
-      200: { description: 'Handed on', content: { 'application/json': { schema: ZReassignedSchema } } },
-      403: errorResponse('The sender did not allow it (REASSIGN_NOT_ALLOWED)'),
-      404: errorResponse('Unknown link (LINK_NOT_FOUND)'),
-      409: errorResponse('Signed, approved, declined, expired or cancelled (REQUEST_NOT_REASSIGNABLE), or reassigned 5 times already (REASSIGN_LIMIT)'),
-      422: validationErrorResponse('An invalid address or name'),
-    },
-    handler: async ({ params, body }, req) => signee.reassign(params.token, { signeeEmail: body.signee_email, signeeName: body.signee_name, reason: body.motivo }, clientOf(req)),
-  });
-
-  defineRoute(router, registry, {
     method: 'get',
     path: '/firma/firmar/{token}/firmado',
     summary: "The signee's sealed copy",
@@ -290,23 +202,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     },
   });
 
-  defineRoute(router, registry, {
-    method: 'get',
-    path: '/firma/copia/{token}',
-    operationId: 'downloadCompletionCopy',
-    summary: 'The final PDF through a completion link',
-    description:
-      'When a document is complete, every signer, approver and cc gets the final PDF by email: attached up to ESIGN_MAIL_ATTACH_MAX_MB (default 10), otherwise as a personal link to this operation, valid 30 days (the token is stored hashed). An unknown or expired link answers 404.',
-    tags: TAGS,
-    security: [],
-    params: ZTokenParamsSchema,
-    responses: { 200: { description: 'The final PDF', content: PDF }, 404: errorResponse('Unknown or expired link (LINK_NOT_FOUND), or the file is missing (FILE_MISSING)'), 410: errorResponse('Erased (DOCUMENT_ERASED)') },
-    handler: async ({ params }, _req, res) => {
-      const { bytes, documentId } = await signee.completionCopy(params.token);
-      pdfHeaders(res, 'attachment', `firmado-${documentId}.pdf`);
-      res.status(200).send(bytes);
-    },
-  });
+  partyRoutes(router, registry, { signee, forms });
 
   return router;
 }

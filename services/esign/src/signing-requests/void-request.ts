@@ -12,7 +12,22 @@ import { cancelledEmail } from './emails';
 import { statusRecord } from './records';
 import { createSigningTurns } from './release-next-order';
 import { voidable } from './rules';
-import type { SigningRequestsRepos } from './service';
+import type { UnitOfWork } from '../db/unit-of-work';
+import type { DocumentsRepository } from '../documents/repository';
+import type { MailRepository } from '../mail/repository';
+import type { SigningEventRepos } from '../signing-events/record-event';
+import type { TurnRepos } from './release-next-order';
+import type { SigningRequestsRepository } from './repository';
+
+/** A void locks the document, cancels the request, queues its notice and releases the next order. */
+export type VoidRequestRepos = UnitOfWork<
+  SigningEventRepos &
+    TurnRepos & {
+      requests: Pick<SigningRequestsRepository, 'find' | 'update' | 'allSealed' | 'listForDocument' | 'releaseDue'>;
+      documents: Pick<DocumentsRepository, 'lockRecord'>;
+      outbox: Pick<MailRepository, 'insert' | 'discardHeld' | 'releaseHeld'>;
+    }
+>;
 
 /**
  * The tenant withdraws one request (`POST /firma/solicitudes/{id}/anular`): under the
@@ -23,7 +38,7 @@ import type { SigningRequestsRepos } from './service';
  * built). Signed, approved, declined, expired and cancelled requests answer 409.
  */
 export function createVoidRequest(deps: {
-  repos: SigningRequestsRepos;
+  repos: VoidRequestRepos;
   jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob | typeof finaliseDocumentJob>;
   sender: (tenantId: string) => Promise<Sender>;
   record: RecordSigningEvents;
