@@ -21,6 +21,7 @@ import { pkiRouter } from './pki/router';
 import { webhooksRouter } from './webhooks/router';
 import { contractsRouter } from './contracts/router';
 import { brandingRouter } from './branding/router';
+import { tenantSettingsRouter } from './tenant-settings/router';
 import { adminRouter } from './admin/router';
 import { adminKeysRouter } from './keys/admin-router';
 import { keysRouter } from './keys/router';
@@ -114,6 +115,7 @@ export function createEsignApp(deps: EsignAppDeps): Express {
   http.app.use(webhooksRouter(registry, { webhooks: signing.webhooks, authenticate: auth, outboundLimit: perTenant('webhooks', limits.webhookCallsPerMinute, 'webhook creations, changes and tests') }));
   http.app.use(keysRouter(registry, { keys: deps.keys, authenticate: auth, clock: deps.clock }));
   http.app.use(brandingRouter(registry, { branding: signing.branding, authenticate: auth }));
+  http.app.use(tenantSettingsRouter(registry, { settings: signing.settings, authenticate: auth }));
   const authenticateSuperadmin = authenticate({ keys: deps.keys, jobs: deps.jobs, logger: deps.logger }, { superadmin: true });
   http.app.use(adminRouter(registry, { admin: signing.admin, metering: signing.metering, authenticateSuperadmin }));
   http.app.use(adminKeysRouter(registry, { keys: deps.keys, authenticateSuperadmin, clock: deps.clock }));

@@ -43,6 +43,7 @@ const ZEsignEnvSchema = z.object({
   SMTP_FROM: z.string().default('Firma <no-reply@localhost>'),
   ESIGN_PUBLIC_URL: env.url(['http', 'https']).optional(),
   ESIGN_MAX_UPLOAD_MB: env.int(25, 1),
+  ESIGN_MAIL_ATTACH_MAX_MB: z.coerce.number().min(0).max(100).default(10),
   ESIGN_TOOL_OUTPUT_FACTOR: z.coerce.number().min(0.01).max(1000).default(4),
   ESIGN_TMP_DIR: z.string().optional(),
   ESIGN_ENGINE_SANDBOX: z.enum(ENGINE_SANDBOX_MODES).default('auto'),
@@ -105,6 +106,7 @@ const ZEsignEnvSchema = z.object({
   ESIGN_RECOVERY_INTERVAL_MS: env.int(60_000, 1_000),
   /** How long a confirmation waits for its seal's first attempt before answering `sealing` (the job goes on). */
   ESIGN_SEAL_WAIT_MS: env.int(20_000, 100),
+  ESIGN_REMINDER_INTERVAL_MS: env.int(600_000, 1_000),
   ESIGN_STORAGE: storageKindEnv(),
 });
 
@@ -149,6 +151,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     /** ESIGN_PUBLIC_URL as set (no trailing slash), or undefined: the OpenAPI document's `servers`. */
     publicUrlSet: e.ESIGN_PUBLIC_URL?.replace(/\/+$/, ''),
     maxUploadBytes: e.ESIGN_MAX_UPLOAD_MB * 1024 * 1024,
+    /** A completion copy's final PDF is attached up to this size; above it the email carries a link valid 30 days. */
+    mailAttachMaxBytes: Math.floor(e.ESIGN_MAIL_ATTACH_MAX_MB * 1024 * 1024),
     /** A PDF tool call's output budget: the files it answers with, ESIGN_TOOL_OUTPUT_FACTOR times the upload limit, in all. */
     toolOutputBytes: Math.floor(e.ESIGN_TOOL_OUTPUT_FACTOR * e.ESIGN_MAX_UPLOAD_MB * 1024 * 1024),
     /** A folder of operator contract templates, loaded after (and replacing) the built-in ones of the same id. */
@@ -234,6 +238,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     keyCache: { ttlMs: e.ESIGN_KEY_CACHE_MS, maxEntries: e.ESIGN_KEY_CACHE_SIZE },
     /** How often a job-running process sweeps for work a crash interrupted (one instance at a time). */
     recoveryIntervalMs: e.ESIGN_RECOVERY_INTERVAL_MS,
+    /** How often the reminder sweep looks for scheduled reminders and expiry warnings owed. */
+    reminderIntervalMs: e.ESIGN_REMINDER_INTERVAL_MS,
     /** Where the service's files live (ESIGN_STORAGE: local files under DATA_DIR, its Postgres database, or an S3 bucket with S3_*). */
     storage,
     /** Another backend from the same variables: the target of `esign storage migrate --to KIND` (ConfigError when its variables are missing). */

@@ -40,6 +40,9 @@ import type { KeysService } from './keys/service';
 import { createContractsService, type ContractsService } from './contracts/service';
 import { createBrandingService, type BrandingService } from './branding/service';
 import { createBrandingRepository } from './branding/repository';
+import { createTenantSettingsService, type TenantSettingsService } from './tenant-settings/service';
+import { createTenantSettingsRepository } from './tenant-settings/repository';
+import { createLinkSealer } from './signing-requests/sealed-link';
 import type { ContractTemplate } from './contracts/template-catalogue';
 
 /** The signing side of esign: documents, requests, the signee flow and the seals, wired explicitly. */
@@ -60,6 +63,7 @@ export interface SigningFeatures {
   contracts: ContractsService;
   /** The tenant's name, logo and accent colour as signees see them. */
   branding: BrandingService;
+  settings: TenantSettingsService;
   /** The superadmin views and tenant erasure. */
   admin: AdminService;
   metering: MeteringService;
@@ -110,8 +114,15 @@ export function createSigningFeatures(deps: {
   // Every state change records its event through this one recorder, on these repositories of its unit of work.
   const record = createSigningEventRecorder({ meterDay: meterDayOf });
   const eventTables = { audit: createAuditRepository, webhookEvents: createWebhookEventsRepository, meter: createMeterRepository };
+  const branding = createBrandingService({ repo: createBrandingRepository(db), pool: deps.pool, tenantName: deps.tenantName, publicUrl: config.publicUrl, clock });
+  const links = createLinkSealer(deps.atRest.link);
+  const settings = createTenantSettingsService({ repo: createTenantSettingsRepository(db), clock });
+  const outboxTable = mailRepositoryWith(createBodySealer(deps.atRest.outbox));
   const signatures = createSignaturesService({
-    repos: createUnitOfWork(db, { ...eventTables, requests: createSigningRequestsRepository, documents: createDocumentsRepository }),
+    repos: createUnitOfWork(db, { ...eventTables, requests: createSigningRequestsRepository, documents: createDocumentsRepository, outbox: outboxTable }),
+    sender: branding.sender,
+    notifyEmail: settings.notifyEmail,
+    mailAttachMaxBytes: config.mailAttachMaxBytes,
     record,
     files,
     identity: deps.identity,
@@ -128,7 +139,7 @@ export function createSigningFeatures(deps: {
     ...eventTables,
     documents: createDocumentsRepository,
     requests: createSigningRequestsRepository,
-    outbox: mailRepositoryWith(createBodySealer(deps.atRest.outbox)),
+    outbox: outboxTable,
   };
 
   const secrets = createSecretBox(config.webhooks.secretKey);
@@ -147,7 +158,6 @@ export function createSigningFeatures(deps: {
     logger: logger.child({ component: 'webhooks' }),
     clock,
   });
-  const branding = createBrandingService({ repo: createBrandingRepository(db), pool: deps.pool, tenantName: deps.tenantName, publicUrl: config.publicUrl, clock });
   const documentsService = createDocumentsService({
     repos: createUnitOfWork(db, { ...withOutbox, webhookDeliveries: createWebhookDeliveriesRepository }),
     files,
@@ -163,10 +173,13 @@ export function createSigningFeatures(deps: {
     identity: deps.identity,
     pki: createLocalPki(deps.identity, clock),
     documents: documentsService,
-    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, record, clock }),
+    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, record, links, reminderDefaults: settings.reminderDefaults, clock }),
     signee: createSigneeService({
       repos: createUnitOfWork(db, withOutbox),
       sender: branding.sender,
+      publicUrl: config.publicUrl,
+      links,
+      notifyEmail: settings.notifyEmail,
       files,
       jobs,
       signatures,
@@ -191,6 +204,7 @@ export function createSigningFeatures(deps: {
       clock,
     }),
     branding,
+    settings,
     contracts: createContractsService({ templates: deps.templates, pool: deps.pool, documents: documentsService, clock, logger }),
     webhooks: createWebhooksService({ ...webhookRepos, delivery: webhookDelivery, secrets, policy: config.webhooks.policy, clock }),
     webhookDelivery,
@@ -213,6 +227,7 @@ export function createSigningFeatures(deps: {
         createUnitOfWork(db, { webhooks: createWebhooksRepository, deliveries: createWebhookDeliveriesRepository, events: createWebhookEventsRepository }),
       ),
       eraseBranding: branding.eraseTenant,
+      eraseSettings: settings.eraseTenant,
       logger,
       clock,
     }),

@@ -126,6 +126,7 @@ async function composeEsign(
     clock,
     onSent: signing.emailSent,
     mailFiles: createMailFiles(config.mailDir),
+    files: signing.files,
   });
 
   // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
@@ -144,6 +145,7 @@ async function composeEsign(
           sweep: createResumeInterruptedWork({ mail, signatures: signing.signatures, webhookDelivery: signing.webhookDelivery, jobs: enqueuer }),
           exclusive,
         },
+        reminders: { remindDue: () => signing.requests.remindDue(), exclusive },
       }),
     concurrency: config.workerConcurrency,
     schedules: () => esignSchedules(config, signing.files),

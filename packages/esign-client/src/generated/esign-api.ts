@@ -137,7 +137,7 @@ export interface paths {
         put?: never;
         /**
          * Create a signing request
-         * @description For a document of the caller's tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant's document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased.
+         * @description For a document of the caller's tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant's document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased. Additions (multi-party signing): `order` (1-50, default 1) and `role` (signer, approver, cc). A request whose lower orders are not all signed or approved is created `waiting`: its email is held until its turn comes, then it becomes `pending`, the link is emailed and webhook `request_ready` fires. A cc gets no link (`signing_url: null`) and receives the completion copy. A client that sends neither field gets today's behaviour (`pending`, link emailed at once).
          */
         post: operations["createSigningRequest"];
         delete?: never;
@@ -186,6 +186,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/firma/solicitudes/{request_id}/anular": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a signing request
+         * @description Withdraws one open request (waiting or pending) without erasing the document: it becomes `cancelled` (its link answers 410 REQUEST_CANCELLED, as a cancelled link does), the signee is told by email with the reason, and webhook `request_cancelled` fires with `reason: voided`. If it was the last open request of its order, the next order is released; if every remaining signer and approver is done, the final PDF is built. Answers the status record.
+         */
+        post: operations["voidSigningRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/firma/solicitudes/{request_id}/recordar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a reminder now
+         * @description Emails the signee of a pending request its link again (subject prefixed "Recordatorio"/"Reminder"), recorded as audit `reminder_sent` and counted as an email. Scheduled reminders go by themselves every `reminder_every_hours` up to `reminder_max`, and an expiry warning 24 h before `expires_at`. Answers the status record (`reminders_sent`, `next_reminder_at`).
+         */
+        post: operations["remindSigningRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/firma/solicitudes/{request_id}/reasignar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reassign a signing request
+         * @description Hands an open request (waiting or pending; not a cc) to someone else, keeping its order and role: the old link stops at once (404, as an unknown link), a new link is emailed to the new person (held while the request waits for its turn) and answered here once; the code and attempts start afresh. Audit `reassigned` records both addresses masked. At most 5 times per request.
+         */
+        post: operations["reassignSigningRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/firma/firmar/{token}": {
         parameters: {
             query?: never;
@@ -195,7 +255,7 @@ export interface paths {
         };
         /**
          * Signing page
-         * @description Server-rendered, accessible HTML (Spanish by default, the request's `locale` otherwise: es, en, ca, gl or eu): the document, the declaration, the code step, an optional signature pad and the confirm button. Works without JavaScript except for the pad. Expired, cancelled, locked and already-signed links get a page that says so (the signed one links to the signee's sealed copy).
+         * @description A link whose turn has not come shows a "waiting for N earlier signatures" page. Server-rendered, accessible HTML (Spanish by default, the request's `locale` otherwise: es, en, ca, gl or eu): the document, the declaration, the code step, an optional signature pad and the confirm button. Works without JavaScript except for the pad. Expired, cancelled, locked and already-signed links get a page that says so (the signed one links to the signee's sealed copy).
          */
         get: operations["getSigningPage"];
         put?: never;
@@ -277,7 +337,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm and sign
-         * @description Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). Then stamps the signee's block on the last page and seals it at ESIGN_PADES_LEVEL (B-LTA with TSA_URL, B-B without). If the TSA or revocation data cannot be had, the request is signed and `signature.status` stays `sealing` while a worker retries: never a lower level.
+         * @description Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). A request whose turn has not come (status `waiting`) answers 409 NOT_YOUR_TURN here and on `/otp`; an approver's confirmation takes no image and answers `status: approved`; the last confirmation of an order releases the next order (its links are emailed, webhook `request_ready`). Then stamps the signee's block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B.
          */
         post: operations["confirmSignature"];
         delete?: never;
@@ -298,6 +358,66 @@ export interface paths {
          * @description Once signed and sealed, through the same link (attachment). 409 while the seal is still being applied.
          */
         get: operations["downloadSigneeCopy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/firma/firmar/{token}/rechazar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline to sign
+         * @description Form (the signing page's second button, works without JavaScript) or JSON: `motivo`, 1-500 characters. The request becomes `declined` and its document `declined`; the document's other waiting and pending requests (cc included) become `cancelled` and their signees are told by email; webhook `request_declined` carries the reason, and the audit certificate prints it. Answers 200 JSON; a form post whose `Accept` prefers `text/html` gets a 303 back to the page, which then says the request was declined.
+         */
+        post: operations["declineSigningRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/firma/firmar/{token}/reasignar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand the request on to someone else
+         * @description Only when the request was created with `allow_reassign` (403 REASSIGN_NOT_ALLOWED otherwise). JSON or form: `signee_email`, optional `signee_name` and `motivo`. The link stops at once (404 afterwards), the new person gets a new link by email; order and role are kept. At most 5 times per request.
+         */
+        post: operations["reassignOwnSigningRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/firma/copia/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The final PDF through a completion link
+         * @description When a document is complete, every signer, approver and cc gets the final PDF by email: attached up to ESIGN_MAIL_ATTACH_MAX_MB (default 10), otherwise as a personal link to this operation, valid 30 days (the token is stored hashed). An unknown or expired link answers 404.
+         */
+        get: operations["downloadCompletionCopy"];
         put?: never;
         post?: never;
         delete?: never;
@@ -704,6 +824,30 @@ export interface paths {
          */
         get: operations["getBrandingLogo"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/firma/ajustes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's signing settings
+         * @description The address for decline notices and the tenant's completion copy, and the reminder defaults of new requests. A tenant that never set them gets the defaults (`updated_at: null`).
+         */
+        get: operations["getTenantSettings"];
+        /**
+         * Replace the tenant's signing settings
+         * @description Replaces every setting: an absent field takes its default (`notify_email` null, `reminder_every_hours` 72, `reminder_max` 3). Answers the settings as stored.
+         */
+        put: operations["putTenantSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1553,6 +1697,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    request_ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The request_ready event
+         * @description POSTed to each subscribed endpoint, signed per Standard Webhooks: `webhook-id` (`msg_<delivery_id>`, the same across retries), `webhook-timestamp` (seconds), `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, two during a secret rotation, space-separated). Answer 2xx to acknowledge; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the endpoint.
+         */
+        post: operations["onRequestReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    request_approved: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The request_approved event
+         * @description POSTed to each subscribed endpoint, signed per Standard Webhooks: `webhook-id` (`msg_<delivery_id>`, the same across retries), `webhook-timestamp` (seconds), `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, two during a secret rotation, space-separated). Answer 2xx to acknowledge; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the endpoint.
+         */
+        post: operations["onRequestApproved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    request_declined: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The request_declined event
+         * @description POSTed to each subscribed endpoint, signed per Standard Webhooks: `webhook-id` (`msg_<delivery_id>`, the same across retries), `webhook-timestamp` (seconds), `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, two during a secret rotation, space-separated). Answer 2xx to acknowledge; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the endpoint.
+         */
+        post: operations["onRequestDeclined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1591,6 +1795,7 @@ export interface components {
          *     | 401 | `INVALID_API_KEY` | the key in `authorization` is unknown, revoked or expired (the message says when it expired) |
          *     | 401 | `UNAUTHORIZED` | `/metrics` without `Authorization: Bearer <METRICS_TOKEN>` |
          *     | 403 | `SUPERADMIN_REQUIRED` | a tenant key on an operation that needs a superadmin key |
+         *     | 403 | `REASSIGN_NOT_ALLOWED` | a signee tried to hand on a request created without allow_reassign |
          *     | 403 | `NOT_DOCUMENT_OWNER` | the document belongs to another tenant |
          *     | 403 | `CSRF_FAILED` | a dashboard form without its session’s CSRF token |
          *     | 404 | `NOT_FOUND` | no such route |
@@ -1607,7 +1812,8 @@ export interface components {
          *     | 404 | `NO_SIGNED_REQUEST` | no request of the document is signed yet |
          *     | 404 | `FILE_MISSING` | the stored file is missing from storage |
          *     | 404, 410 | `DOCUMENT_ERASED` | the document was erased (404 on its signed PDF, 410 elsewhere) |
-         *     | 409 | `ALREADY_SIGNED` | the signing request is already signed |
+         *     | 409 | `ALREADY_SIGNED` | the signing request is already signed (or approved) |
+         *     | 409 | `NOT_YOUR_TURN` | the signing request waits for requests of a lower order to be signed or approved |
          *     | 409 | `DOCUMENT_NOT_VIEWED` | the signee asked for a code before opening the document |
          *     | 409 | `OTP_NOT_REQUESTED` | a signature without a code asked for first |
          *     | 409 | `NOT_SIGNED` | the signing request is not signed |
@@ -1621,6 +1827,11 @@ export interface components {
          *     | 409 | `TENANT_HAS_PENDING_REQUESTS` | a signing request of the tenant is still pending |
          *     | 410 | `REQUEST_EXPIRED` | the signing link has expired |
          *     | 410 | `REQUEST_CANCELLED` | the signing request was cancelled |
+         *     | 410 | `REQUEST_DECLINED` | the signee declined the signing request |
+         *     | 409 | `REQUEST_NOT_REASSIGNABLE` | the signing request is a cc, or signed, approved, declined, expired or cancelled: it cannot be reassigned |
+         *     | 409 | `REASSIGN_LIMIT` | the signing request was already reassigned 5 times |
+         *     | 409 | `REQUEST_NOT_PENDING` | the signing request is not pending (waiting, closed, or a cc): it gets no reminder |
+         *     | 409 | `REQUEST_NOT_VOIDABLE` | the signing request is signed, approved, declined, expired or already cancelled: it cannot be voided |
          *     | 413 | `PAYLOAD_TOO_LARGE` | the body or a file is over its limit |
          *     | 413 | `TOOL_OUTPUT_TOO_LARGE` | a tool’s result would exceed its output budget |
          *     | 415 | `UNSUPPORTED_ENCODING` | an unknown `Content-Encoding`, or a charset other than UTF-8 |
@@ -1630,6 +1841,7 @@ export interface components {
          *     | 423 | `REQUEST_LOCKED` | five wrong codes: the signing request is locked |
          *     | 429 | `RATE_LIMIT_EXCEEDED` | a per-tenant or per-client budget is spent; wait `Retry-After` seconds |
          *     | 429 | `OTP_RATE_LIMITED` | too many signing codes this hour; wait `Retry-After` seconds |
+         *     | 429 | `REMINDER_RATE_LIMITED` | a reminder of this request went less than an hour ago; Retry-After says when the next may go |
          *     | 500 | `INTERNAL_ERROR` | an unexpected error; it is logged under the `request_id` |
          *     | 500 | `TEMPLATE_ERROR` | a template’s own expressions failed on valid variables |
          *     | 500 | `TOOL_WORKER_FAILED` | the PDF worker stopped during the job |
@@ -1717,7 +1929,7 @@ export interface components {
              * @description draft: no request; pending: a request can still be signed; signed: every request signed; expired: none pending, some expired unsigned; erased: deleted
              * @enum {string}
              */
-            status: "draft" | "pending" | "signed" | "expired" | "erased";
+            status: "draft" | "pending" | "signed" | "expired" | "erased" | "declined";
             /** Format: date-time */
             created_at: string;
             /** @description SHA-256 of the combined final PDF, once built */
@@ -1747,6 +1959,8 @@ export interface components {
          *       "document_id": "3f2b8c1e-9a4d-4e6f-8b2a-1c5d7e9f0a3b",
          *       "status": "pending",
          *       "signing_url": "https://firma.example.org/firma/firmar/Yk3q9PZtQ0e7sV1mX2aBcD4fGhJ6kL8n",
+         *       "order": 1,
+         *       "role": "signer",
          *       "expires_at": "2026-05-07T09:13:10.000Z",
          *       "created_at": "2026-05-04T09:13:10.000Z"
          *     }
@@ -1756,13 +1970,23 @@ export interface components {
             request_id: string;
             /** Format: uuid */
             document_id: string;
-            /** @enum {string} */
-            status: "pending";
+            /**
+             * @description pending: the link is emailed now; waiting: a lower order is not done yet (or a cc), nothing is sent yet
+             * @enum {string}
+             */
+            status: "pending" | "waiting";
             /**
              * Format: uri
-             * @description The personal link emailed to the signee (shown here once; stored only as a hash)
+             * @description The personal link emailed to the signee (shown here once; stored only as a hash); null for a cc, which has no link
              */
-            signing_url: string;
+            signing_url: string | null;
+            /** @description Signing order (addition) */
+            order: number;
+            /**
+             * @description Role (addition)
+             * @enum {string}
+             */
+            role: "signer" | "approver" | "cc";
             /** Format: date-time */
             expires_at: string;
             /** Format: date-time */
@@ -1773,8 +1997,11 @@ export interface components {
             request_id: string;
             /** Format: uuid */
             document_id: string;
-            /** @enum {string} */
-            status: "pending" | "signed" | "expired" | "cancelled";
+            /**
+             * @description pending, signed, expired, cancelled; additions: waiting (a lower order is not done yet; a cc until the end), approved (an approver's outcome)
+             * @enum {string}
+             */
+            status: "waiting" | "pending" | "signed" | "approved" | "declined" | "expired" | "cancelled";
             signee_email: string;
             signee_name: string | null;
             /** @enum {string} */
@@ -1795,6 +2022,31 @@ export interface components {
             /** @description Locked after five wrong codes; a new request is needed */
             locked: boolean;
             signature: components["schemas"]["Signature"];
+            /** @description Signing order, 1-50 (addition) */
+            order: number;
+            /**
+             * @description signer, approver or cc (addition)
+             * @enum {string}
+             */
+            role: "signer" | "approver" | "cc";
+            /**
+             * Format: date-time
+             * @description When the signee declined (addition)
+             */
+            declined_at: string | null;
+            /** @description The signee's reason for declining (addition) */
+            decline_reason: string | null;
+            /** @description Reminders sent so far, scheduled and manual (addition) */
+            reminders_sent: number;
+            /**
+             * Format: date-time
+             * @description When the next scheduled reminder goes, or null (addition)
+             */
+            next_reminder_at: string | null;
+            /** @description The previous signee's address, masked, after a reassignment (addition) */
+            reassigned_from: string | null;
+            /** @description Requests of a lower order (every signer and approver, for a cc) not yet signed or approved (addition) */
+            waiting_for: number;
         };
         Signature: {
             /**
@@ -1820,6 +2072,22 @@ export interface components {
             error: string | null;
         } | null;
         DocumentSigningRequests: components["schemas"]["SigningRequestStatus"][];
+        Reassigned: {
+            /** Format: uuid */
+            request_id: string;
+            /** @enum {string} */
+            status: "pending" | "waiting";
+            /**
+             * Format: uri
+             * @description The new personal link (shown once, to the tenant only; null for a signee's reassignment: the new signee gets it by email)
+             */
+            signing_url: string | null;
+            /** @description The previous address, masked */
+            reassigned_from: string;
+            /** @description The new address, masked */
+            email_hint: string;
+            reassignments_left: number;
+        };
         OtpSent: {
             /** @enum {boolean} */
             sent: true;
@@ -1830,12 +2098,28 @@ export interface components {
         Confirmed: {
             /** Format: uuid */
             request_id: string;
-            /** @enum {string} */
-            status: "signed";
-            /** Format: date-time */
+            /**
+             * @description approved (addition): an approver's confirmation
+             * @enum {string}
+             */
+            status: "signed" | "approved";
+            /**
+             * Format: date-time
+             * @description When it was signed (or approved)
+             */
             signed_at: string;
             signature: components["schemas"]["Signature"];
             redirect_url: string | null;
+        };
+        Declined: {
+            /** Format: uuid */
+            request_id: string;
+            /** @enum {string} */
+            status: "declined";
+            /** Format: date-time */
+            declined_at: string;
+            /** @description The document's other open requests cancelled (their signees are told by email) */
+            cancelled: number;
         };
         FileVerification: {
             file_sha256: string;
@@ -1854,7 +2138,7 @@ export interface components {
                  * @description draft: no request; pending: a request can still be signed; signed: every request signed; expired: none pending, some expired unsigned; erased: deleted
                  * @enum {string}
                  */
-                status: "draft" | "pending" | "signed" | "expired" | "erased";
+                status: "draft" | "pending" | "signed" | "expired" | "erased" | "declined";
                 final_sha256_matches: boolean;
                 /** @description The document's title, else its file name (the uploader holds the file itself) */
                 name: string;
@@ -1933,7 +2217,7 @@ export interface components {
              * @description draft: no request; pending: a request can still be signed; signed: every request signed; expired: none pending, some expired unsigned; erased: deleted
              * @enum {string}
              */
-            status: "draft" | "pending" | "signed" | "expired" | "erased";
+            status: "draft" | "pending" | "signed" | "expired" | "erased" | "declined";
             /** @description SHA-256 (hex) of the uploaded original */
             sha256: string;
             /** @description SHA-256 of the combined final PDF, once built */
@@ -1951,7 +2235,7 @@ export interface components {
         };
         VerifiedSignature: {
             /** @enum {string} */
-            status: "pending" | "signed" | "expired" | "cancelled";
+            status: "waiting" | "pending" | "signed" | "approved" | "declined" | "expired" | "cancelled";
             /** Format: date-time */
             signed_at: string | null;
             /** @description The signee's address masked (`a***@e***.com`): the only personal data shown */
@@ -2029,7 +2313,7 @@ export interface components {
             webhook_id: string;
             url: string;
             /** @description The types it receives (all of them when created without a list) */
-            events: ("request_created" | "document_viewed" | "document_signed" | "document_completed" | "request_expired" | "request_cancelled" | "document_erased")[];
+            events: ("request_created" | "document_viewed" | "document_signed" | "document_completed" | "request_expired" | "request_cancelled" | "document_erased" | "request_ready" | "request_approved" | "request_declined")[];
             description: string | null;
             active: boolean;
             /** @description Why the service disabled it (HTTP 410, or 5 days of failures) */
@@ -2064,7 +2348,7 @@ export interface components {
              */
             event_id: string;
             /** @enum {string} */
-            type: "request_created" | "document_viewed" | "document_signed" | "document_completed" | "request_expired" | "request_cancelled" | "document_erased";
+            type: "request_created" | "document_viewed" | "document_signed" | "document_completed" | "request_expired" | "request_cancelled" | "document_erased" | "request_ready" | "request_approved" | "request_declined";
             /**
              * @description failed: retrying after a failure; exhausted: the schedule is spent
              * @enum {string}
@@ -2161,6 +2445,16 @@ export interface components {
             /** @description Public URL of the logo (PNG); changes with every new logo */
             logo_url: string | null;
             /** Format: date-time */
+            updated_at: string | null;
+        };
+        TenantSettings: {
+            notify_email: string | null;
+            reminder_every_hours: number;
+            reminder_max: number;
+            /**
+             * Format: date-time
+             * @description null while every setting is its default
+             */
             updated_at: string | null;
         };
         TenantMetering: {
@@ -2782,7 +3076,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `all` (default), `signed` or `pending`; also `draft`, `expired`, `erased` */
-                status?: "all" | "draft" | "pending" | "signed" | "expired" | "erased";
+                status?: "all" | "draft" | "pending" | "signed" | "expired" | "erased" | "declined";
                 page?: number;
             };
             header?: never;
@@ -2852,6 +3146,26 @@ export interface operations {
                      * @enum {string}
                      */
                     locale?: "es" | "en" | "ca" | "gl" | "eu";
+                    /**
+                     * @description Signing order, 1-50 (default 1). Requests of one document with the same order run in parallel; a request waits (status `waiting`, no email) until every request of a lower order is signed or approved
+                     * @default 1
+                     */
+                    order?: number;
+                    /** @description A reminder email (with the same link) every N hours while the request is pending: 0 for none, otherwise 24-720; default the tenant's setting (72 unless changed in /firma/ajustes) */
+                    reminder_every_hours?: number;
+                    /** @description At most this many scheduled reminders; default the tenant's setting (3 unless changed); an expiry warning also goes 24 h before expires_at */
+                    reminder_max?: number;
+                    /**
+                     * @description Whether the signee may hand the request on (POST /firma/firmar/{token}/reasignar); default false
+                     * @default false
+                     */
+                    allow_reassign?: boolean;
+                    /**
+                     * @description signer (default: signs, stamped on the PDF); approver (code and declaration, no image, no stamp: status `approved`); cc (no link, no action: receives the completion copy)
+                     * @default signer
+                     * @enum {string}
+                     */
+                    role?: "signer" | "approver" | "cc";
                 };
             };
         };
@@ -2996,7 +3310,15 @@ export interface operations {
                      *         "signed_sha256": "5d41402abc4b2a76b9719d911017c592ae0f3a8a1e0b2a4c6f1e9d8b7a6c5e4f",
                      *         "sealed_at": "2026-05-04T10:04:07.000Z",
                      *         "error": null
-                     *       }
+                     *       },
+                     *       "order": 1,
+                     *       "role": "signer",
+                     *       "declined_at": null,
+                     *       "decline_reason": null,
+                     *       "reminders_sent": 0,
+                     *       "next_reminder_at": null,
+                     *       "reassigned_from": null,
+                     *       "waiting_for": 0
                      *     }
                      */
                     "application/json": components["schemas"]["SigningRequestStatus"];
@@ -3070,6 +3392,265 @@ export interface operations {
                 };
             };
             /** @description No `authorization` header, or control characters in the input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    voidSigningRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the request is withdrawn, 1-500 characters: told to the signee by email and printed in the audit certificate */
+                    motivo: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Voided: the status record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningRequestStatus"];
+                };
+            };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key is unknown or revoked (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another tenant's (REQUEST_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed, approved, declined, expired or already cancelled (REQUEST_NOT_VOIDABLE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `motivo` missing, empty or longer than 500 characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    remindSigningRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reminder queued: the status record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningRequestStatus"];
+                };
+            };
+            /** @description The key is unknown or revoked (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another tenant's (REQUEST_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not pending: waiting, closed, or a cc (REQUEST_NOT_PENDING) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `authorization` header, or control characters in the input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description A reminder of this request went less than an hour ago (REMINDER_RATE_LIMITED) */
+            429: {
+                headers: {
+                    /** @description Seconds until the next reminder may go */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reassignSigningRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The new signee
+                     */
+                    signee_email: string;
+                    signee_name?: string;
+                    /** @description Why, for the caller's own records: validated, not stored (the trail records the two masked addresses) */
+                    motivo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Reassigned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reassigned"];
+                };
+            };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key is unknown or revoked (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another tenant's (REQUEST_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A cc, or signed, approved, declined, expired or cancelled (REQUEST_NOT_REASSIGNABLE); already reassigned 5 times (REASSIGN_LIMIT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An invalid address or name */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3282,7 +3863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Document not viewed (DOCUMENT_NOT_VIEWED), or already signed (ALREADY_SIGNED) */
+            /** @description Document not viewed (DOCUMENT_NOT_VIEWED), already signed or approved (ALREADY_SIGNED), or a lower order is not done yet (NOT_YOUR_TURN) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3407,7 +3988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Already signed (ALREADY_SIGNED), or no code requested (OTP_NOT_REQUESTED) */
+            /** @description Already signed or approved (ALREADY_SIGNED), no code requested (OTP_NOT_REQUESTED), or a lower order is not done yet (NOT_YOUR_TURN) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3485,6 +4066,261 @@ export interface operations {
             };
             /** @description Not signed (NOT_SIGNED) or not sealed yet (SEAL_IN_PROGRESS) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Erased (DOCUMENT_ERASED) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Control characters (NUL included) in the query, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    declineSigningRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description Why the signee declines, 1-500 characters: sent to the tenant (webhook `request_declined`) and printed in the audit certificate */
+                    motivo: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Declined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Declined"];
+                };
+            };
+            /** @description Only for a form post whose Accept prefers text/html: back to the signing page */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown link (LINK_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already signed or approved (ALREADY_SIGNED), or a lower order is not done yet (NOT_YOUR_TURN) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Expired (REQUEST_EXPIRED), cancelled (REQUEST_CANCELLED) or already declined (REQUEST_DECLINED) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `motivo` missing, empty or longer than 500 characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Locked after five wrong codes (REQUEST_LOCKED) */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reassignOwnSigningRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The new signee
+                     */
+                    signee_email: string;
+                    signee_name?: string;
+                    /** @description Why, for the caller's own records: validated, not stored (the trail records the two masked addresses) */
+                    motivo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Handed on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reassigned"];
+                };
+            };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The sender did not allow it (REASSIGN_NOT_ALLOWED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown link (LINK_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed, approved, declined, expired or cancelled (REQUEST_NOT_REASSIGNABLE), or reassigned 5 times already (REASSIGN_LIMIT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An invalid address or name */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    downloadCompletionCopy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The final PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Unknown or expired link (LINK_NOT_FOUND), or the file is missing (FILE_MISSING) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4127,7 +4963,7 @@ export interface operations {
                     /** @description https URL (http only with WEBHOOK_ALLOW_HTTP or outside production); public addresses only unless WEBHOOK_ALLOW_PRIVATE */
                     url: string;
                     /** @description Event types to receive; omitted means all */
-                    events?: ("request_created" | "document_viewed" | "document_signed" | "document_completed" | "request_expired" | "request_cancelled" | "document_erased")[];
+                    events?: ("request_created" | "document_viewed" | "document_signed" | "document_completed" | "request_expired" | "request_cancelled" | "document_erased" | "request_ready" | "request_approved" | "request_declined")[];
                     description?: string;
                 };
             };
@@ -4316,7 +5152,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     /** @description null: every event type */
-                    events?: ("request_created" | "document_viewed" | "document_signed" | "document_completed" | "request_expired" | "request_cancelled" | "document_erased")[] | null;
+                    events?: ("request_created" | "document_viewed" | "document_signed" | "document_completed" | "request_expired" | "request_cancelled" | "document_erased" | "request_ready" | "request_approved" | "request_declined")[] | null;
                     description?: string | null;
                     /** @description true re-enables an endpoint the service disabled */
                     active?: boolean;
@@ -4981,6 +5817,130 @@ export interface operations {
                 };
             };
             /** @description Control characters (NUL included) in the query, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    getTenantSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantSettings"];
+                };
+            };
+            /** @description The key is unknown or revoked (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No `authorization` header, or control characters in the input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    putTenantSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Where decline notices and the tenant's completion copy go (null, the default: none)
+                     * @default null
+                     */
+                    notify_email?: string | null;
+                    /**
+                     * @description Default of new requests: a reminder every N hours while pending; 0 for none, otherwise 24-720 (default 72)
+                     * @default 72
+                     */
+                    reminder_every_hours?: number;
+                    /**
+                     * @description Default of new requests: at most this many reminders (default 3)
+                     * @default 3
+                     */
+                    reminder_max?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantSettings"];
+                };
+            };
+            /** @description A body that is not what its Content-Encoding says (INVALID_CONTENT_ENCODING) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key is unknown or revoked (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over its limit (PAYLOAD_TOO_LARGE; JSON: ESIGN_JSON_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding or a charset other than UTF-8 (UNSUPPORTED_ENCODING) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An invalid address, `reminder_every_hours` not 0 or 24-720, or `reminder_max` outside 0-10 */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8680,6 +9640,7 @@ export interface operations {
                         request_id: string;
                         /** Format: date-time */
                         cancelled_at: string;
+                        /** @description document_erased; additions: declined (another signee declined), voided (the tenant voided it) */
                         reason: string;
                     };
                 };
@@ -8718,6 +9679,135 @@ export interface operations {
                         tenant: string;
                         /** Format: date-time */
                         erased_at: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRequestReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "request_ready";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        document_id: string;
+                        tenant: string;
+                        /** Format: uuid */
+                        request_id: string;
+                        signee_email: string;
+                        /** @description The request's signing order */
+                        order: number;
+                        /** @enum {string} */
+                        role: "signer" | "approver";
+                        /**
+                         * Format: date-time
+                         * @description When every lower order was done and the link was emailed
+                         */
+                        ready_at: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRequestApproved: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "request_approved";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        document_id: string;
+                        tenant: string;
+                        /** Format: uuid */
+                        request_id: string;
+                        signee_email: string;
+                        /** Format: date-time */
+                        approved_at: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRequestDeclined: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "request_declined";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        document_id: string;
+                        tenant: string;
+                        /** Format: uuid */
+                        request_id: string;
+                        signee_email: string;
+                        /** Format: date-time */
+                        declined_at: string;
+                        /** @description The signee's reason, 1-500 characters */
+                        reason: string;
                     };
                 };
             };

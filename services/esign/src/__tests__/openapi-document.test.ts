@@ -26,6 +26,8 @@ const OPERATION_IDS = [
   'sendTestWebhookEvent', 'setBranding', 'setPdfMetadata', 'splitPdf', 'unprotectPdf', 'updateWebhook', 'uploadDocument', 'verifyDocument',
   'verifyUploadedPdf', 'watermarkPdf',
   'getPkiRootCertificate', 'getPkiRevocationList', 'postOcspRequest', 'getOcspResponse',
+  'declineSigningRequest', 'downloadCompletionCopy', 'getTenantSettings', 'onRequestApproved', 'onRequestDeclined', 'onRequestReady', 'putTenantSettings',
+  'reassignOwnSigningRequest', 'reassignSigningRequest', 'remindSigningRequest', 'voidSigningRequest',
   'createTenant', 'issueTenantKey', 'listTenantKeys', 'revokeKey', 'rotateKey', 'issueOwnKey', 'listOwnKeys', 'revokeOwnKey', 'dashboardRevokeKey', 'dashboardRotateKey',
 ];
 
@@ -35,6 +37,7 @@ const PUBLIC = [
   'getSigningPage', 'getVerificationForm', 'listContractTemplates', 'logInToDashboard', 'logOutOfDashboard', 'renderContractPdf', 'sendSigningCode',
   'verifyDocument', 'verifyUploadedPdf', 'dashboardRevokeKey', 'dashboardRotateKey',
   'getPkiRootCertificate', 'getPkiRevocationList', 'postOcspRequest', 'getOcspResponse',
+  'declineSigningRequest', 'downloadCompletionCopy', 'reassignOwnSigningRequest', 'onRequestApproved', 'onRequestDeclined', 'onRequestReady',
   'onDocumentCompleted', 'onDocumentErased', 'onDocumentSigned', 'onDocumentViewed', 'onRequestCancelled', 'onRequestCreated', 'onRequestExpired',
 ];
 

@@ -117,6 +117,9 @@ describe('secrets at rest', () => {
     const [stored] = await query<{ otp_hash: string | null; token_hash: string }>('select otp_hash, token_hash from signing_requests where id = $1', [requestId]);
     expect(stored!.otp_hash).not.toBeNull();
     expect(stored!.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
+    // The token reminders email again is kept only sealed under the at-rest key (the dump below finds it nowhere in clear).
+    const [sealed] = await query<{ sealed_token: Buffer | null }>('select sealed_token from signing_requests where id = $1', [requestId]);
+    expect(sealed!.sealed_token).not.toBeNull();
     expectNoSecrets(await pgDump(), await redisDump(), secrets);
     // What stays of a sent message: its address, subject and status for the audit; no body.
     const outbox = await query<{ to_address: string; sealed_body: Buffer | null; text_body: string | null; html_body: string | null }>(
@@ -131,6 +134,8 @@ describe('secrets at rest', () => {
     // The stored code still works (keyed hash, constant-time compare), once.
     await api().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true }).expect(200);
     expect((await api().post(`/firma/firmar/${token}/confirmar`).send({ code, declaration_accepted: true })).status).toBe(409);
+    // Signed: the sealed copy of the token is wiped (no reminder is owed any more).
+    expect((await query<{ sealed_token: Buffer | null }>('select sealed_token from signing_requests where id = $1', [requestId]))[0]!.sealed_token).toBeNull();
     await eventually(async () => ((await api().get(`/firma/documentos/${up.body.document_id}`).set('authorization', key)).body.final_sha256 ? true : undefined));
     expectNoSecrets(await pgDump(), await redisDump(), secrets);
   });

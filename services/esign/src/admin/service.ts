@@ -39,6 +39,8 @@ export interface AdminDeps {
   eraseWebhooks: (tenantId: string) => Promise<{ webhooks: number; events: number }>;
   /** Tenant erasure: the tenant's branding and logo (branding feature); true when there was some. */
   eraseBranding: (tenantId: string) => Promise<boolean>;
+  /** Tenant erasure: the tenant's signing settings (its notification address); true when there were some. */
+  eraseSettings: (tenantId: string) => Promise<boolean>;
   logger?: Logger;
   clock?: () => Date;
 }
@@ -108,7 +110,7 @@ export function createAdminService(deps: AdminDeps) {
       });
       return {
         document: documentRecord(doc, names.get(doc.tenantId) ?? ''),
-        requests: requests.map((r) => ({ ...statusRecord(r, now), events: events.filter((e) => e.requestId === r.id).map(event) })),
+        requests: requests.map((r) => ({ ...statusRecord(r, now, requests), events: events.filter((e) => e.requestId === r.id).map(event) })),
         document_events: events.filter((e) => !e.requestId).map((e) => ({ kind: e.kind, occurred_at: e.occurredAt.toISOString(), details: e.details ?? null })),
       };
     },
@@ -220,6 +222,7 @@ export function createAdminService(deps: AdminDeps) {
       const deleted = await deps.erasure.eraseAllOfTenant(tenant.id, `superadmin:${actorKeyId}`);
       const webhooks = await deps.eraseWebhooks(tenant.id);
       const branding = await deps.eraseBranding(tenant.id);
+      const settings = await deps.eraseSettings(tenant.id);
       await deps.meter.attributeToName(tenant.id, tenant.name);
       await deps.log.append({
         at: clock(),
@@ -227,7 +230,7 @@ export function createAdminService(deps: AdminDeps) {
         action: 'tenant_erased',
         tenant: tenant.name,
         count: deleted,
-        details: { revoked_keys: revokedKeys, deleted_webhooks: webhooks.webhooks, deleted_webhook_events: webhooks.events, deleted_branding: branding },
+        details: { revoked_keys: revokedKeys, deleted_webhooks: webhooks.webhooks, deleted_webhook_events: webhooks.events, deleted_branding: branding, deleted_settings: settings },
       });
       await deps.keys.removeTenant(tenant.id);
       // A call authenticated just before its key was revoked may have stored a document meanwhile.

@@ -9,19 +9,22 @@ import type { EsignConfig } from '../config';
  * label) from one configured key, so that one purpose's key says nothing about another's:
  * - `outbox`: AES-256-GCM over the bodies of queued emails (signing links, codes);
  * - `otp`: HMAC-SHA-256 of the signing codes (a plain hash of a 6-digit code is reversed by
- *   trying the 10⁶ codes).
+ *   trying the 10⁶ codes);
+ * - `link`: AES-256-GCM over an open request's link token, which reminders email again
+ *   (wiped when the request closes).
  * The configured key never goes into the database, so a dump of it opens neither.
  */
 export interface AtRestKeys {
   outbox: Buffer;
   otp: Buffer;
+  link: Buffer;
 }
 
-const LABELS = { outbox: 'esign email_outbox body v1', otp: 'esign signing code hmac v1' } as const;
+const LABELS = { outbox: 'esign email_outbox body v1', otp: 'esign signing code hmac v1', link: 'esign signing link token v1' } as const;
 
 export function deriveAtRestKeys(master: Buffer): AtRestKeys {
   const derive = (label: string) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), label, 32));
-  return { outbox: derive(LABELS.outbox), otp: derive(LABELS.otp) };
+  return { outbox: derive(LABELS.outbox), otp: derive(LABELS.otp), link: derive(LABELS.link) };
 }
 
 /** From config (`config.atRest`); without a configured key (embedded only), the one kept under DATA_DIR, made on first use. */

@@ -17,6 +17,18 @@ export const AUDIT_KINDS = [
   'erased',
   /** The document was rendered from a contract template (details: template id and version, SHA-256 of the variables). */
   'document_generated',
+  /** An approver's code and declaration (no signature image, no stamp). */
+  'approved',
+  /** A reminder or the expiry warning was queued (details: kind, manual, n); its delivery is `email_sent` (counted as an email). */
+  'reminder_sent',
+  /** The request was handed to someone else (details: both addresses masked, by tenant or signee). */
+  'reassigned',
+  /** The signee declined (the reason is on the request and in the certificate, not in the details). */
+  'declined',
+  /** A waiting request's turn came; its link email was released (details: order, role). */
+  'request_ready',
+  /** The completion copy was queued for a recipient (details: role, delivery attached or link). */
+  'completion_copy_queued',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

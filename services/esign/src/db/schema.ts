@@ -10,3 +10,4 @@ export * from '../metering/tables';
 export * from '../branding/tables';
 export * from '../storage/tables';
 export * from '../signatures/tables';
+export * from '../tenant-settings/tables';

@@ -8,6 +8,7 @@ const STATUS_LABEL: Record<DocumentStatus, string> = {
   signed: 'Firmado',
   expired: 'Caducado',
   erased: 'Suprimido',
+  declined: 'Rechazado',
 };
 
 function date(value: Date | null): string {

@@ -1,29 +1,32 @@
-import { effectiveStatus, type RequestStatus } from '../signing-requests/rules';
+import { COPY_ROLE, DECLINED, DONE_STATUSES, effectiveStatus, WAITING, type RequestRole, type RequestStatus } from '../signing-requests/rules';
 
-export const DOCUMENT_STATUSES = ['draft', 'pending', 'signed', 'expired', 'erased'] as const;
+export const DOCUMENT_STATUSES = ['draft', 'pending', 'signed', 'expired', 'erased', 'declined'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
 /** What a document's status is decided from (repository.ts computes the same facts in SQL). */
 export interface DocumentFacts {
   erased: boolean;
-  /** No request, or only cancelled ones. */
+  /** A signee declined a request (the others were cancelled). */
+  declined: boolean;
+  /** No request that takes part (a cc does not), or only cancelled ones. */
   noRequests: boolean;
-  /** Any request still signable at `now`. */
+  /** Any request that takes part still signable at `now`, or waiting for its turn. */
   hasPending: boolean;
-  /** Every request that is not cancelled is signed. */
+  /** Every request that takes part and is not cancelled is done (signed or approved). */
   allSigned: boolean;
 }
 
 /**
  * A document's status, stated once: the first fact that holds decides, in this order;
  * when none holds, `DOCUMENT_STATUS_OTHERWISE`. So: erased once erased; draft without a
- * (non-cancelled) request; pending while one can still be signed; signed when all are;
+ * (non-cancelled) request (declined once a signee declined); pending while one can still be signed; signed when all are;
  * expired when none is pending and some expired unsigned (a pending request past its
  * expiry counts as expired before anyone reads it). `documentStatus` evaluates it on
  * facts; repository.ts builds its SQL `case` from the same list.
  */
 export const DOCUMENT_STATUS_RULE = [
   { when: 'erased', status: 'erased' },
+  { when: 'declined', status: 'declined' },
   { when: 'noRequests', status: 'draft' },
   { when: 'hasPending', status: 'pending' },
   { when: 'allSigned', status: 'signed' },
@@ -35,13 +38,14 @@ export function documentStatus(facts: DocumentFacts): DocumentStatus {
 }
 
 /** The facts from the document's requests themselves, at `now`. */
-export function documentFacts(doc: { erasedAt: Date | null }, requests: { status: RequestStatus; expiresAt: Date }[], now: Date): DocumentFacts {
-  const live = requests.filter((r) => r.status !== 'cancelled');
+export function documentFacts(doc: { erasedAt: Date | null }, requests: { status: RequestStatus; expiresAt: Date; role?: RequestRole }[], now: Date): DocumentFacts {
+  const live = requests.filter((r) => r.status !== 'cancelled' && r.role !== COPY_ROLE);
   return {
     erased: doc.erasedAt !== null,
+    declined: requests.some((r) => r.status === DECLINED),
     noRequests: live.length === 0,
-    hasPending: live.some((r) => effectiveStatus(r, now) === 'pending'),
-    allSigned: live.every((r) => r.status === 'signed'),
+    hasPending: live.some((r) => effectiveStatus(r, now) === 'pending' || r.status === WAITING),
+    allSigned: live.every((r) => (DONE_STATUSES as readonly RequestStatus[]).includes(r.status)),
   };
 }
 

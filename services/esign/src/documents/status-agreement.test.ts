@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit
 import { signingTables, testConfig } from '../__tests__/support';
 import { startEsign, type EsignRuntime } from '../runtime';
 import { newLinkToken } from '../signing-requests/link-token';
-import type { RequestStatus } from '../signing-requests/rules';
+import type { RequestRole, RequestStatus } from '../signing-requests/rules';
 import { documentFacts, documentStatus, type DocumentStatus } from './rules';
 
 /**
@@ -18,8 +18,13 @@ describe('the SQL document status agrees with the rule', () => {
   let tenantId: string;
   const EXPIRY = new Date('2026-12-01T12:00:00Z');
   const INSTANTS = [new Date('2026-12-01T11:59:59Z'), EXPIRY, new Date('2026-12-02T00:00:00Z')];
-  const MIXES: RequestStatus[][] = [[], ['cancelled'], ['pending'], ['pending', 'signed'], ['signed'], ['signed', 'cancelled'], ['signed', 'expired'], ['expired'], ['pending', 'expired']];
-  const docs: { id: string; requests: { status: RequestStatus; expiresAt: Date }[] }[] = [];
+  // `cc:` marks a cc request (it takes no part in the document's status); the rest are signers.
+  const MIXES: string[][] = [
+    [], ['cancelled'], ['pending'], ['pending', 'signed'], ['signed'], ['signed', 'cancelled'], ['signed', 'expired'], ['expired'], ['pending', 'expired'],
+    ['signed', 'waiting'], ['approved', 'signed'], ['approved', 'cc:waiting'], ['cc:waiting'], ['expired', 'waiting'], ['approved', 'pending'],
+    ['declined', 'cancelled', 'cc:cancelled'], ['signed', 'declined'],
+  ];
+  const docs: { id: string; requests: { status: RequestStatus; expiresAt: Date; role: RequestRole }[] }[] = [];
 
   beforeAll(async () => {
     db = await createTestDatabase('esign_status_agreement');
@@ -30,9 +35,11 @@ describe('the SQL document status agrees with the rule', () => {
       const id = randomUUID();
       await documents.insert({ id, tenantId, filename: 'a.pdf', title: null, pages: 1, sizeBytes: 1, sha256: 'x'.repeat(64), createdAt: new Date('2026-11-01T00:00:00Z') });
       const rows = [];
-      for (const status of mix) {
-        await requests.insert({ documentId: id, tenantId, signeeEmail: 's@example.test', tokenHash: newLinkToken().hash, status, expiresAt: EXPIRY, createdAt: new Date('2026-11-01T00:00:00Z') });
-        rows.push({ status, expiresAt: EXPIRY });
+      for (const entry of mix) {
+        const role: RequestRole = entry.startsWith('cc:') ? 'cc' : 'signer';
+        const status = entry.replace('cc:', '') as RequestStatus;
+        await requests.insert({ documentId: id, tenantId, signeeEmail: 's@example.test', tokenHash: newLinkToken().hash, status, role, expiresAt: EXPIRY, createdAt: new Date('2026-11-01T00:00:00Z') });
+        rows.push({ status, expiresAt: EXPIRY, role });
       }
       docs.push({ id, requests: rows });
     }
@@ -46,8 +53,8 @@ describe('the SQL document status agrees with the rule', () => {
   it.each(INSTANTS.map((t) => [t.toISOString(), t] as const))('at %s, for every mix of requests, on find and on the filtered listing', async (_iso, now) => {
     const { documents } = signingTables(rt);
     const expected = new Map<string, DocumentStatus>(docs.map((d) => [d.id, documentStatus(documentFacts({ erasedAt: null }, d.requests, now))]));
-    for (const d of docs) expect({ mix: d.requests.map((r) => r.status), status: (await documents.find(d.id, now))!.status }).toEqual({ mix: d.requests.map((r) => r.status), status: expected.get(d.id) });
-    for (const status of ['draft', 'pending', 'signed', 'expired'] as const) {
+    for (const d of docs) expect({ mix: d.requests.map((r) => `${r.role}:${r.status}`), status: (await documents.find(d.id, now))!.status }).toEqual({ mix: d.requests.map((r) => `${r.role}:${r.status}`), status: expected.get(d.id) });
+    for (const status of ['draft', 'pending', 'signed', 'expired', 'declined'] as const) {
       const { rows } = await documents.page(tenantId, { status, page: 1, pageSize: 100, now });
       expect(rows.map((r) => r.id).sort()).toEqual(docs.filter((d) => expected.get(d.id) === status).map((d) => d.id).sort());
     }

@@ -12,6 +12,7 @@ export interface OutgoingEmail {
   /** What the message is about: embedded mode names its .eml file by them, so erasure finds it. */
   documentId?: string | null;
   requestId?: string | null;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface Mailer {
@@ -32,7 +33,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; mailDir:
     return {
       mode: 'smtp',
       async send(email) {
-        const info = await transport.sendMail({ from: options.from, to: email.to, subject: email.subject, text: email.text, html: email.html ?? undefined });
+        const info = await transport.sendMail({ from: options.from, to: email.to, subject: email.subject, text: email.text, html: email.html ?? undefined, attachments: email.attachments });
         return { messageId: info.messageId };
       },
       close: () => transport.close(),
@@ -42,7 +43,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; mailDir:
   return {
     mode: 'files',
     async send(email) {
-      const info = await transport.sendMail({ from: options.from, to: email.to, subject: email.subject, text: email.text, html: email.html ?? undefined });
+      const info = await transport.sendMail({ from: options.from, to: email.to, subject: email.subject, text: email.text, html: email.html ?? undefined, attachments: email.attachments });
       await mkdir(options.mailDir, { recursive: true, mode: 0o700 });
       const file = join(options.mailDir, mailFileName(email, new Date()));
       await writeFile(file, info.message as Buffer, { mode: 0o600 });

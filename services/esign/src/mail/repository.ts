@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import type { BodySealer, EmailBody } from './sealed-body';
 import { emailOutbox } from './tables';
@@ -11,7 +11,11 @@ export interface OutboxEmail {
   html?: string;
   documentId?: string;
   requestId?: string;
-  kind?: 'signing_link' | 'otp' | 'other';
+  kind?: 'signing_link' | 'otp' | 'completion' | 'other';
+  /** Written now, sent only when `releaseHeld` frees it (a link whose turn has not come). */
+  held?: boolean;
+  /** A stored file (its blob key) attached when the message is sent, under this name. */
+  attachment?: { key: string; name: string };
 }
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
@@ -39,6 +43,8 @@ export function createMailRepository(db: EsignDb, sealer: BodySealer) {
           documentId: email.documentId,
           requestId: email.requestId,
           kind: email.kind ?? 'other',
+          ...(email.held ? { status: 'held' as const } : {}),
+          ...(email.attachment ? { attachmentKey: email.attachment.key, attachmentName: email.attachment.name } : {}),
         })
         .returning({ id: emailOutbox.id });
       return row!.id;
@@ -59,6 +65,21 @@ export function createMailRepository(db: EsignDb, sealer: BodySealer) {
       // A row queued by a version that stored plain bodies: sent as it is, then wiped.
       if (row.textBody !== null) return { text: row.textBody, html: row.htmlBody };
       throw new Error('the email has no body left (sent or given up)');
+    },
+    /** The held messages of these requests become queued: their ids, for the caller to enqueue after commit. */
+    async releaseHeld(requestIds: string[]): Promise<string[]> {
+      if (requestIds.length === 0) return [];
+      const rows = await db
+        .update(emailOutbox)
+        .set({ status: 'queued' })
+        .where(and(inArray(emailOutbox.requestId, requestIds), eq(emailOutbox.status, 'held')))
+        .returning({ id: emailOutbox.id });
+      return rows.map((r) => r.id);
+    },
+    /** The held messages of requests cancelled before their turn: they will never be sent, and their bodies (links) go. */
+    async discardHeld(requestIds: string[]): Promise<void> {
+      if (requestIds.length === 0) return;
+      await db.delete(emailOutbox).where(and(inArray(emailOutbox.requestId, requestIds), eq(emailOutbox.status, 'held')));
     },
     async queuedIdsCreatedBefore(before: Date): Promise<string[]> {
       const rows = await db

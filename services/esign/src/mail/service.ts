@@ -1,5 +1,6 @@
 import type { JobContext, JobEnqueuer } from '@firma-riesgo/service-kit';
 import type { MailFiles } from './mail-files';
+import type { FileStore } from '../storage/file-store';
 import type { Mailer } from './mailer';
 import type { MailRepository, OutboxEmail } from './repository';
 import { sendEmailJob } from './jobs';
@@ -8,7 +9,7 @@ export interface SentEmail {
   id: string;
   documentId: string | null;
   requestId: string | null;
-  kind: 'signing_link' | 'otp' | 'other';
+  kind: 'signing_link' | 'otp' | 'completion' | 'other';
   to: string;
   sentAt: Date;
 }
@@ -28,6 +29,8 @@ export function createMailService(deps: {
   onSent?: (email: SentEmail) => Promise<void>;
   /** Embedded mode's .eml files: one written for an email erased meanwhile is removed. */
   mailFiles?: Pick<MailFiles, 'removeWritten'>;
+  /** Where an attachment's stored file is read from (the final PDF of a completion copy). */
+  files?: Pick<FileStore, 'read'>;
 }) {
   const clock = deps.clock ?? (() => new Date());
   return {
@@ -52,7 +55,10 @@ export function createMailService(deps: {
       let sentAt: Date;
       try {
         const body = deps.repo.openBody(row);
-        const result = await deps.mailer.send({ id: row.id, to: row.toAddress, subject: row.subject, text: body.text, html: body.html, documentId: row.documentId, requestId: row.requestId });
+        const attachment = row.attachmentKey ? await deps.files?.read(row.attachmentKey) : null;
+        if (row.attachmentKey && !attachment) throw new Error('the attachment is not stored (erased?)');
+        const attachments = attachment ? [{ filename: row.attachmentName ?? 'documento.pdf', content: attachment, contentType: 'application/pdf' }] : undefined;
+        const result = await deps.mailer.send({ id: row.id, to: row.toAddress, subject: row.subject, text: body.text, html: body.html, documentId: row.documentId, requestId: row.requestId, attachments });
         sentAt = clock();
         await deps.repo.markSent(row.id, sentAt);
         // Erasure deletes the row, then the document's .eml files: a file written after that is removed here.

@@ -28,12 +28,16 @@ export const emailOutbox = pgTable(
     /** The document and request a message is about, so erasure can delete it. */
     documentId: uuid('document_id'),
     requestId: uuid('request_id'),
-    kind: text('kind', { enum: ['signing_link', 'otp', 'other'] })
+    kind: text('kind', { enum: ['signing_link', 'otp', 'completion', 'other'] })
       .notNull()
       .default('other'),
-    status: text('status', { enum: ['queued', 'sent', 'failed'] })
+    /** held: written with its request, sent only when the request's turn comes (signing-requests/release-next-order.ts). */
+    status: text('status', { enum: ['held', 'queued', 'sent', 'failed'] })
       .notNull()
       .default('queued'),
+    /** A stored file sent as the message's attachment (the final PDF of a completion copy), read when the message is sent. */
+    attachmentKey: text('attachment_key'),
+    attachmentName: text('attachment_name'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -15,11 +15,16 @@ export interface CertificateData {
   sha256: string;
   createdAt: Date;
   tenant: string;
+  /** Every recipient in signing order: signers (stamped), approvers (a text line) and cc (a copy). */
   signatures: {
     requestId: string;
+    role: 'signer' | 'approver' | 'cc';
+    order: number;
     name: string | null;
     email: string;
-    signedAt: Date;
+    signedAt: Date | null;
+    /** A decline or a void, with its reason (`cancelled` only when the tenant voided it or a decline cancelled it). */
+    closed?: { kind: 'declined' | 'cancelled'; at: Date; reason: string | null } | null;
     level: string;
     tsaTime: Date | null;
     signedSha256: string;
@@ -29,6 +34,8 @@ export interface CertificateData {
   seal: { commonName: string; selfSigned: boolean; level: string };
   generatedAt: Date;
 }
+
+const ROLE_LABEL = { signer: 'firmante / signer', approver: 'aprobador / approver', cc: 'copia / cc' } as const;
 
 const A4: [number, number] = [595.28, 841.89];
 const LEFT = 48;
@@ -75,9 +82,18 @@ export async function appendAuditCertificate(doc: PDFDocument, data: Certificate
   for (const s of data.signatures) {
     newPageIfNeeded(60);
     line(`${s.name ?? s.email} <${s.email}>`, { font: bold, size: 9.5 });
-    line(`Solicitud / Request: ${s.requestId}`, { indent: 10, size: 8.5 });
-    line(`Firmado / Signed: ${iso(s.signedAt)}   Nivel / Level: PAdES ${s.level}${s.tsaTime ? `   TSA: ${iso(s.tsaTime)}` : ''}`, { indent: 10, size: 8.5 });
-    line(`SHA-256 copia firmada / signed copy: ${s.signedSha256}`, { indent: 10, font: mono, size: 7.5, gap: 8 });
+    line(`Solicitud / Request: ${s.requestId}   Orden / Order: ${s.order}   Rol / Role: ${ROLE_LABEL[s.role]}`, { indent: 10, size: 8.5 });
+    if (s.closed) {
+      const label = s.closed.kind === 'declined' ? 'Rechazado / Declined' : 'Anulado / Voided';
+      line(`${label}: ${iso(s.closed.at)}${s.closed.reason ? `   Motivo / Reason: ${s.closed.reason}` : ''}`, { indent: 10, size: 8.5, gap: 8 });
+    } else if (s.role === 'cc') {
+      line('Recibe la copia final / Receives the final copy', { indent: 10, size: 8.5, gap: 8 });
+    } else if (s.role === 'approver') {
+      line(`Aprobado / Approved: ${iso(s.signedAt)} (código y declaración / code and declaration)`, { indent: 10, size: 8.5, gap: 8 });
+    } else {
+      line(`Firmado / Signed: ${iso(s.signedAt)}   Nivel / Level: PAdES ${s.level}${s.tsaTime ? `   TSA: ${iso(s.tsaTime)}` : ''}`, { indent: 10, size: 8.5 });
+      line(`SHA-256 copia firmada / signed copy: ${s.signedSha256}`, { indent: 10, font: mono, size: 7.5, gap: 8 });
+    }
   }
   y -= 4;
   line('Eventos / Events', { font: bold, size: 12, gap: 6 });

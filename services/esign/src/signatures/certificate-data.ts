@@ -3,6 +3,7 @@ import type { DocumentRow } from '../documents/repository';
 import type { SigningRequestRow } from '../signing-requests/repository';
 import type { appendAuditCertificate } from './audit-certificate';
 import type { SealMaterial } from './seal-files';
+import { COPY_ROLE } from '../signing-requests/rules';
 
 export type CertificateEvents = Awaited<ReturnType<AuditRepository['listForDocument']>>;
 
@@ -23,13 +24,22 @@ export function certificateData(
     sha256: doc.sha256,
     createdAt: doc.createdAt,
     tenant,
-    signatures: requests
-      .filter((r) => r.signedAt)
+    // Signers and approvers who acted, and every cc, in signing order (rules.ts `stampOrder` for signers).
+    signatures: [...requests]
+      .filter((r) => r.signedAt || r.role === COPY_ROLE || r.declinedAt || r.cancelReason)
+      .sort((a, b) => a.signingOrder - b.signingOrder || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
       .map((r) => ({
         requestId: r.id,
+        role: r.role,
+        order: r.signingOrder,
         name: r.signeeName,
         email: r.signeeEmail,
-        signedAt: r.signedAt!,
+        signedAt: r.signedAt,
+        closed: r.declinedAt
+          ? { kind: 'declined' as const, at: r.declinedAt, reason: r.declineReason }
+          : r.status === 'cancelled' && r.cancelledAt && r.cancelReason
+            ? { kind: 'cancelled' as const, at: r.cancelledAt, reason: r.cancelReason === 'declined' ? null : r.cancelReason }
+            : null,
         level: r.signatureLevel ?? '-',
         tsaTime: r.tsaTime,
         signedSha256: r.signedSha256 ?? '-',

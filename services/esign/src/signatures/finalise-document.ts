@@ -14,11 +14,16 @@ import { appendAuditCertificate } from './audit-certificate';
 import { certificateData } from './certificate-data';
 import { createRemoveIfErased, originalOf, stampOf, type SealMaterial } from './seal-files';
 import { drawStamps } from './stamp';
+import type { Sender } from '../branding/service';
+import type { sendEmailJob } from '../mail/jobs';
+import type { CompletionCopyRepos, SendCompletionCopies } from './send-completion-copies';
+import { stampOrder } from '../signing-requests/rules';
 
 /** The final PDF reads every request and the trail, claims the document, and records it with `document_completed`. */
 export type FinaliseDocumentRepos = UnitOfWork<
-  SigningEventRepos & {
-    requests: Pick<SigningRequestsRepository, 'allSealed' | 'listForDocument'>;
+  SigningEventRepos &
+  CompletionCopyRepos & {
+    requests: Pick<SigningRequestsRepository, 'allSealed' | 'listForDocument' | 'update'>;
     documents: Pick<DocumentsRepository, 'find' | 'lock' | 'claimFinalisation' | 'renewFinalisationClaim' | 'releaseFinalisationClaim' | 'markFinalised'>;
     audit: Pick<AuditRepository, 'listForDocument'>;
   }
@@ -33,7 +38,12 @@ export type FinaliseDocumentRepos = UnitOfWork<
 export function createFinaliseDocument(deps: SealMaterial & {
   repos: FinaliseDocumentRepos;
   files: FileStore;
-  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>;
+  jobs: JobEnqueuer<typeof dispatchWebhookEventJob | typeof sendEmailJob>;
+  /** The completion copies queued with the final PDF (signatures/send-completion-copies.ts). */
+  completionCopies: SendCompletionCopies;
+  /** The sender as recipients see it (branding): the completion email shows it. */
+  sender: (tenantId: string) => Promise<Sender>;
+  notifyEmail: (tenantId: string) => Promise<string | null>;
   /** The tenant's display name (the audit certificate prints it). */
   tenantName: (tenantId: string) => Promise<string>;
   record: RecordSigningEvents;
@@ -60,10 +70,13 @@ export function createFinaliseDocument(deps: SealMaterial & {
     try {
       const doc = (await repos.documents.find(documentId, clock()))!;
       const requests = await repos.requests.listForDocument(documentId);
-      const stamps = await Promise.all(requests.map((r, slot) => stampOf(files, r, slot)));
+      // Signers only, in signing order: an approval is a line of the certificate, a cc has no part.
+      const stamps = await Promise.all(stampOrder(requests).map((r, slot) => stampOf(files, r, slot)));
       const events = await repos.audit.listForDocument(documentId);
       const now = clock();
       const tenant = await deps.tenantName(doc.tenantId);
+      const sender = await deps.sender(doc.tenantId);
+      const notify = await deps.notifyEmail(doc.tenantId);
       const sealed = await sealPdf(await originalOf(files, doc), {
         identity: deps.identity,
         tsa: deps.tsa,
@@ -84,14 +97,17 @@ export function createFinaliseDocument(deps: SealMaterial & {
         if (lost || ctx.signal?.aborted || !row || row.finalisedAt || row.erasedAt || row.finaliseClaimedBy !== ownerKey(owner)) return false;
         await files.write(storageKeys.final(doc.id), sealed.pdf);
         const won = await tx.documents.markFinalised(doc.id, { sha256: sealed.sha256, level: sealed.level, tsaTime: sealed.tsaTime, at: now });
-        if (won) return deps.record(tx, { kind: 'document_completed', at: now, document: doc, final: sealed });
-        return false;
+        if (!won) return false;
+        const outbox = await deps.record(tx, { kind: 'document_completed', at: now, document: doc, final: sealed });
+        const emailIds = await deps.completionCopies(tx, { document: doc, requests, finalBytes: sealed.pdf.length, sender, notify, now });
+        return { outbox, emailIds };
       });
       if (recorded === false) {
         await removeIfErased(doc.id);
         return 'skipped';
       }
-      await publishWebhookEvents(deps.jobs, recorded);
+      for (const emailId of recorded.emailIds) await deps.jobs.enqueue('email.send', { emailId });
+      await publishWebhookEvents(deps.jobs, recorded.outbox);
       deps.logger.info({ documentId, level: sealed.level }, 'final PDF built');
       return 'finalised';
     } catch (err) {

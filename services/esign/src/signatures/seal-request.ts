@@ -13,7 +13,7 @@ import { drawStamps } from './stamp';
 /** A seal reads its request and document (unless handed them), and records the seal (and `sealed`) under the document's lock. */
 export type SealRequestRepos = UnitOfWork<
   SigningEventRepos & {
-    requests: Pick<SigningRequestsRepository, 'find' | 'positionInDocument' | 'markSealed' | 'recordSealFailure'>;
+    requests: Pick<SigningRequestsRepository, 'find' | 'positionInDocument' | 'markSealed' | 'allSealed' | 'recordSealFailure'>;
     documents: Pick<DocumentsRepository, 'find' | 'lockRecord'>;
   }
 >;
@@ -84,9 +84,11 @@ export function createSealRequest(deps: SealMaterial & {
       // Erasure takes the same row lock: a seal is recorded before it or not at all.
       const locked = await tx.documents.lockRecord(doc.id);
       if (!locked || locked.erasedAt) return null;
-      const marked = await tx.requests.markSealed(request.id, { level: sealed.level, tsaTime: sealed.tsaTime, sha256: sealed.sha256, at: clock() });
-      if (marked) await deps.record(tx, { kind: 'sealed', request, document: doc, seal: sealed });
-      return marked;
+      const row = await tx.requests.markSealed(request.id, { level: sealed.level, tsaTime: sealed.tsaTime, sha256: sealed.sha256, at: clock() });
+      if (!row) return null;
+      await deps.record(tx, { kind: 'sealed', request, document: doc, seal: sealed });
+      // Under the document's lock, so of two last seals the second sees the first.
+      return { row, documentSealed: await tx.requests.allSealed(doc.id) };
     });
     if (!recorded) {
       await removeIfErased(doc.id);

@@ -1,8 +1,12 @@
 import { BadRequestError, ConflictError, LockedError, ValidationError } from '../errors';
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
-import type { Logger } from '@firma-riesgo/service-kit';
+import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import { ipClient, type ClientInfo } from '../audit/client';
 import type { UnitOfWork } from '../db/unit-of-work';
+import type { dispatchWebhookEventJob } from '../webhooks/jobs';
+import type { sendEmailJob } from '../mail/jobs';
+import type { finaliseDocumentJob } from '../signatures/jobs';
+import type { SigningTurns, TurnRepos } from '../signing-requests/release-next-order';
 import type { SealHandoff, SealRequest } from '../signatures/seal-request';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { OtpCodes } from '../signing-requests/otp-code';
@@ -16,8 +20,14 @@ import { dispatchWebhookEventsNow } from '../webhooks/publish';
 import { assertActive, type LinkLoader } from './link';
 import { normaliseSignatureImage, parseSignatureImage, typedNameImage } from './signature-image';
 
-/** The confirmation updates the request (if unchanged since the link read it) and records `code_failed` or `otp_verified` + `signed`. */
-export type ConfirmSignatureRepos = UnitOfWork<SigningEventRepos & { requests: Pick<SigningRequestsRepository, 'signIfUnchanged' | 'updateIfUnchanged' | 'find'> }>;
+/**
+ * The confirmation takes the document's turn lock, updates the request (if unchanged since
+ * the link read it), records `code_failed` or `otp_verified` + `signed` (or `approved`), and
+ * releases the next order.
+ */
+export type ConfirmSignatureRepos = UnitOfWork<
+  SigningEventRepos & TurnRepos & { requests: Pick<SigningRequestsRepository, 'signIfUnchanged' | 'updateIfUnchanged' | 'find' | 'allSealed'> }
+>;
 
 export interface ConfirmInput {
   code?: string;
@@ -26,7 +36,11 @@ export interface ConfirmInput {
   typedName?: string;
 }
 
-type Outcome = { kind: 'signed'; request: SigningRequestRow; position: number; outbox: OutboxEvent[] } | { kind: 'wrong'; left: number } | { kind: 'expired' };
+type Outcome =
+  | { kind: 'signed'; request: SigningRequestRow; position: number; outbox: OutboxEvent[]; emailIds: string[] }
+  | { kind: 'approved'; request: SigningRequestRow; outbox: OutboxEvent[]; emailIds: string[] }
+  | { kind: 'wrong'; left: number }
+  | { kind: 'expired' };
 
 /**
  * Verifies declaration, image and code, then signs. The request is read once, by the
@@ -49,6 +63,9 @@ export function createConfirmSignature(deps: {
   seal: Pick<SealRequest, 'awaitSeal'>;
   /** The confirmation's `document_signed` is fanned out to the tenant's endpoints right after commit. */
   webhooks: Pick<WebhookDelivery, 'dispatch'>;
+  jobs: JobEnqueuer<typeof dispatchWebhookEventJob | typeof sendEmailJob | typeof finaliseDocumentJob>;
+  /** The signing order: the turn lock, and the release of the next order in the same transaction. */
+  turns: SigningTurns;
   /** The PAdES level seals are applied at (B-T with TSA_URL): the `document_signed` event says it. */
   signatureLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
   logger: Logger;
@@ -63,12 +80,14 @@ export function createConfirmSignature(deps: {
     const { request: current, document } = await deps.link.load(token);
     const now = clock();
     assertActive(current, now);
-    const parsed = input.imageB64 ? parseSignatureImage(input.imageB64) : null;
+    // An approver approves with the code and the declaration only: no image, no stamp.
+    const approver = current.role === 'approver';
+    const parsed = input.imageB64 && !approver ? parseSignatureImage(input.imageB64) : null;
     // A drawn signature wins; a typed name is set as an image of the pad's size (on a worker thread).
     const signatureKind = parsed ? 'drawn' : input.typedName ? 'typed' : null;
     const image = parsed
       ? await normaliseSignatureImage(deps.pool, parsed, ipClient(client))
-      : input.typedName
+      : input.typedName && !approver
         ? await typedNameImage(deps.pool, input.typedName, ipClient(client))
         : null;
     // Written before the transaction under a name of its own: the loser of a race
@@ -78,6 +97,8 @@ export function createConfirmSignature(deps: {
     let outcome: Outcome | undefined;
     try {
       outcome = await repos.transaction(async (tx): Promise<Outcome> => {
+        // The document's turn lock first: of two signers of one order, the second sees the first signed and releases the next order.
+        await deps.turns.lockTurn(tx, current.documentId);
         // The link's row first; read again only when a guarded write finds it changed.
         for (let request = current; ; request = (await tx.requests.find(request.id))!) {
           assertActive(request, now);
@@ -91,11 +112,19 @@ export function createConfirmSignature(deps: {
             await deps.record(tx, { kind: 'code_failed', at: now, request, document, client, attemptsLeft: left, locked: locks });
             return { kind: 'wrong', left };
           }
+          if (approver) {
+            const approvedPatch = { status: 'approved' as const, signedAt: now, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null };
+            if (!(await tx.requests.updateIfUnchanged(request, approvedPatch))) continue;
+            const outbox = await deps.record(tx, { kind: 'approved', at: now, request, document, client });
+            const released = await deps.turns.release(tx, document, now);
+            return { kind: 'approved', request: { ...request, ...approvedPatch }, outbox: [...outbox, ...released.outbox], emailIds: released.emailIds };
+          }
           const signed = await tx.requests.signIfUnchanged(request, { at: now, imageKey });
           if (!signed) continue;
           // `otp_verified` then `signed`, in one insert (their ids follow that order).
           const outbox = await deps.record(tx, { kind: 'signed', at: now, request, document, client, signatureImage: signatureKind, signatureLevel: deps.signatureLevel });
-          return { kind: 'signed', request: signed.row, position: signed.position, outbox };
+          const released = await deps.turns.release(tx, document, now);
+          return { kind: 'signed', request: signed.row, position: signed.position, outbox: [...outbox, ...released.outbox], emailIds: released.emailIds };
         }
       });
     } finally {
@@ -106,12 +135,19 @@ export function createConfirmSignature(deps: {
       if (outcome.left === 0) throw new LockedError('Five wrong codes: this request is locked', 'REQUEST_LOCKED');
       throw new BadRequestError(`Incorrect code; ${outcome.left} attempt${outcome.left === 1 ? '' : 's'} left`, 'INVALID_OTP');
     }
+    // The next order's link emails (released in the transaction).
+    for (const emailId of outcome.emailIds) await deps.jobs.enqueue('email.send', { emailId });
     // The outbox rows as inserted go to the fan-out: it does not read them back.
     await dispatchWebhookEventsNow(deps.webhooks, outcome.outbox, deps.logger);
+    if (outcome.kind === 'approved') {
+      // No seal for an approval: it may be the last part the final PDF waited for.
+      if (await repos.requests.allSealed(document.id)) await deps.jobs.enqueue('document.finalise', { documentId: document.id });
+      return { request: outcome.request, record: statusRecord(outcome.request, clock(), []) };
+    }
     // The seal job takes the rows and the PNG from memory when it runs here; the request
     // is read again only when it was not sealed here within the wait.
     const handoff: SealHandoff = { request: outcome.request, document, position: outcome.position, image };
     const signed = (await deps.seal.awaitSeal(handoff)) ?? (await repos.requests.find(outcome.request.id))!;
-    return { request: signed, record: statusRecord(signed, clock()) };
+    return { request: signed, record: statusRecord(signed, clock(), []) };
   };
 }

@@ -12,11 +12,12 @@ import { emailedOtp, samplePdf, shortTempDir, testConfig } from '../__tests__/su
  * and commit included: the link (request by token, document), the signing transaction
  * (the guarded update that answers the stamp's slot too, audit, outbox, meter), the webhook
  * fan-out (subscribers, mark: the outbox row comes from the insert, not read back), and the
- * seal's transaction (document lock, mark sealed answering whether the document is
- * complete, audit). 15; 18 when the request was read again under a lock and the slot and
- * the document's completeness were separate queries, 19 when the fan-out read its event back.
+ * seal's transaction (document lock, mark sealed, audit, whether the document is complete),
+ * plus the signing order's two: the document's turn lock and the release of the next order
+ * (one update). 18; 20 when the request was read again under a lock and the stamp's slot
+ * was a query of its own, 21 when the fan-out read its event back.
  */
-const CONFIRM_STATEMENTS_AT_MOST = 15;
+const CONFIRM_STATEMENTS_AT_MOST = 18;
 
 /**
  * What one confirmation costs the database: every statement any pooled client sends while

@@ -19,6 +19,9 @@ export interface OpenedLink {
 export function assertActive(request: SigningRequestRow, now: Date): void {
   const block = signingBlock(request, now);
   if (block === 'signed') throw new ConflictError('This request is already signed', 'ALREADY_SIGNED');
+  if (block === 'approved') throw new ConflictError('This request is already approved', 'ALREADY_SIGNED');
+  if (block === 'declined') throw new GoneError('This signing request was declined', 'REQUEST_DECLINED');
+  if (block === 'waiting') throw new ConflictError('Earlier signatures are still missing: this request waits for its turn', 'NOT_YOUR_TURN');
   if (block === 'expired') throw new GoneError('This signing link has expired', 'REQUEST_EXPIRED');
   if (block === 'cancelled') throw new GoneError('This signing request was cancelled', 'REQUEST_CANCELLED');
   if (block === 'locked') throw new LockedError('Too many wrong codes: this request is locked', 'REQUEST_LOCKED');

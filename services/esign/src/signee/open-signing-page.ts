@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentRecord } from '../documents/repository';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { SigningRequestRow, SigningRequestsRepository } from '../signing-requests/repository';
-import { effectiveStatus, otpState } from '../signing-requests/rules';
+import { effectiveStatus, otpState, WAITING, waitingFor } from '../signing-requests/rules';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import type { ErasedMeanwhile } from './erased-meanwhile';
 import type { LinkLoader } from './link';
@@ -20,6 +20,8 @@ export interface SigningContext {
   document: DocumentRecord;
   tenant: string;
   status: SigningRequestRow['status'];
+  /** Requests of a lower order not done yet (rules.ts `waitingFor`): what a `waiting` link's page says. */
+  waitingFor: number;
   /** Whether a code was sent and is still usable. */
   otpOutstanding: boolean;
   /** The tenant's logo and accent colour, when it has set them. */
@@ -29,7 +31,7 @@ export interface SigningContext {
 }
 
 /** Opening the page records `link_opened` under the request's lock. */
-export type OpenSigningPageRepos = UnitOfWork<SigningEventRepos & { requests: Pick<SigningRequestsRepository, 'lockByTokenHash'> }>;
+export type OpenSigningPageRepos = UnitOfWork<SigningEventRepos & { requests: Pick<SigningRequestsRepository, 'lockByTokenHash' | 'listForDocument'> }>;
 
 /** The signing page's data; records `link_opened` while the request can still be signed. */
 export function createOpenSigningPage(deps: {
@@ -85,6 +87,7 @@ export function createOpenSigningPage(deps: {
       tenant: sender.name,
       brand: { logoPath: sender.logoPath, accentColor: sender.accentColor },
       status,
+      waitingFor: status === WAITING ? waitingFor(request, await repos.requests.listForDocument(request.documentId)) : 0,
       otpOutstanding: otpState(request, now) === 'valid',
       text: status === 'pending' && !request.lockedAt && !document.erasedAt ? await documentText(document, client) : null,
     };

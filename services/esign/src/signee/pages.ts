@@ -81,6 +81,12 @@ export function renderSigningPage(ctx: SigningContext, options: { locale: Locale
     if (request.redirectUrl) parts.push(`<p><a href="${escapeHtml(request.redirectUrl)}">${escapeHtml(t.continue)}</a></p>`);
     return renderPage(locale, `${t.signedTitle}: ${title}`, nonce, `<main><h1>${escapeHtml(t.signedTitle)}</h1><p><strong>${escapeHtml(title)}</strong></p>${parts.join('')}</main>`);
   }
+  if (ctx.status === 'approved') {
+    if (document.erasedAt) return renderMessagePage(locale, nonce, t.erasedTitle, t.erasedBody);
+    return renderMessagePage(locale, nonce, t.approvedTitle, t.approvedBody(formatDate(request.signedAt!, locale)));
+  }
+  if (ctx.status === 'declined') return renderMessagePage(locale, nonce, t.declinedTitle, t.declinedBody);
+  if (ctx.status === 'waiting') return renderMessagePage(locale, nonce, t.waitingTitle, t.waitingBody(ctx.waitingFor));
   if (ctx.status === 'expired') return renderMessagePage(locale, nonce, t.expiredTitle, t.expiredBody);
   if (ctx.status === 'cancelled') return renderMessagePage(locale, nonce, t.cancelledTitle, t.cancelledBody);
   if (request.lockedAt) return renderMessagePage(locale, nonce, t.lockedTitle, t.lockedBody);
@@ -132,7 +138,7 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
       <input type="text" id="code" name="otp_code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6"${invalid('code', 'otp-help')}>
     </div>
   </section>
-  <section aria-labelledby="pad-h">
+  ${request.role === 'approver' ? '' : `<section aria-labelledby="pad-h">
     <h2 id="pad-h">${escapeHtml(t.step4)}</h2>
     <p id="pad-help">${escapeHtml(t.padHelp)}</p>
     <canvas id="pad" width="500" height="160" role="img" aria-label="${escapeHtml(t.padLabel)}" aria-describedby="pad-help"></canvas>
@@ -145,8 +151,19 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
       <input type="text" class="name" id="firma_nombre" name="firma_nombre" maxlength="100" autocomplete="name"${invalid('firma_nombre', 'typed-help')}>
       <p class="hint" id="typed-help">${escapeHtml(t.typedHelp)}</p>
     </div>
+  </section>`}
+  <div class="row"><button type="submit">${escapeHtml(request.role === 'approver' ? t.approve : t.sign)}</button></div>
+</form>
+<form id="rechazar" method="post" action="${base}/rechazar">
+  <section aria-labelledby="decline-h">
+    <h2 id="decline-h">${escapeHtml(t.declineTitle)}</h2>
+    <p id="decline-help">${escapeHtml(t.declineHelp)}</p>
+    <div class="row">
+      <label for="motivo">${escapeHtml(t.declineLabel)}</label>
+      <textarea id="motivo" name="motivo" required maxlength="500" rows="3" aria-describedby="decline-help"></textarea>
+    </div>
+    <div class="row"><button type="submit" class="secondary">${escapeHtml(t.declineButton)}</button></div>
   </section>
-  <div class="row"><button type="submit">${escapeHtml(t.sign)}</button></div>
 </form>
 </main>`;
   return renderPage(locale, `${title}`, nonce, body, SIGNATURE_PAD_SCRIPT, { accent: ctx.brand.accentColor });

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '@firma-riesgo/errors';
-import { ValidationError } from '../errors';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { errorResponse } from '../openapi';
 import { clientOf } from '../audit/client';
@@ -10,10 +9,11 @@ import type { SigneeLocale as Locale } from '../signing-requests/email-strings';
 import { renderNotFound, renderSigningPage } from './pages';
 import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { PageImageWidth, SigneeService } from './service';
+import { partyRoutes } from './party-routes';
+import { formErrorKey, pdfHeaders, PDF, wantsPageFlow } from './route-helpers';
 
 const TAGS = ['signee'];
 const HTML = { 'text/html': { schema: z.string() } };
-const PDF = { 'application/pdf': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } };
 
 /** The signing link is a bearer secret: no referrer, no caching, no indexing, no framing by others. */
 function pageHeaders(res: Response, nonce: string): void {
@@ -26,35 +26,8 @@ function pageHeaders(res: Response, nonce: string): void {
   });
 }
 
-function pdfHeaders(res: Response, disposition: 'inline' | 'attachment', filename: string): void {
-  res.set({
-    'Content-Type': 'application/pdf',
-    'Content-Disposition': `${disposition}; filename="${filename}"`,
-    'Cache-Control': 'no-store',
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': "frame-ancestors 'self'",
-    // the signing page frames the PDF; browsers that ignore frame-ancestors read this
-    'X-Frame-Options': 'SAMEORIGIN',
-  });
-}
 
-/**
- * The page flow by content negotiation: a form post whose Accept prefers HTML (what a
- * browser without JavaScript sends) gets 303 redirects back to the page. Every other
- * client (Accept: any type, `application/json`, or none) gets the interface's JSON and status
- * codes, errors included.
- */
-function wantsPageFlow(req: Request): boolean {
-  return Boolean(req.is('application/x-www-form-urlencoded')) && req.accepts(['application/json', 'text/html']) === 'text/html';
-}
 
-/** After a failed form post, back to the page with a fixed error key (never free text in the URL). */
-function formErrorKey(err: unknown): string | null {
-  if (err instanceof ValidationError) return err.issues[0]?.type ?? 'VALIDATION_ERROR';
-  if (err instanceof AppError && err.status < 500 && err.code !== 'LINK_NOT_FOUND') return err.code;
-  return null;
-}
 
 export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeService }): Router {
   const router = express.Router();
@@ -67,7 +40,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     operationId: 'getSigningPage',
     summary: 'Signing page',
     description:
-      'Server-rendered, accessible HTML (Spanish by default, the request\'s `locale` otherwise: es, en, ca, gl or eu): the document, the declaration, the code step, an optional signature pad and the confirm button. Works without JavaScript except for the pad. Expired, cancelled, locked and already-signed links get a page that says so (the signed one links to the signee\'s sealed copy).',
+      'A link whose turn has not come shows a "waiting for N earlier signatures" page. Server-rendered, accessible HTML (Spanish by default, the request\'s `locale` otherwise: es, en, ca, gl or eu): the document, the declaration, the code step, an optional signature pad and the confirm button. Works without JavaScript except for the pad. Expired, cancelled, locked and already-signed links get a page that says so (the signed one links to the signee\'s sealed copy).',
     tags: TAGS,
     security: [],
     params: ZTokenParamsSchema,
@@ -147,7 +120,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       200: { description: 'Code sent', content: { 'application/json': { schema: ZOtpSentSchema } } },
       303: { description: 'Only for a form post whose Accept prefers text/html: back to the signing page' },
       404: errorResponse('Unknown link (LINK_NOT_FOUND)'),
-      409: errorResponse('Document not viewed (DOCUMENT_NOT_VIEWED), or already signed (ALREADY_SIGNED)'),
+      409: errorResponse('Document not viewed (DOCUMENT_NOT_VIEWED), already signed or approved (ALREADY_SIGNED), or a lower order is not done yet (NOT_YOUR_TURN)'),
       410: errorResponse('Expired (REQUEST_EXPIRED) or cancelled (REQUEST_CANCELLED)'),
       423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
       429: errorResponse('Too many codes this hour (OTP_RATE_LIMITED)'),
@@ -174,7 +147,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     operationId: 'confirmSignature',
     summary: 'Confirm and sign',
     description:
-      'Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). Then stamps the signee\'s block on the last page and seals it at ESIGN_PADES_LEVEL (B-LTA with TSA_URL, B-B without). If the TSA or revocation data cannot be had, the request is signed and `signature.status` stays `sealing` while a worker retries: never a lower level.',
+      'Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). A request whose turn has not come (status `waiting`) answers 409 NOT_YOUR_TURN here and on `/otp`; an approver\'s confirmation takes no image and answers `status: approved`; the last confirmation of an order releases the next order (its links are emailed, webhook `request_ready`). Then stamps the signee\'s block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B.',
     tags: TAGS,
     security: [],
     params: ZTokenParamsSchema,
@@ -186,7 +159,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       303: { description: 'Only for a form post whose Accept prefers text/html: to the success page' },
       404: errorResponse('Unknown link (LINK_NOT_FOUND)'),
       400: errorResponse('Wrong (INVALID_OTP) or expired (OTP_EXPIRED) code'),
-      409: errorResponse('Already signed (ALREADY_SIGNED), or no code requested (OTP_NOT_REQUESTED)'),
+      409: errorResponse('Already signed or approved (ALREADY_SIGNED), no code requested (OTP_NOT_REQUESTED), or a lower order is not done yet (NOT_YOUR_TURN)'),
       410: errorResponse('Expired (REQUEST_EXPIRED) or cancelled (REQUEST_CANCELLED)'),
       423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
     },
@@ -207,7 +180,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
         if (!form) {
           const result: TConfirmed = {
             request_id: signed.id,
-            status: 'signed',
+            status: signed.status === 'approved' ? 'approved' : 'signed',
             signed_at: signed.signedAt!.toISOString(),
             signature: record.signature,
             redirect_url: signed.redirectUrl,
@@ -240,6 +213,8 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       res.status(200).send(bytes);
     },
   });
+
+  partyRoutes(router, registry, { signee, forms });
 
   return router;
 }

@@ -65,10 +65,23 @@ export const ZConfirmBodySchema = z.object({
 export const ZConfirmedSchema = z
   .object({
     request_id: z.uuid(),
-    status: z.literal('signed'),
-    signed_at: z.iso.datetime(),
+    status: z.enum(['signed', 'approved']).describe('approved (addition): an approver\'s confirmation'),
+    signed_at: z.iso.datetime().describe('When it was signed (or approved)'),
     signature: ZSignatureSchema.nullable(),
     redirect_url: z.string().nullable(),
   })
   .openapi('Confirmed');
 export type TConfirmed = z.infer<typeof ZConfirmedSchema>;
+
+export const ZDeclineBodySchema = z.object({
+  motivo: z.string().trim().min(1).max(500).describe('Why the signee declines, 1-500 characters: sent to the tenant (webhook `request_declined`) and printed in the audit certificate'),
+});
+
+export const ZDeclinedSchema = z
+  .object({
+    request_id: z.uuid(),
+    status: z.literal('declined'),
+    declined_at: z.iso.datetime(),
+    cancelled: z.number().int().describe("The document's other open requests cancelled (their signees are told by email)"),
+  })
+  .openapi('Declined');

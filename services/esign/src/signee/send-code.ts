@@ -47,7 +47,9 @@ export function createSendCode(deps: {
     const emailId = await repos.transaction(async (tx) => {
       const request = (await tx.requests.lockByTokenHash(current.tokenHash))!;
       assertActive(request, now);
-      if (!(await tx.audit.has(request.id, 'document_viewed'))) {
+      // A reassigned request's new signee must view it themselves: only views since then count.
+      const viewed = request.reassignedAt ? (await tx.audit.countSince(request.id, 'document_viewed', request.reassignedAt)).n > 0 : await tx.audit.has(request.id, 'document_viewed');
+      if (!viewed) {
         throw new ConflictError('Open and read the document before asking for the code', 'DOCUMENT_NOT_VIEWED');
       }
       const allowance = otpSendAllowance(await tx.audit.countSince(request.id, 'otp_sent', new Date(now.getTime() - 3600_000)), now);

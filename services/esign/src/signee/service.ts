@@ -3,6 +3,8 @@ import type { JobEnqueuer, Logger } from '@firma-riesgo/service-kit';
 import type { Sender } from '../branding/service';
 import type { sendEmailJob } from '../mail/jobs';
 import type { dispatchWebhookEventJob } from '../webhooks/jobs';
+import type { finaliseDocumentJob } from '../signatures/jobs';
+import { createSigningTurns } from '../signing-requests/release-next-order';
 import type { SealRequest } from '../signatures/seal-request';
 import type { RecordSigningEvents } from '../signing-events/record-event';
 import type { ExpiryRepos } from '../signing-requests/expire-due';
@@ -17,20 +19,32 @@ import { createPageImage } from './page-image';
 import { createRecordView, type RecordViewRepos } from './record-view';
 import { createSendCode, type SendCodeRepos } from './send-code';
 import { createSignedCopy } from './signed-copy';
+import { createCompletionCopy } from './completion-copy';
+import type { ClientInfo } from '../audit/client';
+import { createReassignRequest, type ReassignInput, type ReassignRepos } from '../signing-requests/reassign-request';
+import { reassignedRecord } from '../signing-requests/records';
+import type { LinkSealer } from '../signing-requests/sealed-link';
+import { createDeclineRequest, type DeclineRequestRepos } from './decline-request';
 import { createViewDocument } from './view-document';
 
 export { PAGE_IMAGE_WIDTHS, type PageImageWidth } from './page-image';
 export { TEXT_MAX_CHARS, TEXT_MAX_PAGES, type SigningContext } from './open-signing-page';
 
 /** The signee flow's repositories: the union of what its use cases declare. */
-export type SigneeRepos = ExpiryRepos & OpenSigningPageRepos & RecordViewRepos & SendCodeRepos & ConfirmSignatureRepos;
+export type SigneeRepos = ExpiryRepos & OpenSigningPageRepos & RecordViewRepos & SendCodeRepos & ConfirmSignatureRepos & DeclineRequestRepos & ReassignRepos;
 
 export interface SigneeDeps {
   repos: SigneeRepos;
   /** The sender as signees see it (branding): the page and the code email show it. */
   sender: (tenantId: string) => Promise<Sender>;
+  /** ESIGN_PUBLIC_URL: a reassignment's new link. */
+  publicUrl: string;
+  /** Seals a reassignment's new link token at rest, for reminders. */
+  links: LinkSealer;
+  /** The tenant's notification address (tenant settings): a decline is told there. */
+  notifyEmail: (tenantId: string) => Promise<string | null>;
   files: FileStore;
-  jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob>;
+  jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob | typeof finaliseDocumentJob>;
   signatures: Pick<SealRequest, 'awaitSeal'>;
   /** The confirmation's `document_signed` is fanned out to the tenant's endpoints right after commit. */
   webhooks: Pick<WebhookDelivery, 'dispatch'>;
@@ -56,6 +70,7 @@ export function createSigneeService(deps: SigneeDeps) {
   const link = createLinkLoader({ repos, jobs, record, clock });
   const erasedMeanwhile = createErasedMeanwhile({ documents: repos.documents, files, clock });
   const recordView = createRecordView({ repos, jobs, record, clock });
+  const reassignRequest = createReassignRequest({ repos, jobs, publicUrl: deps.publicUrl, sender: deps.sender, record, links: deps.links, clock });
   return {
     openPage: createOpenSigningPage({ repos, link, sender: deps.sender, files, pool, erasedMeanwhile, record, logger: deps.logger, clock }),
     viewDocument: createViewDocument({ link, files, recordView }),
@@ -70,11 +85,21 @@ export function createSigneeService(deps: SigneeDeps) {
       record,
       seal: deps.signatures,
       webhooks: deps.webhooks,
+      jobs,
+      turns: createSigningTurns({ record }),
       signatureLevel: deps.signatureLevel,
       logger: deps.logger,
       clock,
     }),
+    decline: createDeclineRequest({ repos, link, sender: deps.sender, notifyEmail: deps.notifyEmail, jobs, record, clock }),
+    /** The signee hands the request on (only with `allow_reassign`): the new person gets the new link by email. */
+    async reassign(token: string, input: ReassignInput, client: ClientInfo) {
+      const { request } = await link.load(token);
+      const { request: handed } = await reassignRequest(request, input, client, 'signee');
+      return reassignedRecord(handed, null);
+    },
     signedCopy: createSignedCopy({ link, files }),
+    completionCopy: createCompletionCopy({ requests: repos.requests, documents: repos.documents, files, clock }),
   };
 }
 

@@ -89,7 +89,7 @@ describe('the signee flow rules, on fakes', () => {
       'Incorrect code; 3 attempts left',
       'Incorrect code; 4 attempts left',
     ]);
-    expect(statusRecord((await built.fakes.repos.requests.find(requestId))!, now)).toMatchObject({ locked: true, otp_attempts_left: 0 });
+    expect(statusRecord((await built.fakes.repos.requests.find(requestId))!, now, [])).toMatchObject({ locked: true, otp_attempts_left: 0 });
     expect(built.fakes.tables.audit.filter((e) => e.kind === 'otp_failed')).toHaveLength(5);
   });
 
@@ -102,7 +102,7 @@ describe('the signee flow rules, on fakes', () => {
     const right = await failure(confirm(token, { code }));
     expect(right.status).toBe(423);
     expect(right.code).toBe('REQUEST_LOCKED');
-    const status = statusRecord((await built.fakes.repos.requests.find(requestId))!, now);
+    const status = statusRecord((await built.fakes.repos.requests.find(requestId))!, now, []);
     expect(status).toMatchObject({ status: 'pending', locked: true, otp_attempts_left: 0 });
     const page = await signee().openPage(token, client);
     expect(renderSigningPage(page, { locale: 'es', nonce: 'n', token })).toContain('Solicitud bloqueada');
@@ -215,7 +215,7 @@ describe('the signee flow rules, on fakes', () => {
     const otp = await failure(signee().sendOtp(token, { declarationAccepted: true }, client));
     expect(otp.status).toBe(410);
     expect(otp.code).toBe('REQUEST_EXPIRED');
-    expect(statusRecord((await built.fakes.repos.requests.find(requestId))!, now).status).toBe('expired');
+    expect(statusRecord((await built.fakes.repos.requests.find(requestId))!, now, []).status).toBe('expired');
     const events = await built.fakes.repos.audit.listForDocument(documentId);
     expect(events.filter((e) => e.kind === 'request_expired')).toHaveLength(1);
   });

@@ -18,7 +18,7 @@ export interface EventSpec<E extends SigningEvent> {
 }
 
 /** An audit row of a signee's step: their address only when `email` (a wrong code keeps it out). */
-function step(e: Of<'link_opened' | 'document_viewed' | 'code_sent' | 'code_failed' | 'signed' | 'request_created'>, kind: AuditKind, email: boolean, details?: EventDetails): NewAuditEvent {
+function step(e: Of<'link_opened' | 'document_viewed' | 'code_sent' | 'code_failed' | 'signed' | 'approved' | 'request_declined' | 'request_created'>, kind: AuditKind, email: boolean, details?: EventDetails): NewAuditEvent {
   return {
     documentId: e.document.id,
     requestId: e.request.id,
@@ -103,6 +103,60 @@ export const SIGNING_EVENTS: { [K in SigningEventKind]: EventSpec<Of<K>> } = {
         document_sha256: e.document.sha256,
       }),
     meter: [{ counter: 'signatures_completed' }],
+  },
+  approved: {
+    audit: (e) => [step(e, 'otp_verified', true), step(e, 'approved', true, { declaration_accepted: true })],
+    webhook: (e) =>
+      outbox(e.request.tenantId, e.document.id, 'request_approved', e.at, {
+        document_id: e.document.id,
+        request_id: e.request.id,
+        signee_email: e.request.signeeEmail,
+        approved_at: e.at.toISOString(),
+      }),
+  },
+  reminder_queued: {
+    audit: (e) => [{ ...service(e, 'reminder_sent', { requestId: e.request.id, occurredAt: e.at, details: { kind: e.reminder, manual: e.manual, n: e.n } }), tenantId: e.request.tenantId }],
+  },
+  request_reassigned: {
+    audit: (e) => [
+      {
+        documentId: e.document.id,
+        requestId: e.request.id,
+        tenantId: e.request.tenantId,
+        kind: 'reassigned',
+        occurredAt: e.at,
+        ip: e.client.ip,
+        userAgent: e.client.userAgent,
+        documentSha256: e.document.sha256,
+        details: { from: e.from, to: e.to, by: e.by },
+      },
+    ],
+  },
+  request_declined: {
+    audit: (e) => [step(e, 'declined', true)],
+    webhook: (e) =>
+      outbox(e.request.tenantId, e.document.id, 'request_declined', e.at, {
+        document_id: e.document.id,
+        request_id: e.request.id,
+        signee_email: e.request.signeeEmail,
+        declined_at: e.at.toISOString(),
+        reason: e.reason,
+      }),
+  },
+  request_ready: {
+    audit: (e) => [{ ...service(e, 'request_ready', { requestId: e.request.id, occurredAt: e.at, details: { order: e.request.signingOrder, role: e.request.role } }), tenantId: e.request.tenantId }],
+    webhook: (e) =>
+      outbox(e.request.tenantId, e.document.id, 'request_ready', e.at, {
+        document_id: e.document.id,
+        request_id: e.request.id,
+        signee_email: e.request.signeeEmail,
+        order: e.request.signingOrder,
+        role: e.request.role,
+        ready_at: e.at.toISOString(),
+      }),
+  },
+  completion_copy_queued: {
+    audit: (e) => [service(e, 'completion_copy_queued', { requestId: e.request.id, occurredAt: e.at, details: { role: e.request.role, delivery: e.delivery } })],
   },
   sealed: {
     audit: (e) => [

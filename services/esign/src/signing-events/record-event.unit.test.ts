@@ -39,6 +39,12 @@ const EXAMPLES: { [K in SigningEventKind]: Extract<SigningEvent, { kind: K }> } 
   code_sent: { kind: 'code_sent', at, request, document, client },
   code_failed: { kind: 'code_failed', at, request, document, client, attemptsLeft: 0, locked: true },
   signed: { kind: 'signed', at, request, document, client, signatureImage: 'typed', signatureLevel: 'B-T' },
+  approved: { kind: 'approved', at, request, document, client },
+  reminder_queued: { kind: 'reminder_queued', at, request, document, reminder: 'expiry_warning', manual: false, n: 1 },
+  request_reassigned: { kind: 'request_reassigned', at, request, document, client, from: 'a***@e***.test', to: 'b***@e***.test', by: 'signee' },
+  request_declined: { kind: 'request_declined', at, request, document, client, reason: 'No estoy de acuerdo con la cláusula 3' },
+  request_ready: { kind: 'request_ready', at, request: { ...request, signingOrder: 2, role: 'signer' }, document },
+  completion_copy_queued: { kind: 'completion_copy_queued', at, request: { id: request.id, role: 'cc' }, document, delivery: 'attached' },
   sealed: { kind: 'sealed', request, document, seal: { level: 'B-T', tsaTime: at, sha256: 'b'.repeat(64) } },
   request_expired: { kind: 'request_expired', request, document },
   request_cancelled: { kind: 'request_cancelled', at, request, document, reason: 'document_erased' },
@@ -93,6 +99,22 @@ describe('recording a signing event', () => {
     expect(expired).toMatchObject({ kind: 'request_expired', occurredAt: request.expiresAt });
     expect(expired!.details).toBeUndefined();
     expect(written.webhooks[0]!.map((w) => [w.type, w.occurredAt])).toEqual([['request_expired', request.expiresAt]]);
+    expect(written.meter).toEqual([]);
+  });
+
+  it("writes an approval as otp_verified then approved with no stamp or count, and a released turn as request_ready with its order", async () => {
+    const { repos, written } = memoryRepos();
+    await record(repos, EXAMPLES.approved, EXAMPLES.request_ready);
+    expect(written.audit[0]!.map((r) => [r.kind, r.email ?? null])).toEqual([
+      ['otp_verified', 'ana@example.test'],
+      ['approved', 'ana@example.test'],
+      ['request_ready', null],
+    ]);
+    expect(written.audit[0]![2]!.details).toEqual({ order: 2, role: 'signer' });
+    expect(written.webhooks[0]!.map((w) => [w.type, w.data])).toEqual([
+      ['request_approved', { document_id: 'doc-1', request_id: 'req-1', signee_email: 'ana@example.test', approved_at: at.toISOString() }],
+      ['request_ready', { document_id: 'doc-1', request_id: 'req-1', signee_email: 'ana@example.test', order: 2, role: 'signer', ready_at: at.toISOString() }],
+    ]);
     expect(written.meter).toEqual([]);
   });
 

@@ -21,6 +21,15 @@ export interface EmailStrings {
   otpValidity: (minutes: number) => string;
   otpNote: string;
   otpSubject: string;
+  completionSubject: (title: string) => string;
+  completionIntro: (title: string) => string;
+  completionAttached: string;
+  completionLink: (date: string) => string;
+  cancelSubject: (title: string) => string;
+  cancelByDecline: (title: string) => string;
+  cancelByVoid: (sender: string, title: string) => string;
+  reminderPrefix: string;
+  expiryWarningPrefix: string;
 }
 
 export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
@@ -36,6 +45,15 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     otpValidity: (minutes) => `Caduca en ${minutes} minutos y solo sirve una vez.`,
     otpNote: 'Si no ha pedido este código, ignore este mensaje.',
     otpSubject: 'Su código de firma',
+    completionSubject: (title) => `Documento firmado: ${title}`,
+    completionIntro: (title) => `Todas las partes han firmado «${title}». Esta es la copia final, sellada, con su certificado de auditoría.`,
+    completionAttached: 'Va adjunta a este mensaje.',
+    completionLink: (date) => `Descárguela en este enlace (válido hasta el ${date}):`,
+    cancelSubject: (title) => `Solicitud de firma cancelada: ${title}`,
+    cancelByDecline: (title) => `Otra persona ha rechazado firmar «${title}». Su solicitud de firma queda cancelada y el enlace ya no es válido.`,
+    cancelByVoid: (sender, title) => `${sender} ha retirado la solicitud de firma de «${title}». El enlace ya no es válido.`,
+    reminderPrefix: 'Recordatorio',
+    expiryWarningPrefix: 'Su enlace caduca pronto',
   },
   en: {
     greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
@@ -49,6 +67,15 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     otpValidity: (minutes) => `It expires in ${minutes} minutes and works once.`,
     otpNote: 'If you did not ask for this code, ignore this message.',
     otpSubject: 'Your signing code',
+    completionSubject: (title) => `Document signed: ${title}`,
+    completionIntro: (title) => `Every party has signed "${title}". This is the final, sealed copy with its audit certificate.`,
+    completionAttached: 'It is attached to this message.',
+    completionLink: (date) => `Download it from this link (valid until ${date}):`,
+    cancelSubject: (title) => `Signing request cancelled: ${title}`,
+    cancelByDecline: (title) => `Another signee declined to sign "${title}". Your signing request is cancelled and its link no longer works.`,
+    cancelByVoid: (sender, title) => `${sender} withdrew the signing request for "${title}". The link no longer works.`,
+    reminderPrefix: 'Reminder',
+    expiryWarningPrefix: 'Your link expires soon',
   },
   ca: {
     greeting: (name) => (name ? `Hola, ${name}:` : 'Hola:'),
@@ -62,6 +89,15 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     otpValidity: (minutes) => `Caduca d'aquí a ${minutes} minuts i només es pot fer servir una vegada.`,
     otpNote: "Si no heu demanat aquest codi, ignoreu aquest missatge.",
     otpSubject: 'El vostre codi de signatura',
+    completionSubject: (title) => `Document signat: ${title}`,
+    completionIntro: (title) => `Totes les parts han signat «${title}». Aquesta és la còpia final, segellada, amb el seu certificat d'auditoria.`,
+    completionAttached: 'Va adjunta a aquest missatge.',
+    completionLink: (date) => `Descarregueu-la en aquest enllaç (vàlid fins al ${date}):`,
+    cancelSubject: (title) => `Sol·licitud de signatura cancel·lada: ${title}`,
+    cancelByDecline: (title) => `Una altra persona ha rebutjat signar «${title}». La vostra sol·licitud queda cancel·lada i l'enllaç ja no és vàlid.`,
+    cancelByVoid: (sender, title) => `${sender} ha retirat la sol·licitud de signatura de «${title}». L'enllaç ja no és vàlid.`,
+    reminderPrefix: 'Recordatori',
+    expiryWarningPrefix: 'El vostre enllaç caduca aviat',
   },
   gl: {
     greeting: (name) => (name ? `Ola, ${name}:` : 'Ola:'),
@@ -75,6 +111,15 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     otpValidity: (minutes) => `Caduca en ${minutes} minutos e só serve unha vez.`,
     otpNote: 'Se non pediu este código, ignore esta mensaxe.',
     otpSubject: 'O seu código de sinatura',
+    completionSubject: (title) => `Documento asinado: ${title}`,
+    completionIntro: (title) => `Todas as partes asinaron «${title}». Esta é a copia final, selada, co seu certificado de auditoría.`,
+    completionAttached: 'Vai anexa a esta mensaxe.',
+    completionLink: (date) => `Descárguea nesta ligazón (válida ata o ${date}):`,
+    cancelSubject: (title) => `Solicitude de sinatura cancelada: ${title}`,
+    cancelByDecline: (title) => `Outra persoa rexeitou asinar «${title}». A súa solicitude queda cancelada e a ligazón xa non é válida.`,
+    cancelByVoid: (sender, title) => `${sender} retirou a solicitude de sinatura de «${title}». A ligazón xa non é válida.`,
+    reminderPrefix: 'Recordatorio',
+    expiryWarningPrefix: 'A súa ligazón caduca pronto',
   },
   eu: {
     greeting: (name) => (name ? `Kaixo, ${name}:` : 'Kaixo:'),
@@ -88,5 +133,14 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     otpValidity: (minutes) => `${minutes} minututan iraungiko da, eta behin bakarrik balio du.`,
     otpNote: 'Kode hau eskatu ez baduzu, ez egin kasurik mezu honi.',
     otpSubject: 'Zure sinadura-kodea',
+    completionSubject: (title) => `Dokumentua sinatuta: ${title}`,
+    completionIntro: (title) => `Alderdi guztiek sinatu dute «${title}». Hau da azken kopia, zigilatua, bere auditoria-ziurtagiriarekin.`,
+    completionAttached: 'Mezu honi erantsita doa.',
+    completionLink: (date) => `Deskargatu esteka honetan (${date} arte balio du):`,
+    cancelSubject: (title) => `Sinadura-eskaera bertan behera: ${title}`,
+    cancelByDecline: (title) => `Beste pertsona batek «${title}» sinatzeari uko egin dio. Zure eskaera bertan behera geratu da eta esteka ez da baliozkoa jada.`,
+    cancelByVoid: (sender, title) => `${sender}(e)k «${title}» dokumentuaren sinadura-eskaera kendu du. Esteka ez da baliozkoa jada.`,
+    reminderPrefix: 'Oroigarria',
+    expiryWarningPrefix: 'Zure esteka laster iraungiko da',
   },
 };

@@ -71,3 +71,77 @@ export function otpEmail(input: { locale: Locale; code: string; documentTitle: s
   );
   return { subject: t.otpSubject, text, html };
 }
+
+/** The completion copy: the final PDF attached (`url` null), or a link to it valid until `linkExpiresAt`. */
+export function completionEmail(input: { locale: Locale; signeeName: string | null; documentTitle: string; url: string | null; linkExpiresAt: Date; brand?: EmailBrand }): RenderedEmail {
+  const t = EMAIL_TEXT[input.locale];
+  const greeting = t.greeting(input.signeeName);
+  const intro = t.completionIntro(input.documentTitle);
+  const how = input.url ? t.completionLink(formatDate(input.linkExpiresAt, input.locale)) : t.completionAttached;
+  const text = [greeting, '', intro, '', how, ...(input.url ? [input.url] : []), ''].join('\n');
+  const html = layout(
+    input.locale,
+    [
+      `<p>${escapeHtml(greeting)}</p>`,
+      `<p>${escapeHtml(intro)}</p>`,
+      input.url ? `<p>${escapeHtml(how)}<br><a href="${escapeHtml(input.url)}">${escapeHtml(input.url)}</a></p>` : `<p>${escapeHtml(how)}</p>`,
+    ].join(''),
+    input.brand,
+  );
+  return { subject: t.completionSubject(input.documentTitle), text, html };
+}
+
+/** The signee's request was cancelled: another signee declined, or the sender voided it (with the sender's reason). */
+export function cancelledEmail(input: { locale: Locale; signeeName: string | null; tenant: string; documentTitle: string; cause: 'declined' | 'voided'; reason?: string; brand?: EmailBrand }): RenderedEmail {
+  const t = EMAIL_TEXT[input.locale];
+  const greeting = t.greeting(input.signeeName);
+  const intro = input.cause === 'declined' ? t.cancelByDecline(input.documentTitle) : t.cancelByVoid(input.tenant, input.documentTitle);
+  const text = [greeting, '', intro, ...(input.reason ? ['', t.messageLabel, input.reason] : []), ''].join('\n');
+  const html = layout(
+    input.locale,
+    [`<p>${escapeHtml(greeting)}</p>`, `<p>${escapeHtml(intro)}</p>`, input.reason ? `<p><strong>${escapeHtml(t.messageLabel)}</strong><br>${escapeHtml(input.reason)}</p>` : ''].join(''),
+    input.brand,
+  );
+  return { subject: t.cancelSubject(input.documentTitle), text, html };
+}
+
+/** Notices to the tenant's notification address (tenant settings), in Spanish and English: the tenant's language is not known. */
+export function tenantDeclineNotice(input: { documentTitle: string; documentId: string; signee: string; reason: string; cancelled: number }): RenderedEmail {
+  const lines = [
+    `${input.signee} ha rechazado firmar «${input.documentTitle}». / ${input.signee} declined to sign "${input.documentTitle}".`,
+    '',
+    `Motivo / Reason: ${input.reason}`,
+    '',
+    `Solicitudes canceladas / Requests cancelled: ${input.cancelled}`,
+    `Documento / Document: ${input.documentId}`,
+    '',
+  ];
+  return {
+    subject: `Firma rechazada / Signature declined: ${input.documentTitle}`,
+    text: lines.join('\n'),
+    html: layout('es', lines.filter(Boolean).map((l) => `<p>${escapeHtml(l)}</p>`).join('')),
+  };
+}
+
+export function tenantCompletionNotice(input: { documentTitle: string; documentId: string; attached: boolean }): RenderedEmail {
+  const lines = [
+    `Todas las partes han firmado «${input.documentTitle}». / Every party signed "${input.documentTitle}".`,
+    input.attached
+      ? 'Se adjunta el PDF final. / The final PDF is attached.'
+      : `PDF final / Final PDF: GET /firma/documentos/${input.documentId}/final-pdf`,
+    `Documento / Document: ${input.documentId}`,
+    '',
+  ];
+  return {
+    subject: `Documento firmado / Document signed: ${input.documentTitle}`,
+    text: lines.join('\n'),
+    html: layout('es', lines.filter(Boolean).map((l) => `<p>${escapeHtml(l)}</p>`).join('')),
+  };
+}
+
+/** A reminder, or the expiry warning: the link email again, its subject prefixed. */
+export function reminderEmail(kind: 'reminder' | 'expiry_warning', input: Parameters<typeof signingLinkEmail>[0]): RenderedEmail {
+  const email = signingLinkEmail(input);
+  const t = EMAIL_TEXT[input.locale];
+  return { ...email, subject: `${kind === 'reminder' ? t.reminderPrefix : t.expiryWarningPrefix}: ${email.subject}` };
+}

@@ -21,7 +21,7 @@ describe('every SQL form of the expiry rule agrees with effectiveStatus where it
   let database: Database<typeof schema>;
   const EXPIRY_AT = new Date('2026-12-01T12:00:00Z');
   const INSTANTS = [new Date('2026-12-01T11:59:59.999Z'), EXPIRY_AT, new Date('2026-12-02T00:00:00Z')];
-  const MIXES: RequestStatus[][] = [[], ['cancelled'], ['pending'], ['pending', 'signed'], ['signed'], ['signed', 'cancelled'], ['signed', 'expired'], ['expired'], ['pending', 'expired'], ['pending', 'cancelled']];
+  const MIXES: RequestStatus[][] = [[], ['cancelled'], ['pending'], ['pending', 'signed'], ['signed'], ['signed', 'cancelled'], ['signed', 'expired'], ['expired'], ['pending', 'expired'], ['pending', 'cancelled'], ['signed', 'waiting'], ['approved', 'pending'], ['waiting', 'expired']];
   /** Every request written, as the test last left it (the lazy update changes `status`). */
   const rows: { id: string; tenantId: string; documentId: string; status: RequestStatus; expiresAt: Date }[] = [];
 

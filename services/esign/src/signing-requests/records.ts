@@ -1,9 +1,13 @@
 import type { SigningRequestRow } from './repository';
-import { effectiveStatus, otpAttemptsLeft } from './rules';
+import { effectiveStatus, MAX_REASSIGNMENTS, otpAttemptsLeft, waitingFor } from './rules';
+import { maskEmail } from './mask-email';
 import type { TSigningRequestStatus } from './schemas';
 
-/** The status record of a request as the API answers it (estado, a document's list, confirm). */
-export function statusRecord(row: SigningRequestRow, now: Date): TSigningRequestStatus {
+/**
+ * The status record of a request as the API answers it (estado, a document's list, confirm).
+ * `siblings`: the document's requests, for `waiting_for` (rules.ts `waitingFor`).
+ */
+export function statusRecord(row: SigningRequestRow, now: Date, siblings: SigningRequestRow[]): TSigningRequestStatus {
   return {
     request_id: row.id,
     document_id: row.documentId,
@@ -29,5 +33,25 @@ export function statusRecord(row: SigningRequestRow, now: Date): TSigningRequest
           error: row.sealError,
         }
       : null,
+    order: row.signingOrder,
+    role: row.role,
+    declined_at: row.declinedAt?.toISOString() ?? null,
+    decline_reason: row.declineReason,
+    reminders_sent: row.remindersSent,
+    next_reminder_at: row.nextReminderAt?.toISOString() ?? null,
+    reassigned_from: row.reassignedFrom,
+    waiting_for: waitingFor(row, siblings),
+  };
+}
+
+/** The answer to a reassignment: the new link only for the tenant (the signee's new person gets it by email). */
+export function reassignedRecord(row: SigningRequestRow, signingUrl: string | null) {
+  return {
+    request_id: row.id,
+    status: row.status as 'pending' | 'waiting',
+    signing_url: signingUrl,
+    reassigned_from: row.reassignedFrom ?? '',
+    email_hint: maskEmail(row.signeeEmail),
+    reassignments_left: MAX_REASSIGNMENTS - row.reassignCount,
   };
 }

@@ -1,8 +1,8 @@
 import { and, asc, eq, getTableColumns, inArray, isNotNull, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { EsignDb } from '../db';
 import { preparedQuery, UNNAMED } from '../db/prepared';
-import { EXPIRY } from './rules';
-import { effectiveStatusSql, expiryDueSql, stillPendingSql } from './status-sql';
+import { COPY_ROLE, EXPIRY, WAITING } from './rules';
+import { effectiveStatusSql, expiryDueSql, readyToFinaliseSql, stillPendingSql, waitingForSql } from './status-sql';
 import { signingRequests } from './tables';
 
 export type SigningRequestRow = typeof signingRequests.$inferSelect;
@@ -21,11 +21,9 @@ function unchangedSince(id: SQLWrapper | string, otpHash: SQLWrapper | string | 
   return sql`${signingRequests.id} = ${id} and ${signingRequests.status} = 'pending' and ${signingRequests.lockedAt} is null and ${signingRequests.otpHash} = ${otpHash} and ${signingRequests.otpFailedAttempts} = ${failures}`;
 }
 
-/** The request's place among its document's requests in `listForDocument` order (0 for the first): its stamp's slot. */
-const POSITION = sql<number>`(select count(*)::int from "signing_requests" "earlier" where "earlier"."document_id" = "signing_requests"."document_id" and ("earlier"."created_at", "earlier"."id") < ("signing_requests"."created_at", "signing_requests"."id"))`;
+/** The request's place among its document's signers in rules.ts `stampOrder` (0 for the first): its stamp's slot. */
+const POSITION = sql<number>`(select count(*)::int from "signing_requests" "earlier" where "earlier"."document_id" = "signing_requests"."document_id" and "earlier"."role" = 'signer' and ("earlier"."signing_order", "earlier"."created_at", "earlier"."id") < ("signing_requests"."signing_order", "signing_requests"."created_at", "signing_requests"."id"))`;
 
-/** How many other requests of the document are not signed and sealed yet. */
-const OTHERS_UNSEALED = sql<number>`(select count(*)::int from "signing_requests" "other" where "other"."document_id" = "signing_requests"."document_id" and "other"."id" <> "signing_requests"."id" and not ("other"."status" = 'signed' and "other"."seal_status" is not distinct from 'sealed'))`;
 
 /** The only code that touches signing_requests. */
 export function createSigningRequestsRepository(db: EsignDb) {
@@ -44,6 +42,8 @@ export function createSigningRequestsRepository(db: EsignDb) {
         signedAt: sql`${sql.placeholder('signedAt')}::timestamptz`,
         otpHash: null,
         otpExpiresAt: null,
+        sealedToken: null,
+        nextReminderAt: null,
         sealStatus: 'sealing',
         signatureImageKey: sql`${sql.placeholder('imageKey')}`,
         hasSignatureImage: sql`${sql.placeholder('hasImage')}::boolean`,
@@ -64,7 +64,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
         sealError: null,
       })
       .where(and(eq(signingRequests.id, sql.placeholder('id')), ne(signingRequests.sealStatus, 'sealed')))
-      .returning({ ...getTableColumns(signingRequests), othersUnsealed: OTHERS_UNSEALED })
+      .returning()
       .prepare(UNNAMED),
   );
   const position = preparedQuery(db, () =>
@@ -74,17 +74,16 @@ export function createSigningRequestsRepository(db: EsignDb) {
       .where(
         and(
           eq(signingRequests.documentId, sql.placeholder('documentId')),
-          sql`(${signingRequests.createdAt}, ${signingRequests.id}) < (select me.created_at, me.id from ${signingRequests} me where me.id = ${sql.placeholder('id')})`,
+          eq(signingRequests.role, 'signer'),
+          // rules.ts `stampOrder`: signers by order, then creation.
+          sql`(${signingRequests.signingOrder}, ${signingRequests.createdAt}, ${signingRequests.id}) < (select me.signing_order, me.created_at, me.id from ${signingRequests} me where me.id = ${sql.placeholder('id')})`,
         ),
       )
       .prepare(UNNAMED),
   );
   const sealedCounts = preparedQuery(db, () =>
     db
-      .select({
-        total: sql<number>`count(*)::int`,
-        sealed: sql<number>`count(*) filter (where ${signingRequests.status} = 'signed' and ${signingRequests.sealStatus} = 'sealed')::int`,
-      })
+      .select({ ready: sql<boolean>`coalesce(${readyToFinaliseSql()}, false)` })
       .from(signingRequests)
       .where(eq(signingRequests.documentId, sql.placeholder('documentId')))
       .prepare(UNNAMED),
@@ -105,6 +104,35 @@ export function createSigningRequestsRepository(db: EsignDb) {
       return row ?? null;
     },
 
+    /** The request whose completion link has this token hash (send-completion-copies.ts). */
+    async findByCopyTokenHash(copyTokenHash: string): Promise<SigningRequestRow | null> {
+      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.copyTokenHash, copyTokenHash)).limit(1);
+      return row ?? null;
+    },
+
+    /** Locks the request (by id) until the transaction ends: a reminder and a confirmation do not cross. */
+    async lockById(id: string): Promise<SigningRequestRow | null> {
+      const [row] = await db.select().from(signingRequests).where(eq(signingRequests.id, id)).for('update').limit(1);
+      return row ?? null;
+    },
+
+    /** Pending requests owed a scheduled reminder or the expiry warning at `now` (rules.ts `reminderDue`). */
+    async remindersDue(now: Date, warnBefore: Date): Promise<string[]> {
+      const rows = await db
+        .select({ id: signingRequests.id })
+        .from(signingRequests)
+        .where(
+          and(
+            stillPendingSql(now),
+            // A request without its sealed link (created before reminders) cannot be reminded.
+            isNotNull(signingRequests.sealedToken),
+            sql`((${signingRequests.nextReminderAt} <= ${now.toISOString()}::timestamptz) or (${signingRequests.expiryWarnedAt} is null and ${signingRequests.expiresAt} <= ${warnBefore.toISOString()}::timestamptz))`,
+          ),
+        )
+        .limit(500);
+      return rows.map((r) => r.id);
+    },
+
     /** Locks the request until the transaction ends: of two confirmations, the second waits and then sees the first's outcome. */
     async lockByTokenHash(tokenHash: string): Promise<SigningRequestRow | null> {
       const [row] = await lockedByTokenHash({ tokenHash });
@@ -116,7 +144,24 @@ export function createSigningRequestsRepository(db: EsignDb) {
     },
 
     /**
-     * The request's place in its document's `listForDocument` order (0 for the first): the
+     * rules.ts `dueForRelease` in one statement: the document's waiting requests (not cc) that
+     * wait for no one any more (status-sql.ts `waitingForSql`) become pending. The caller holds
+     * the document's row lock, so the statement sees every earlier confirmation committed.
+     */
+    async releaseDue(documentId: string, now: Date): Promise<SigningRequestRow[]> {
+      return db
+        .update(signingRequests)
+        // rules.ts `firstReminderAt`, counted from the release.
+        .set({
+          status: 'pending',
+          nextReminderAt: sql`case when ${signingRequests.reminderEveryHours} > 0 and ${signingRequests.reminderMax} > 0 then ${now.toISOString()}::timestamptz + ${signingRequests.reminderEveryHours} * interval '1 hour' end`,
+        })
+        .where(and(eq(signingRequests.documentId, documentId), eq(signingRequests.status, WAITING), ne(signingRequests.role, COPY_ROLE), sql`${waitingForSql()} = 0`))
+        .returning();
+    },
+
+    /**
+     * The request's place among its document's signers in rules.ts `stampOrder` (0 for the first): the
      * slot of its stamp. Counted by the database, so a seal reads one number instead of
      * every request of the document.
      */
@@ -169,7 +214,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
     async expireDue(filter: { documentId?: string; id?: string }, now: Date): Promise<SigningRequestRow[]> {
       return db
         .update(signingRequests)
-        .set({ status: EXPIRY.to })
+        .set({ status: EXPIRY.to, sealedToken: null, nextReminderAt: null })
         .where(
           and(
             expiryDueSql(now),
@@ -184,16 +229,10 @@ export function createSigningRequestsRepository(db: EsignDb) {
      * Records the seal unless it was recorded already: the sealed row, or null. The caller
      * holds the document's row lock and has checked it is not erased (erasure takes the same lock).
      */
-    /**
-     * Records the seal (once: null when it was recorded before), and whether every request
-     * of the document is now signed and sealed. Run under the document's lock, so of two
-     * last seals the second sees the first.
-     */
-    async markSealed(id: string, seal: { level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA'; tsaTime: Date | null; sha256: string; at: Date }): Promise<{ row: SigningRequestRow; documentSealed: boolean } | null> {
-      const [updated] = await sealedNow({ id, level: seal.level, tsaTime: seal.tsaTime?.toISOString() ?? null, sha256: seal.sha256, at: seal.at.toISOString() });
-      if (!updated) return null;
-      const { othersUnsealed, ...row } = updated;
-      return { row, documentSealed: othersUnsealed === 0 };
+    /** Records the seal, once: null when it was recorded before. */
+    async markSealed(id: string, seal: { level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA'; tsaTime: Date | null; sha256: string; at: Date }): Promise<SigningRequestRow | null> {
+      const [row] = await sealedNow({ id, level: seal.level, tsaTime: seal.tsaTime?.toISOString() ?? null, sha256: seal.sha256, at: seal.at.toISOString() });
+      return row ?? null;
     },
 
     async recordSealFailure(id: string, error: string, final: boolean): Promise<void> {
@@ -203,12 +242,12 @@ export function createSigningRequestsRepository(db: EsignDb) {
         .where(and(eq(signingRequests.id, id), ne(signingRequests.sealStatus, 'sealed')));
     },
 
-    /** Erasure: pending requests are cancelled (their links stop working). */
+    /** Erasure: pending and waiting requests are cancelled (their links stop working). */
     async cancelPending(documentId: string, at: Date): Promise<SigningRequestRow[]> {
       return db
         .update(signingRequests)
-        .set({ status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null })
-        .where(and(eq(signingRequests.documentId, documentId), eq(signingRequests.status, 'pending')))
+        .set({ status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null })
+        .where(and(eq(signingRequests.documentId, documentId), inArray(signingRequests.status, ['pending', 'waiting'])))
         .returning();
     },
 
@@ -223,16 +262,22 @@ export function createSigningRequestsRepository(db: EsignDb) {
           redirectUrl: sql`case when ${signingRequests.redirectUrl} is null then null else '[suprimido]' end`,
           otpHash: null,
           signatureImageKey: null,
+          copyTokenHash: null,
+          copyExpiresAt: null,
+          sealedToken: null,
+          reassignedFrom: sql`case when ${signingRequests.reassignedFrom} is null then null else '[suprimido]' end`,
+          declineReason: sql`case when ${signingRequests.declineReason} is null then null else '[suprimido]' end`,
+          cancelReason: sql`case when ${signingRequests.cancelReason} is null or ${signingRequests.cancelReason} = 'declined' then ${signingRequests.cancelReason} else '[suprimido]' end`,
         })
         .where(eq(signingRequests.documentId, documentId))
         .returning({ id: signingRequests.id });
       return rows.length;
     },
 
-    /** Whether every request of the document is signed and sealed (and there is at least one). */
+    /** rules.ts `readyToFinalise`: every signer signed and sealed, every approver approved (and at least one of them). */
     async allSealed(documentId: string): Promise<boolean> {
       const [row] = await sealedCounts({ documentId });
-      return Boolean(row && row.total > 0 && row.total === row.sealed);
+      return Boolean(row?.ready);
     },
 
     /** Of these documents, those with at least one request and every request signed and sealed. */
@@ -243,8 +288,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
         .from(signingRequests)
         .where(inArray(signingRequests.documentId, documentIds))
         .groupBy(signingRequests.documentId)
-        // "is distinct from": a null seal status must count as not sealed.
-        .having(sql`bool_and(${signingRequests.status} = 'signed' and ${signingRequests.sealStatus} is not distinct from 'sealed')`);
+        .having(readyToFinaliseSql());
       return rows.map((r) => r.documentId);
     },
 

@@ -12,9 +12,17 @@ import type { MailRepository } from '../mail/repository';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import { publishWebhookEvents } from '../webhooks/publish';
 import { signingLinkEmail } from './emails';
+import { createVoidRequest } from './void-request';
+import { createSendReminders } from './send-reminders';
+import { createReassignRequest, type ReassignInput } from './reassign-request';
+import { reassignedRecord } from './records';
+import type { finaliseDocumentJob } from '../signatures/jobs';
 import { expireDueRequests } from './expire-due';
 import { newLinkToken } from './link-token';
 import { statusRecord } from './records';
+import { COPY_ROLE, firstReminderAt, initialStatus, WAITING } from './rules';
+import { randomUUID } from 'node:crypto';
+import type { LinkSealer } from './sealed-link';
 import type { SigningRequestRow, SigningRequestsRepository } from './repository';
 import type { TSigningRequestStatus, ZCreateSigningRequestSchema } from './schemas';
 
@@ -32,12 +40,16 @@ export type SigningRequestsRepos = UnitOfWork<
 
 export interface SigningRequestsDeps {
   repos: SigningRequestsRepos;
-  jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob>;
+  jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob | typeof finaliseDocumentJob>;
   publicUrl: string;
   /** The sender as signees see it (branding): the link email shows its name, logo and accent. */
   sender: (tenantId: string) => Promise<Sender>;
   /** Writes the `request_created` audit row, webhook event and count in the creating transaction. */
   record: RecordSigningEvents;
+  /** Seals the link token at rest, for reminders (sealed-link.ts). */
+  links: LinkSealer;
+  /** The tenant's reminder defaults (tenant settings), for a request that does not set its own. */
+  reminderDefaults: (tenantId: string) => Promise<{ reminderEveryHours: number; reminderMax: number }>;
   clock?: () => Date;
 }
 
@@ -51,7 +63,30 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
     return row;
   }
 
+  const reassignRequest = createReassignRequest({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, record: deps.record, links: deps.links, clock });
+  const reminders = createSendReminders({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, links: deps.links, record: deps.record, clock });
+  const voidRequest = createVoidRequest({ repos, jobs: deps.jobs, sender: deps.sender, record: deps.record, clock });
+
   return {
+    /** Voids an open request (void-request.ts). */
+    void: voidRequest,
+
+    /** The reminder sweep's work (send-reminders.ts). */
+    remindDue: reminders.remindDue,
+
+    /** One reminder now (at most one an hour after the last); answers the status record. */
+    async remind(principal: EsignPrincipal, requestId: string): Promise<TSigningRequestStatus> {
+      const row = await reminders.remindNow(principal, requestId);
+      return statusRecord(row, clock(), await repos.requests.listForDocument(row.documentId));
+    },
+
+    /** The tenant hands a request to someone else (reassign-request.ts); answers the new link once. */
+    async reassign(principal: EsignPrincipal, requestId: string, input: ReassignInput, client: ClientInfo) {
+      const found = await ownedRequest(principal, requestId);
+      const { request, signingUrl } = await reassignRequest(found, input, client, 'tenant');
+      return reassignedRecord(request, signingUrl);
+    },
+
     /**
      * Creates the request, its audit event and the link email in one transaction (the
      * document row locked, so a finalisation cannot slip in between), then enqueues the
@@ -60,6 +95,8 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
     async create(principal: EsignPrincipal, body: z.output<typeof ZCreateSigningRequestSchema>, client: ClientInfo) {
       const now = clock();
       const sender = await deps.sender(principal.tenantId);
+      const defaults = await deps.reminderDefaults(principal.tenantId);
+      const reminders = { reminderEveryHours: body.reminder_every_hours ?? defaults.reminderEveryHours, reminderMax: body.reminder_max ?? defaults.reminderMax };
       const link = newLinkToken();
       const expiresAt = new Date(now.getTime() + body.expires_in_hours * 3600_000);
       const signingUrl = `${deps.publicUrl}/firma/firmar/${link.token}`;
@@ -70,7 +107,19 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
         if (doc.finalisedAt || doc.finaliseClaimedAt) {
           throw new ConflictError('Every request of this document is signed and its final PDF is built; upload it again for new signatures', 'DOCUMENT_FINALISED');
         }
+        // The document's row lock orders this against the confirmations that release turns (release-next-order.ts).
+        const siblings = await tx.requests.listForDocument(doc.id);
+        const status = initialStatus({ role: body.role, signingOrder: body.order }, siblings);
+        const id = randomUUID();
         const request = await tx.requests.insert({
+          id,
+          status,
+          sealedToken: body.role === COPY_ROLE ? null : deps.links.seal(id, link.token),
+          ...reminders,
+          nextReminderAt: status === 'pending' ? firstReminderAt(reminders, now) : null,
+          signingOrder: body.order,
+          role: body.role,
+          allowReassign: body.allow_reassign,
           documentId: doc.id,
           tenantId: principal.tenantId,
           signeeEmail: body.signee_email,
@@ -92,17 +141,23 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
           expiresAt,
           brand: { name: sender.name, logoUrl: sender.logoUrl, accentColor: sender.accentColor },
         });
-        const emailId = await tx.outbox.insert({ to: body.signee_email, ...email, documentId: doc.id, requestId: request.id, kind: 'signing_link' });
+        // A cc has no link; a request whose turn has not come keeps its email held until it comes.
+        const emailId =
+          body.role === COPY_ROLE
+            ? null
+            : await tx.outbox.insert({ to: body.signee_email, ...email, documentId: doc.id, requestId: request.id, kind: 'signing_link', held: status === WAITING });
         const eventIds = await deps.record(tx, { kind: 'request_created', at: now, request, document: doc, client });
-        return { request, emailId, eventIds };
+        return { request, emailId: status === WAITING ? null : emailId, eventIds };
       });
-      await deps.jobs.enqueue('email.send', { emailId });
+      if (emailId) await deps.jobs.enqueue('email.send', { emailId });
       await publishWebhookEvents(deps.jobs, eventIds);
       return {
         request_id: request.id,
         document_id: request.documentId,
-        status: 'pending' as const,
-        signing_url: signingUrl,
+        status: request.status as 'pending' | 'waiting',
+        signing_url: request.role === COPY_ROLE ? null : signingUrl,
+        order: request.signingOrder,
+        role: request.role,
         expires_at: request.expiresAt.toISOString(),
         created_at: request.createdAt.toISOString(),
       };
@@ -112,7 +167,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
       const row = await ownedRequest(principal, requestId);
       const now = clock();
       await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, row.documentId, now));
-      return statusRecord((await repos.requests.find(requestId))!, now);
+      return statusRecord((await repos.requests.find(requestId))!, now, await repos.requests.listForDocument(row.documentId));
     },
 
     async listForDocument(principal: EsignPrincipal, documentId: string) {
@@ -122,7 +177,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
       if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
       await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, documentId, now));
       const rows = await repos.requests.listForDocument(documentId);
-      return rows.map((row) => statusRecord(row, now));
+      return rows.map((row) => statusRecord(row, now, rows));
     },
   };
 }

@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
-import { EXPIRY, type RequestStatus } from './rules';
+import { COPY_ROLE, DECLINED, DONE_STATUSES, EXPIRY, WAITING, type RequestStatus } from './rules';
 import { signingRequests as r } from './tables';
 
 /**
@@ -13,6 +13,7 @@ import { signingRequests as r } from './tables';
 const instant = (now: Date | Placeholder) => (now instanceof Date ? now.toISOString() : now);
 /** A status constant as an SQL literal: the query text stays the same for every call. */
 const status = (value: RequestStatus) => sql.raw(`'${value}'`);
+const statusList = (values: readonly RequestStatus[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
 /** The request's expiry has come while it is still `EXPIRY.from`: the lazy update marks it `EXPIRY.to`. */
 export function expiryDueSql(now: Date | Placeholder): SQL<boolean> {
@@ -33,10 +34,32 @@ export function effectiveStatusSql(now: Date | Placeholder): SQL<RequestStatus> 
  * Facts about a document's requests, for the documents feature to derive the document's
  * status in its own queries (documents/rules.ts `DOCUMENT_STATUS_RULE` states the rule).
  */
-export function requestFactsSql(documentId: AnyColumn, now: Date | Placeholder): { noRequests: SQL<boolean>; hasPending: SQL<boolean>; allSigned: SQL<boolean> } {
+export function requestFactsSql(documentId: AnyColumn, now: Date | Placeholder): { declined: SQL<boolean>; noRequests: SQL<boolean>; hasPending: SQL<boolean>; allSigned: SQL<boolean> } {
+  const takesPart = sql`${r.documentId} = ${documentId} and ${r.role} <> ${sql.raw(`'${COPY_ROLE}'`)}`;
   return {
-    noRequests: sql<boolean>`not exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${r.status} <> 'cancelled')`,
-    hasPending: sql<boolean>`exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${stillPendingSql(now)})`,
-    allSigned: sql<boolean>`not exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${r.status} not in ('signed', 'cancelled'))`,
+    declined: sql<boolean>`exists (select 1 from ${r} where ${r.documentId} = ${documentId} and ${r.status} = ${status(DECLINED)})`,
+    noRequests: sql<boolean>`not exists (select 1 from ${r} where ${takesPart} and ${r.status} <> 'cancelled')`,
+    hasPending: sql<boolean>`exists (select 1 from ${r} where ${takesPart} and (${stillPendingSql(now)} or ${r.status} = ${status(WAITING)}))`,
+    allSigned: sql<boolean>`not exists (select 1 from ${r} where ${takesPart} and ${r.status} not in (${statusList([...DONE_STATUSES, 'cancelled'])}))`,
   };
+}
+
+/** rules.ts `partDone`: a cc, an approved approver, or a signed and sealed signer. */
+export function partDoneSql(): SQL<boolean> {
+  return sql<boolean>`(${r.role} = ${sql.raw(`'${COPY_ROLE}'`)} or ${r.status} = 'cancelled' or (${r.role} = 'approver' and ${r.status} = 'approved') or (${r.role} = 'signer' and ${r.status} = 'signed' and ${r.sealStatus} is not distinct from 'sealed'))`;
+}
+
+/** rules.ts `readyToFinalise` over a group of one document's rows. */
+export function readyToFinaliseSql(): SQL<boolean> {
+  return sql<boolean>`(bool_or(${r.role} <> ${sql.raw(`'${COPY_ROLE}'`)} and ${r.status} <> 'cancelled') and bool_and(${partDoneSql()}))`;
+}
+
+/** The request takes part and is done (rules.ts `DONE_STATUSES`). */
+export function doneSql(): SQL<boolean> {
+  return sql<boolean>`(${r.status} in (${statusList(DONE_STATUSES)}))`;
+}
+
+/** rules.ts `waitingFor` of each row over its document's requests, as a correlated count. */
+export function waitingForSql(): SQL<number> {
+  return sql<number>`(select count(*)::int from ${r} o where o.document_id = ${r.documentId} and o.id <> ${r.id} and o.role <> ${sql.raw(`'${COPY_ROLE}'`)} and o.status not in (${statusList([...DONE_STATUSES, 'cancelled'])}) and (${r.role} = ${sql.raw(`'${COPY_ROLE}'`)} or o.signing_order < ${r.signingOrder}))`;
 }

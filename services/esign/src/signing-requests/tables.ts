@@ -1,6 +1,12 @@
 import { SIGNEE_LOCALES } from './email-strings';
-import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
 import { documents } from '../documents/tables';
+import { REQUEST_ROLES, REQUEST_STATUSES } from './rules';
 
 /**
  * One signee's request to sign one document. The link token and the OTP are stored
@@ -21,7 +27,7 @@ export const signingRequests = pgTable(
     redirectUrl: text('redirect_url'),
     locale: text('locale', { enum: SIGNEE_LOCALES }).notNull().default('es'),
     tokenHash: text('token_hash').notNull().unique(),
-    status: text('status', { enum: ['pending', 'signed', 'expired', 'cancelled'] })
+    status: text('status', { enum: REQUEST_STATUSES })
       .notNull()
       .default('pending'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -41,6 +47,33 @@ export const signingRequests = pgTable(
     signedSha256: text('signed_sha256'),
     sealedAt: timestamp('sealed_at', { withTimezone: true }),
     sealError: text('seal_error'),
+    /** Requests of one document with the same order run in parallel; a higher order waits for every lower one (rules.ts `waitingFor`). */
+    signingOrder: integer('signing_order').notNull().default(1),
+    /** signer (signs and is stamped), approver (code and declaration, no stamp) or cc (no link; gets the completion copy). */
+    role: text('role', { enum: REQUEST_ROLES }).notNull().default('signer'),
+    /** The completion copy's download link (when the final PDF is too big to attach): its token's hash and expiry. */
+    copyTokenHash: text('copy_token_hash').unique(),
+    copyExpiresAt: timestamp('copy_expires_at', { withTimezone: true }),
+    /** The signee declined: when, and their reason (shown in the audit certificate; erased with the document). */
+    declinedAt: timestamp('declined_at', { withTimezone: true }),
+    declineReason: text('decline_reason'),
+    /** Why the tenant voided it, or why it was cancelled (`declined`: another signee declined). */
+    cancelReason: text('cancel_reason'),
+    /** Whether the signee may hand the request on (`POST /firma/firmar/{token}/reasignar`); the tenant always may. */
+    allowReassign: boolean('allow_reassign').notNull().default(false),
+    /** Reassignments so far (at most rules.ts `MAX_REASSIGNMENTS`), the previous address masked, and when. */
+    reassignCount: integer('reassign_count').notNull().default(0),
+    reassignedFrom: text('reassigned_from'),
+    reassignedAt: timestamp('reassigned_at', { withTimezone: true }),
+    /** The link token sealed at rest (sealed-link.ts), for reminders; null once the request closes. */
+    sealedToken: bytea('sealed_token'),
+    /** Reminders: every N hours while pending (0: none), at most `reminder_max`; the count, the last, the next; the expiry warning. */
+    reminderEveryHours: integer('reminder_every_hours').notNull().default(72),
+    reminderMax: integer('reminder_max').notNull().default(3),
+    remindersSent: integer('reminders_sent').notNull().default(0),
+    lastReminderAt: timestamp('last_reminder_at', { withTimezone: true }),
+    nextReminderAt: timestamp('next_reminder_at', { withTimezone: true }),
+    expiryWarnedAt: timestamp('expiry_warned_at', { withTimezone: true }),
   },
   (t) => [index('signing_requests_document_idx').on(t.documentId, t.createdAt), index('signing_requests_tenant_idx').on(t.tenantId)],
 );

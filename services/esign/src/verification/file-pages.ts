@@ -35,8 +35,8 @@ ${lang}
 }
 
 const STATUS = {
-  es: { draft: 'borrador', pending: 'pendiente de firma', signed: 'firmado', expired: 'caducado', erased: 'suprimido' },
-  en: { draft: 'draft', pending: 'awaiting signatures', signed: 'signed', expired: 'expired', erased: 'deleted' },
+  es: { draft: 'borrador', pending: 'pendiente de firma', signed: 'firmado', expired: 'caducado', erased: 'suprimido', declined: 'rechazado' },
+  en: { draft: 'draft', pending: 'awaiting signatures', signed: 'signed', expired: 'expired', erased: 'deleted', declined: 'declined' },
 } as const;
 
 /** The report of an uploaded PDF: the verdict first, then each signature, then the technical detail. */

@@ -1,3 +1,4 @@
+import { REQUEST_STATUSES } from '../signing-requests/rules';
 import { z } from 'zod';
 import { ZDocumentStatus } from '../documents/schemas';
 
@@ -15,7 +16,7 @@ const ZLevel = z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']);
 
 export const ZVerifiedSignatureSchema = z
   .object({
-    status: z.enum(['pending', 'signed', 'expired', 'cancelled']),
+    status: z.enum(REQUEST_STATUSES),
     signed_at: z.iso.datetime().nullable(),
     signee_email_masked: z.string().describe('The signee\'s address masked (`a***@e***.com`): the only personal data shown'),
     level: ZLevel.nullable().describe('PAdES level of the signee\'s sealed copy; null until sealed'),

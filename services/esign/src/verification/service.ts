@@ -2,7 +2,7 @@ import { NotFoundError, UnavailableError } from '../errors';
 import type { DocumentsRepository } from '../documents/repository';
 import { maskEmail } from '../signing-requests/mask-email';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
-import { effectiveStatus } from '../signing-requests/rules';
+import { COPY_ROLE, effectiveStatus } from '../signing-requests/rules';
 import type { TFileVerification, TKnownDocument, TVerification } from './schemas';
 import { createVerifyFile, type VerifyFileDeps } from './verify-file';
 
@@ -62,7 +62,8 @@ export function createVerificationService(deps: {
           final_sha256: doc.finalSha256,
           finalised_at: doc.finalisedAt?.toISOString() ?? null,
           final_signature: doc.finalLevel ? { level: doc.finalLevel, tsa_time: doc.finalTsaTime?.toISOString() ?? null } : null,
-          signatures: requests.map((r) => ({
+          // A cc takes no part in the signing: it is no signature.
+          signatures: requests.filter((r) => r.role !== COPY_ROLE).map((r) => ({
             status: effectiveStatus(r, now),
             signed_at: r.signedAt?.toISOString() ?? null,
             signee_email_masked: maskEmail(r.signeeEmail),

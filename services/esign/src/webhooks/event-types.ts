@@ -7,5 +7,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'request_expired',
   'request_cancelled',
   'document_erased',
+  /** A waiting request's turn came (every lower order signed or approved): its link was emailed. */
+  'request_ready',
+  /** An approver approved. */
+  'request_approved',
+  /** A signee declined (with the reason); the document's other open requests are cancelled. */
+  'request_declined',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

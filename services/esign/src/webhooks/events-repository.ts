@@ -105,11 +105,12 @@ export function createWebhookEventsRepository(db: EsignDb) {
       return rows.length;
     },
 
-    /** Erasure: the signee's address leaves every stored payload of the document's events. */
+    /** Erasure: the signee's address, and a decline's reason, leave every stored payload of the document's events. */
     async anonymiseDocument(documentId: string): Promise<number> {
+      const withoutEmail = sql`case when ${webhookEvents.data} ? 'signee_email' then jsonb_set(${webhookEvents.data}, '{signee_email}', '"[suprimido]"') else ${webhookEvents.data} end`;
       const rows = await db
         .update(webhookEvents)
-        .set({ data: sql`case when ${webhookEvents.data} ? 'signee_email' then jsonb_set(${webhookEvents.data}, '{signee_email}', '"[suprimido]"') else ${webhookEvents.data} end` })
+        .set({ data: sql`case when ${webhookEvents.type} = 'request_declined' then jsonb_set(${withoutEmail}, '{reason}', '"[suprimido]"') else ${withoutEmail} end` })
         .where(eq(webhookEvents.documentId, documentId))
         .returning({ seq: webhookEvents.seq });
       return rows.length;

@@ -108,6 +108,16 @@ export const EVENT_DATA_SCHEMAS = {
   }),
   document_completed: z.object({ ...base, completed_at: z.iso.datetime(), document_sha256: z.string(), final_sha256: z.string(), signature_level: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']) }),
   request_expired: z.object({ ...base, request_id: z.uuid(), expired_at: z.iso.datetime() }),
-  request_cancelled: z.object({ ...base, request_id: z.uuid(), cancelled_at: z.iso.datetime(), reason: z.string() }),
+  request_cancelled: z.object({ ...base, request_id: z.uuid(), cancelled_at: z.iso.datetime(), reason: z.string().describe('document_erased; additions: declined (another signee declined), voided (the tenant voided it)') }),
   document_erased: z.object({ ...base, erased_at: z.iso.datetime() }),
+  request_ready: z.object({
+    ...base,
+    request_id: z.uuid(),
+    signee_email: z.string(),
+    order: z.number().int().describe('The request\'s signing order'),
+    role: z.enum(['signer', 'approver']),
+    ready_at: z.iso.datetime().describe('When every lower order was done and the link was emailed'),
+  }),
+  request_declined: z.object({ ...base, request_id: z.uuid(), signee_email: z.string(), declined_at: z.iso.datetime(), reason: z.string().describe('The signee\'s reason, 1-500 characters') }),
+  request_approved: z.object({ ...base, request_id: z.uuid(), signee_email: z.string(), approved_at: z.iso.datetime() }),
 } as const;

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES } from './event-types';
 import request from 'supertest';
 import { linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
 import { startReceiver, verify } from './__tests__/receiver';
@@ -36,7 +37,7 @@ describe('webhooks', () => {
     const created = await create({ url: receiver.url, description: 'ERP' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ url: receiver.url, description: 'ERP', active: true, events: expect.arrayContaining(['document_signed', 'document_erased']) });
-    expect(created.body.events).toHaveLength(7);
+    expect(created.body.events).toHaveLength(WEBHOOK_EVENT_TYPES.length);
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     const second = await create({ url: receiver.url, events: ['document_signed'] });
     expect(second.status).toBe(201);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { signingRequests } from '../../signing-requests/tables';
 import type { SigningRequestRow, SigningRequestsRepository } from '../../signing-requests/repository';
-import { EXPIRY, effectiveStatus } from '../../signing-requests/rules';
+import { EXPIRY, dueForRelease, effectiveStatus, firstReminderAt, readyToFinalise, reminderDue, stampOrder, EXPIRY_WARNING_HOURS } from '../../signing-requests/rules';
 import { copy, notFaked, type FakeTables } from './fake-tables';
 
 /**
@@ -14,11 +14,10 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
   const byId = (id: string) => rows.find((r) => r.id === id);
   const ofDocument = (documentId: string) =>
     rows.filter((r) => r.documentId === documentId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
-  const sealed = (r: SigningRequestRow) => r.status === 'signed' && r.sealStatus === 'sealed';
   // The guard of the real repository's `unchangedSince`.
   const unchanged = (r: SigningRequestRow | undefined, seen: { otpHash: string | null; otpFailedAttempts: number }): r is SigningRequestRow =>
     r !== undefined && r.status === 'pending' && r.lockedAt === null && r.otpHash !== null && r.otpHash === seen.otpHash && r.otpFailedAttempts === seen.otpFailedAttempts;
-  const position = (documentId: string, id: string) => Math.max(0, ofDocument(documentId).findIndex((r) => r.id === id));
+  const position = (documentId: string, id: string) => Math.max(0, stampOrder(ofDocument(documentId)).findIndex((r) => r.id === id));
   return {
     async insert(values: typeof signingRequests.$inferInsert) {
       if (rows.some((r) => r.tokenHash === values.tokenHash)) throw new Error('duplicate key value violates unique constraint "signing_requests_token_hash_unique"');
@@ -45,6 +44,24 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
         signedSha256: null,
         sealedAt: null,
         sealError: null,
+        signingOrder: 1,
+        role: 'signer',
+        declinedAt: null,
+        declineReason: null,
+        cancelReason: null,
+        allowReassign: false,
+        reassignCount: 0,
+        reassignedFrom: null,
+        reassignedAt: null,
+        sealedToken: null,
+        reminderEveryHours: 72,
+        reminderMax: 3,
+        remindersSent: 0,
+        lastReminderAt: null,
+        nextReminderAt: null,
+        expiryWarnedAt: null,
+        copyTokenHash: null,
+        copyExpiresAt: null,
         ...values,
       } as SigningRequestRow;
       rows.push(row);
@@ -56,6 +73,19 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
     },
     async findByTokenHash(tokenHash) {
       const row = rows.find((r) => r.tokenHash === tokenHash);
+      return row ? copy(row) : null;
+    },
+    async lockById(id) {
+      const row = byId(id);
+      return row ? copy(row) : null;
+    },
+    async remindersDue(now, warnBefore) {
+      void warnBefore;
+      void EXPIRY_WARNING_HOURS;
+      return rows.filter((r) => r.sealedToken !== null && reminderDue(r, now) !== null).map((r) => r.id);
+    },
+    async findByCopyTokenHash(copyTokenHash) {
+      const row = rows.find((r) => r.copyTokenHash === copyTokenHash);
       return row ? copy(row) : null;
     },
     // The fake unit of work runs one transaction at a time, which stands in for the row lock.
@@ -72,7 +102,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
     async signIfUnchanged(seen, signed) {
       const row = byId(seen.id);
       if (!unchanged(row, seen)) return null;
-      Object.assign(row, { status: 'signed', signedAt: signed.at, otpHash: null, otpExpiresAt: null, sealStatus: 'sealing', signatureImageKey: signed.imageKey, hasSignatureImage: signed.imageKey !== null });
+      Object.assign(row, { status: 'signed', signedAt: signed.at, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null, sealStatus: 'sealing', signatureImageKey: signed.imageKey, hasSignatureImage: signed.imageKey !== null });
       return { row: copy(row), position: position(row.documentId, row.id) };
     },
     async updateIfUnchanged(seen, patch) {
@@ -80,6 +110,11 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       if (!unchanged(row, seen)) return false;
       Object.assign(row, patch);
       return true;
+    },
+    async releaseDue(documentId, now) {
+      const due = dueForRelease(ofDocument(documentId));
+      for (const r of due) Object.assign(r, { status: 'pending', nextReminderAt: firstReminderAt(r, now) });
+      return due.map(copy);
     },
     async update(id, patch) {
       const row = byId(id);
@@ -97,14 +132,14 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
           (!filter.documentId || r.documentId === filter.documentId) &&
           (!filter.id || r.id === filter.id),
       );
-      for (const r of due) r.status = EXPIRY.to;
+      for (const r of due) Object.assign(r, { status: EXPIRY.to, sealedToken: null, nextReminderAt: null });
       return due.map(copy);
     },
     async markSealed(id, seal) {
       const row = byId(id);
       if (!row || row.sealStatus === 'sealed') return null;
       Object.assign(row, { sealStatus: 'sealed', signatureLevel: seal.level, tsaTime: seal.tsaTime, signedSha256: seal.sha256, sealedAt: seal.at, sealError: null });
-      return { row: copy(row), documentSealed: ofDocument(row.documentId).every(sealed) };
+      return copy(row);
     },
     async recordSealFailure(id, error, final) {
       const row = byId(id);
@@ -113,26 +148,24 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       if (final) row.sealStatus = 'failed';
     },
     async cancelPending(documentId, at) {
-      const pending = rows.filter((r) => r.documentId === documentId && r.status === 'pending');
-      for (const r of pending) Object.assign(r, { status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null });
+      const pending = rows.filter((r) => r.documentId === documentId && (r.status === 'pending' || r.status === 'waiting'));
+      for (const r of pending) Object.assign(r, { status: 'cancelled', cancelledAt: at, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null });
       return pending.map(copy);
     },
     async anonymiseDocument(documentId) {
       const mine = rows.filter((r) => r.documentId === documentId);
       const gone = (v: string | null) => (v === null ? null : '[suprimido]');
       for (const r of mine) {
-        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null });
+        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, copyTokenHash: null, copyExpiresAt: null, sealedToken: null, declineReason: gone(r.declineReason), reassignedFrom: gone(r.reassignedFrom), cancelReason: r.cancelReason === null || r.cancelReason === 'declined' ? r.cancelReason : '[suprimido]' });
       }
       return mine.length;
     },
     async allSealed(documentId) {
-      const mine = rows.filter((r) => r.documentId === documentId);
-      return mine.length > 0 && mine.every(sealed);
+      return readyToFinalise(rows.filter((r) => r.documentId === documentId));
     },
     async fullySealedAmong(documentIds) {
       return documentIds.filter((id) => {
-        const mine = rows.filter((r) => r.documentId === id);
-        return mine.length > 0 && mine.every(sealed);
+        return readyToFinalise(rows.filter((r) => r.documentId === id));
       });
     },
     async findBySignedSha256(sha256) {

@@ -18,6 +18,8 @@ const T = '00000000-0000-4000-8000-0000000000aa';
 const DOC = '00000000-0000-4000-8000-0000000000d1';
 const OTHER_DOC = '00000000-0000-4000-8000-0000000000d2';
 const REQ = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'];
+const MP_DOC = '00000000-0000-4000-8000-0000000000d3';
+const MP_REQ = ['00000000-0000-4000-8000-000000000011', '00000000-0000-4000-8000-000000000012', '00000000-0000-4000-8000-000000000013', '00000000-0000-4000-8000-000000000014'];
 const at = (minute: number) => new Date(Date.UTC(2026, 2, 2, 10, minute));
 
 /**
@@ -98,6 +100,35 @@ async function script(r: Repos): Promise<unknown[]> {
   note('finalised erased', await r.documents.markFinalised(DOC, { sha256: 'e'.repeat(64), level: 'B-B', tsaTime: null, at: at(51) }));
   note('finalised', await r.documents.markFinalised(OTHER_DOC, { sha256: 'e'.repeat(64), level: 'B-B', tsaTime: null, at: at(51) }));
   note('by final sha', (await r.documents.findByFinalSha256('e'.repeat(64), at(52)))?.id);
+
+  // Signing order and roles: stamp slots of signers only, the release of waiting requests, the final PDF's readiness, completion links.
+  await r.documents.insert({ id: MP_DOC, tenantId: T, filename: 'c.pdf', pages: 1, sizeBytes: 10, sha256: 'f'.repeat(64), createdAt: at(0) });
+  const parts = [
+    { role: 'signer', signingOrder: 2, status: 'waiting' },
+    { role: 'approver', signingOrder: 1, status: 'pending' },
+    { role: 'cc', signingOrder: 1, status: 'waiting' },
+    { role: 'signer', signingOrder: 1, status: 'pending' },
+  ] as const;
+  for (const [i, part] of parts.entries()) {
+    await r.requests.insert({ id: MP_REQ[i]!, documentId: MP_DOC, tenantId: T, signeeEmail: `m${i}@example.test`, tokenHash: `mp-${i}`, expiresAt: at(59), createdAt: at(i), ...part });
+  }
+  note('signer positions', await Promise.all(MP_REQ.map((id) => r.requests.positionInDocument(MP_DOC, id))));
+  note('status with waiting', (await r.documents.find(MP_DOC, at(10)))!.status);
+  note('nothing due', (await r.requests.releaseDue(MP_DOC, at(10))).map((q) => q.id));
+  await r.requests.update(MP_REQ[1]!, { status: 'approved', signedAt: at(11) });
+  await r.requests.update(MP_REQ[3]!, { status: 'signed', signedAt: at(11), sealStatus: 'sealed' });
+  note('released', (await r.requests.releaseDue(MP_DOC, at(11))).map((q) => [q.id, q.status, q.nextReminderAt]));
+  note('released once', (await r.requests.releaseDue(MP_DOC, at(12))).map((q) => q.id));
+  note('reminders due without a sealed link', await r.requests.remindersDue(at(12), new Date(at(12).getTime() + 24 * 3600_000)));
+  await r.requests.update(MP_REQ[0]!, { sealedToken: Buffer.from('sealed') });
+  note('reminders due', await r.requests.remindersDue(at(12), new Date(at(12).getTime() + 24 * 3600_000)));
+  note('locked by id', (await r.requests.lockById(MP_REQ[0]!))?.signeeEmail);
+  note('ready with one signer open', await r.requests.allSealed(MP_DOC));
+  await r.requests.update(MP_REQ[0]!, { status: 'signed', signedAt: at(12), sealStatus: 'sealed' });
+  note('ready', [await r.requests.allSealed(MP_DOC), await r.requests.fullySealedAmong([MP_DOC])]);
+  note('status signed whatever the cc', (await r.documents.find(MP_DOC, at(12)))!.status);
+  await r.requests.update(MP_REQ[2]!, { copyTokenHash: 'copy-2', copyExpiresAt: at(40) });
+  note('by copy token', [(await r.requests.findByCopyTokenHash('copy-2'))?.id, await r.requests.findByCopyTokenHash('nope')]);
   return out;
 }
 

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { meterDay } from '../../metering/day';
 import { createSigningEventRecorder } from '../../signing-events/record-event';
 import { createOtpCodes } from '../../signing-requests/otp-code';
+import { createLinkSealer } from '../../signing-requests/sealed-link';
 import { createSigneeService, type SigneeDeps } from '../../signee/service';
 import { createFileStore } from '@firma-riesgo/service-kit';
 import { createFakeDocumentsRepository } from './fake-documents-repository';
@@ -42,6 +43,9 @@ export function signeeServiceFromFakes(clock: () => Date) {
   const service = createSigneeService({
     repos,
     sender: async () => ({ name: 'Ayuntamiento de Prueba', accentColor: null, logoUrl: null, logoPath: null }),
+    notifyEmail: async () => null,
+    publicUrl: 'https://firma.example.test',
+    links: createLinkSealer(randomBytes(32)),
     files: createFileStore(mkdtempSync(join(tmpdir(), 'esign-unit-'))),
     jobs: {
       enqueue: async (name, payload) => {

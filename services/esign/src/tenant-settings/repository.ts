@@ -1,0 +1,29 @@
+import { eq } from 'drizzle-orm';
+import type { EsignDb } from '../db';
+import { tenantSettings } from './tables';
+
+export type TenantSettingsRow = typeof tenantSettings.$inferSelect;
+
+/** The only code that touches tenant_settings. */
+export function createTenantSettingsRepository(db: EsignDb) {
+  return {
+    async find(tenantId: string): Promise<TenantSettingsRow | null> {
+      const [row] = await db.select().from(tenantSettings).where(eq(tenantSettings.tenantId, tenantId)).limit(1);
+      return row ?? null;
+    },
+    async put(row: TenantSettingsRow): Promise<TenantSettingsRow> {
+      const [saved] = await db
+        .insert(tenantSettings)
+        .values(row)
+        .onConflictDoUpdate({ target: tenantSettings.tenantId, set: { notifyEmail: row.notifyEmail, reminderEveryHours: row.reminderEveryHours, reminderMax: row.reminderMax, updatedAt: row.updatedAt } })
+        .returning();
+      return saved!;
+    },
+    async remove(tenantId: string): Promise<boolean> {
+      const rows = await db.delete(tenantSettings).where(eq(tenantSettings.tenantId, tenantId)).returning({ id: tenantSettings.tenantId });
+      return rows.length > 0;
+    },
+  };
+}
+
+export type TenantSettingsRepository = ReturnType<typeof createTenantSettingsRepository>;
