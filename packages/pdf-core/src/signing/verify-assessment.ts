@@ -1,6 +1,5 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import * as pkijs from 'pkijs';
-import type { SignatureVerification } from './verify';
 
 /**
  * What a validator in the terms of ETSI EN 319 102-1 concludes about each signature: the
@@ -9,6 +8,21 @@ import type { SignatureVerification } from './verify';
  * over that DSS) and an indication with its sub-indication. Revocation at a time is not
  * judged here: a chain reaching a trust anchor with intact cryptography is TOTAL_PASSED.
  */
+
+/** What the assessment reads of a verified signature (verify.ts `AssessedSignature`, which carries more). */
+export interface AssessedSignature {
+  kind: 'signature' | 'document-timestamp';
+  level: 'B-B' | 'B-T' | null;
+  byteRange: number[] | null;
+  coversDocument: boolean;
+  integrity: boolean;
+  certificate: unknown;
+  signatureValid: boolean;
+  timestampValid: boolean | null;
+  essCertificateMatches: boolean;
+  chainTrusted: boolean;
+  passed: boolean;
+}
 
 export type Indication = 'TOTAL_PASSED' | 'INDETERMINATE' | 'TOTAL_FAILED';
 export type SubIndication = 'HASH_FAILURE' | 'SIG_CRYPTO_FAILURE' | 'FORMAT_FAILURE' | 'NO_SIGNING_CERTIFICATE_FOUND' | 'NO_CERTIFICATE_CHAIN_FOUND';
@@ -59,7 +73,7 @@ export function anchorCertificates(ders: readonly Uint8Array[] | undefined): X50
 }
 
 /** ETSI EN 319 102-1 §5.1.3 indication of one signature or document timestamp. */
-export function indicationOf(s: SignatureVerification): { indication: Indication; subIndication: SubIndication | null } {
+export function indicationOf(s: AssessedSignature): { indication: Indication; subIndication: SubIndication | null } {
   if (!s.byteRange || !s.coversDocument) return { indication: 'TOTAL_FAILED', subIndication: s.integrity ? 'FORMAT_FAILURE' : 'HASH_FAILURE' };
   if (!s.integrity) return { indication: 'TOTAL_FAILED', subIndication: s.certificate ? 'HASH_FAILURE' : 'FORMAT_FAILURE' };
   if (!s.signatureValid || s.timestampValid === false) return { indication: 'TOTAL_FAILED', subIndication: 'SIG_CRYPTO_FAILURE' };
@@ -73,7 +87,7 @@ export function indicationOf(s: SignatureVerification): { indication: Indication
  * responses or CRLs was written after it (a later revision), B-LTA when a valid document
  * timestamp then covers that DSS. Document timestamps have no level (null).
  */
-export function detectLevels(text: string, signatures: readonly SignatureVerification[]): Array<DetectedLevel | null> {
+export function detectLevels(text: string, signatures: readonly AssessedSignature[]): Array<DetectedLevel | null> {
   const dssOffsets: number[] = [];
   const dssType = /\/Type\s*\/DSS\b/g;
   // A DSS is rewritten once per revision; a hostile file repeating the name costs at most this many windows.
@@ -82,7 +96,7 @@ export function detectLevels(text: string, signatures: readonly SignatureVerific
     const window = text.slice(Math.max(0, m.index - DSS_WINDOW), m.index + DSS_WINDOW);
     if (/\/(Certs|OCSPs|CRLs)\s*\[/.test(window)) dssOffsets.push(m.index);
   }
-  const end = (s: SignatureVerification) => (s.byteRange && s.byteRange.length === 4 ? s.byteRange[2]! + s.byteRange[3]! : -1);
+  const end = (s: AssessedSignature) => (s.byteRange && s.byteRange.length === 4 ? s.byteRange[2]! + s.byteRange[3]! : -1);
   const stampEnds = signatures.filter((s) => s.kind === 'document-timestamp' && s.passed).map(end);
   return signatures.map((s) => {
     if (s.kind === 'document-timestamp' || s.level === null) return null;
