@@ -8,6 +8,7 @@ import {
   type JobRegistry,
   type JobWorker,
 } from './queue';
+import { withFirstAttemptHere } from './queue/first-attempt-here';
 
 export interface JobsRuntime<R extends JobRegistry> {
   queue: JobQueue<R>;
@@ -44,14 +45,17 @@ export function startJobs<R extends JobRegistry>(options: JobsRuntimeOptions<R>)
     const queue = createInProcessQueue({ registry: options.registry, handlers: options.handlers(), logger, concurrency: options.concurrency });
     return { queue, mode: 'in-process', close: () => queue.close() };
   }
-  const queue = createBullMqQueue({ connection: options.redisUrl, queueName: options.queueName, prefix: options.prefix, registry: options.registry, logger });
-  const worker = options.runWorker
+  const bullmq = createBullMqQueue({ connection: options.redisUrl, queueName: options.queueName, prefix: options.prefix, registry: options.registry, logger });
+  // A process that runs the jobs may run a waited job's first attempt itself (`firstAttemptHere`).
+  const handlers = options.runWorker ? options.handlers() : undefined;
+  const queue = handlers ? withFirstAttemptHere(bullmq, { registry: options.registry, handlers, logger }) : bullmq;
+  const worker = handlers
     ? startBullMqWorker({
         connection: options.redisUrl,
         queueName: options.queueName,
         prefix: options.prefix,
         registry: options.registry,
-        handlers: options.handlers(),
+        handlers,
         concurrency: options.concurrency,
         stalledAfterMs: options.stalledAfterMs,
         logger,

@@ -27,6 +27,13 @@ export interface EnqueueAndWaitOptions extends EnqueueOptions {
    * The handler may write its result into it. Jobs with no dedupe id get a random id.
    */
   local?: object;
+  /**
+   * With `until: 'first-attempt'`, in a process that runs this queue's jobs itself: the first
+   * attempt runs here, without the queue's round trips, and only a failed one is queued for
+   * its retries (first-attempt-here.ts). Elsewhere (an API-only process, embedded mode) the
+   * job is queued as usual.
+   */
+  firstAttemptHere?: boolean;
 }
 
 /**
@@ -97,6 +104,7 @@ export function assertWaitOptions(opts: EnqueueAndWaitOptions): void {
   }
   // A delayed job's first event is its delay, which would read as a retry.
   if (opts.until === 'first-attempt' && opts.delayMs) throw new Error('until: first-attempt cannot wait for a delayed job');
+  if (opts.firstAttemptHere && opts.until !== 'first-attempt') throw new Error("firstAttemptHere needs until: 'first-attempt'");
 }
 
 export function assertConcurrency(concurrency: number): void {

@@ -125,7 +125,7 @@ export function createSealRequest(deps: SealMaterial & {
      */
     async awaitSeal(handoff: SealHandoff): Promise<SigningRequestRow | null> {
       try {
-        await deps.jobs.enqueueAndWait('signature.seal', { requestId: handoff.request.id }, { timeoutMs: deps.waitMs, until: 'first-attempt', local: handoff });
+        await deps.jobs.enqueueAndWait('signature.seal', { requestId: handoff.request.id }, { timeoutMs: deps.waitMs, until: 'first-attempt', local: handoff, firstAttemptHere: true });
       } catch (err) {
         const settled = err instanceof JobRetryingError || err instanceof JobFailedError || err instanceof JobWaitTimeoutError;
         // Not enqueued (Redis unreachable): the request stays `sealing`, and the recovery sweep enqueues its seal.
