@@ -16,6 +16,7 @@ import {
   type JobHandlers,
   type RedisConnection,
 } from './index';
+import { withFirstAttemptHere } from './first-attempt-here';
 import { deferred, recordingLogger, REDIS_URL, sampleEmailJob, sampleReminderJob } from './__tests__/helpers';
 
 // Every key this file creates lives under its own prefix, removed in afterAll.
@@ -223,6 +224,38 @@ describe('BullMQ queue and worker', () => {
     while ((await raw.getWaitingCount()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     await queue.close();
     expect((await wait).message).toMatch(/closed while waiting/);
+  });
+
+  it('firstAttemptHere: runs the first attempt in this process, with the local value, and nothing goes through Redis', async () => {
+    const seen: (object | undefined)[] = [];
+    const handlers = handlersWith({ 'ping.now': async (payload, ctx) => (seen.push(ctx.local), { pong: payload.n }) });
+    const { queue, raw, logger } = setup({}, { worker: false });
+    const here = withFirstAttemptHere(queue, { registry, handlers, logger });
+    const local = { rows: 'in memory' };
+    await expect(here.enqueueAndWait('ping.now', { n: 7 }, { timeoutMs: 5_000, until: 'first-attempt', local, firstAttemptHere: true })).resolves.toEqual({ pong: 7 });
+    expect(seen).toEqual([local]);
+    expect(await raw.getJobCounts('wait', 'delayed', 'active', 'completed', 'failed')).toEqual({ wait: 0, delayed: 0, active: 0, completed: 0, failed: 0 });
+  });
+
+  it('firstAttemptHere: a failed first attempt rejects with JobRetryingError and queues the job, which a worker then completes', async () => {
+    const attempts: string[] = [];
+    const failingHere = handlersWith({
+      'email.send': async () => {
+        attempts.push('here');
+        throw new Error('SMTP unavailable');
+      },
+    });
+    const done = deferred();
+    const { queue, logger } = setup({
+      'email.send': async () => {
+        attempts.push('worker');
+        done.resolve();
+      },
+    });
+    const here = withFirstAttemptHere(queue, { registry, handlers: failingHere, logger });
+    await expect(here.enqueueAndWait('email.send', { to: 'ana@example.org' }, { timeoutMs: 5_000, until: 'first-attempt', firstAttemptHere: true })).rejects.toThrow(JobRetryingError);
+    await done.promise;
+    expect(attempts).toEqual(['here', 'worker']);
   });
 
   it('adds a delayed job in the delayed state', async () => {
