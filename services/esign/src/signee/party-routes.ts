@@ -3,7 +3,7 @@ import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { clientOf } from '../audit/client';
 import { errorResponse, validationErrorResponse } from '../openapi';
 import { ZReassignBodySchema, ZReassignedSchema } from '../signing-requests/schemas';
-import { formErrorKey, pdfHeaders, PDF, wantsPageFlow } from './route-helpers';
+import { jsonOrPageFlow, pdfHeaders, PDF } from './route-helpers';
 import { ZDeclineBodySchema, ZDeclinedSchema, ZTokenParamsSchema } from './schemas';
 import type { SigneeService } from './service';
 
@@ -35,20 +35,7 @@ export function partyRoutes(router: Router, registry: OpenAPIRegistry, deps: { s
       422: validationErrorResponse('`motivo` missing, empty or longer than 500 characters'),
       423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
     },
-    handler: async ({ params, body }, req, res) => {
-      const form = wantsPageFlow(req);
-      const page = `/firma/firmar/${encodeURIComponent(params.token)}`;
-      try {
-        const declined = await signee.decline(params.token, body.motivo, clientOf(req));
-        if (!form) return declined;
-        res.redirect(303, page);
-      } catch (err) {
-        const key = form ? formErrorKey(err) : null;
-        if (key === null) throw err;
-        res.redirect(303, `${page}?error=${encodeURIComponent(key)}#error`);
-      }
-      return undefined;
-    },
+    handler: ({ params, body }, req, res) => jsonOrPageFlow(req, res, params.token, () => signee.decline(params.token, body.motivo, clientOf(req))),
   });
 
   defineRoute(router, registry, {

@@ -35,3 +35,30 @@ export function formErrorKey(err: unknown): string | null {
   if (err instanceof AppError && err.status < 500 && err.code !== 'LINK_NOT_FOUND') return err.code;
   return null;
 }
+
+/**
+ * A signee step answered as the interface's JSON, or, for a form post whose Accept prefers
+ * HTML (`wantsPageFlow`), as a 303 to the signing page: with `then` (a query and fragment)
+ * when it succeeds, with `?error=<key>#error` when it fails with a known error, or plainly
+ * for the errors in `plainPageOn` (the page itself says what happened).
+ */
+export async function jsonOrPageFlow<T>(
+  req: Request,
+  res: Response,
+  token: string,
+  step: () => Promise<T>,
+  options: { then?: string; plainPageOn?: readonly string[] } = {},
+): Promise<T | undefined> {
+  const form = wantsPageFlow(req);
+  const page = `/firma/firmar/${encodeURIComponent(token)}`;
+  try {
+    const answer = await step();
+    if (!form) return answer;
+    res.redirect(303, `${page}${options.then ?? ''}`);
+  } catch (err) {
+    const key = form ? formErrorKey(err) : null;
+    if (key === null) throw err;
+    res.redirect(303, options.plainPageOn?.includes(key) ? page : `${page}?error=${encodeURIComponent(key)}#error`);
+  }
+  return undefined;
+}

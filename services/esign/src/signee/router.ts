@@ -10,7 +10,7 @@ import { renderNotFound, renderSigningPage } from './pages';
 import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { PageImageWidth, SigneeService } from './service';
 import { partyRoutes } from './party-routes';
-import { formErrorKey, pdfHeaders, PDF, wantsPageFlow } from './route-helpers';
+import { jsonOrPageFlow, pdfHeaders, PDF } from './route-helpers';
 
 const TAGS = ['signee'];
 const HTML = { 'text/html': { schema: z.string() } };
@@ -125,20 +125,8 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
       429: errorResponse('Too many codes this hour (OTP_RATE_LIMITED)'),
     },
-    handler: async ({ params, body }, req, res) => {
-      const form = wantsPageFlow(req);
-      const page = `/firma/firmar/${encodeURIComponent(params.token)}`;
-      try {
-        const sent = await signee.sendOtp(params.token, { declarationAccepted: body.declaration_accepted }, clientOf(req));
-        if (!form) return sent;
-        res.redirect(303, `${page}?aviso=codigo-enviado#code`);
-      } catch (err) {
-        const key = form ? formErrorKey(err) : null;
-        if (key === null) throw err;
-        res.redirect(303, `${page}?error=${encodeURIComponent(key)}#error`);
-      }
-      return undefined;
-    },
+    handler: ({ params, body }, req, res) =>
+      jsonOrPageFlow(req, res, params.token, () => signee.sendOtp(params.token, { declarationAccepted: body.declaration_accepted }, clientOf(req)), { then: '?aviso=codigo-enviado#code' }),
   });
 
   defineRoute(router, registry, {
@@ -163,38 +151,33 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       410: errorResponse('Expired (REQUEST_EXPIRED) or cancelled (REQUEST_CANCELLED)'),
       423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
     },
-    handler: async ({ params, body }, req, res) => {
-      const form = wantsPageFlow(req);
-      const page = `/firma/firmar/${encodeURIComponent(params.token)}`;
-      try {
-        const { request: signed, record } = await signee.confirm(
-          params.token,
-          {
-            code: body.otp_code ?? body.code,
-            declarationAccepted: body.declaration_accepted,
-            imageB64: body.firma_imagen_b64 || undefined,
-            typedName: body.firma_nombre || undefined,
-          },
-          clientOf(req),
-        );
-        if (!form) {
-          const result: TConfirmed = {
+    handler: ({ params, body }, req, res) =>
+      jsonOrPageFlow(
+        req,
+        res,
+        params.token,
+        async (): Promise<TConfirmed> => {
+          const { request: signed, record } = await signee.confirm(
+            params.token,
+            {
+              code: body.otp_code ?? body.code,
+              declarationAccepted: body.declaration_accepted,
+              imageB64: body.firma_imagen_b64 || undefined,
+              typedName: body.firma_nombre || undefined,
+            },
+            clientOf(req),
+          );
+          return {
             request_id: signed.id,
             status: signed.status === 'approved' ? 'approved' : 'signed',
             signed_at: signed.signedAt!.toISOString(),
             signature: record.signature,
             redirect_url: signed.redirectUrl,
           };
-          return result;
-        }
-        res.redirect(303, page);
-      } catch (err) {
-        const key = form ? formErrorKey(err) : null;
-        if (key === null) throw err;
-        res.redirect(303, ['ALREADY_SIGNED', 'REQUEST_EXPIRED', 'REQUEST_CANCELLED', 'REQUEST_LOCKED'].includes(key) ? page : `${page}?error=${encodeURIComponent(key)}#error`);
-      }
-      return undefined;
-    },
+        },
+        // The page says these itself: signed, expired, cancelled, locked.
+        { plainPageOn: ['ALREADY_SIGNED', 'REQUEST_EXPIRED', 'REQUEST_CANCELLED', 'REQUEST_LOCKED'] },
+      ),
   });
 
   defineRoute(router, registry, {
