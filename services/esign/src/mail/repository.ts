@@ -12,8 +12,6 @@ export interface OutboxEmail {
   documentId?: string;
   requestId?: string;
   kind?: 'signing_link' | 'otp' | 'completion' | 'other';
-  /** Written now, sent only when `releaseHeld` frees it (a link whose turn has not come). */
-  held?: boolean;
   /** A stored file (its blob key) attached when the message is sent, under this name. */
   attachment?: { key: string; name: string };
 }
@@ -43,7 +41,6 @@ export function createMailRepository(db: EsignDb, sealer: BodySealer) {
           documentId: email.documentId,
           requestId: email.requestId,
           kind: email.kind ?? 'other',
-          ...(email.held ? { status: 'held' as const } : {}),
           ...(email.attachment ? { attachmentKey: email.attachment.key, attachmentName: email.attachment.name } : {}),
         })
         .returning({ id: emailOutbox.id });
@@ -66,17 +63,11 @@ export function createMailRepository(db: EsignDb, sealer: BodySealer) {
       if (row.textBody !== null) return { text: row.textBody, html: row.htmlBody };
       throw new Error('the email has no body left (sent or given up)');
     },
-    /** The held messages of these requests become queued: their ids, for the caller to enqueue after commit. */
-    async releaseHeld(requestIds: string[]): Promise<string[]> {
-      if (requestIds.length === 0) return [];
-      const rows = await db
-        .update(emailOutbox)
-        .set({ status: 'queued' })
-        .where(and(inArray(emailOutbox.requestId, requestIds), eq(emailOutbox.status, 'held')))
-        .returning({ id: emailOutbox.id });
-      return rows.map((r) => r.id);
-    },
-    /** The held messages of requests cancelled before their turn: they will never be sent, and their bodies (links) go. */
+    /**
+     * The held link emails of these requests go, bodies and all: they will never be sent. Only
+     * rows written before link emails were written at the turn's release (a waiting request's
+     * email used to be written held at its creation) can still be held.
+     */
     async discardHeld(requestIds: string[]): Promise<void> {
       if (requestIds.length === 0) return;
       await db.delete(emailOutbox).where(and(inArray(emailOutbox.requestId, requestIds), eq(emailOutbox.status, 'held')));

@@ -31,7 +31,7 @@ export const emailOutbox = pgTable(
     kind: text('kind', { enum: ['signing_link', 'otp', 'completion', 'other'] })
       .notNull()
       .default('other'),
-    /** held: written with its request, sent only when the request's turn comes (signing-requests/release-next-order.ts). */
+    /** held: a waiting request's link email as earlier versions wrote it at creation; now only discarded (signing-requests/release-next-order.ts writes link emails at the release). */
     status: text('status', { enum: ['held', 'queued', 'sent', 'failed'] })
       .notNull()
       .default('queued'),

@@ -86,7 +86,7 @@ export function createSigneeService(deps: SigneeDeps) {
       seal: deps.signatures,
       webhooks: deps.webhooks,
       jobs,
-      turns: createSigningTurns({ record }),
+      turns: createSigningTurns({ record, sender: deps.sender, links: deps.links, publicUrl: deps.publicUrl }),
       signatureLevel: deps.signatureLevel,
       logger: deps.logger,
       clock,

@@ -87,7 +87,7 @@ describe('the signing order, on the signee service over fakes', () => {
     return outcome as AppError;
   }
 
-  /** A document and its requests as the create use case leaves them: a waiting request's link email held. */
+  /** A document and its requests as the create use case leaves them: a link email for each pending one, none yet for a waiting one. */
   async function documentWith(specs: { order: number; role?: RequestRole }[]) {
     const { repos } = built.fakes;
     const tenantId = randomUUID();
@@ -99,8 +99,9 @@ describe('the signing order, on the signee service over fakes', () => {
       const status = initialStatus({ role, signingOrder: spec.order }, siblings);
       const { token, hash } = newLinkToken();
       const email = `p${i + 1}@example.test`;
-      const request = await repos.requests.insert({ documentId: document.id, tenantId, signeeEmail: email, tokenHash: hash, expiresAt: new Date(now.getTime() + 86_400_000), createdAt: new Date(now.getTime() + i), status, signingOrder: spec.order, role });
-      await repos.outbox.insert({ to: email, subject: 'link', text: `link ${token}`, documentId: document.id, requestId: request.id, kind: 'signing_link', held: status === 'waiting' });
+      const id = randomUUID();
+      const request = await repos.requests.insert({ id, documentId: document.id, tenantId, signeeEmail: email, tokenHash: hash, sealedToken: built.links.seal(id, token), expiresAt: new Date(now.getTime() + 86_400_000), createdAt: new Date(now.getTime() + i), status, signingOrder: spec.order, role });
+      if (status === 'pending') await repos.outbox.insert({ to: email, subject: 'link', text: `link ${token}`, documentId: document.id, requestId: request.id, kind: 'signing_link' });
       await repos.audit.append({ documentId: document.id, requestId: request.id, tenantId, kind: 'document_viewed', occurredAt: now, documentSha256: document.sha256 });
       made.push({ token, email, id: request.id });
     }
@@ -122,13 +123,18 @@ describe('the signing order, on the signee service over fakes', () => {
     const page = await built.service.openPage(b.token, client);
     expect(page.waitingFor).toBe(1);
     expect(renderSigningPage(page, { locale: 'en', nonce: 'n', token: b.token })).toContain('Waiting for 1 earlier signature;');
-    const heldLink = built.fakes.tables.mail.find((m) => m.requestId === b.id && m.kind === 'signing_link')!;
-    expect(heldLink.status).toBe('held');
+    expect(built.fakes.tables.mail.filter((m) => m.requestId === b.id)).toEqual([]);
 
+    // 20 hours later, 4 hours before the end of the 24 h window B was created with: B's window starts again at its release.
+    now = new Date(now.getTime() + 20 * 3600_000);
     await approveOrSign(a.token, a.email);
-    expect(built.fakes.tables.requests.find((r) => r.id === b.id)!.status).toBe('pending');
-    expect(built.fakes.tables.mail.find((m) => m.id === heldLink.id)!.status).toBe('queued');
-    expect(built.fakes.enqueued).toContainEqual({ name: 'email.send', payload: { emailId: heldLink.id } });
+    const released = built.fakes.tables.requests.find((r) => r.id === b.id)!;
+    expect(released.status).toBe('pending');
+    expect(released.expiresAt).toEqual(new Date(now.getTime() + 86_400_000 - 1));
+    const link = built.fakes.tables.mail.find((m) => m.requestId === b.id && m.kind === 'signing_link')!;
+    expect(link.status).toBe('queued');
+    expect(link.textBody).toContain(`/firma/firmar/${b.token}`);
+    expect(built.fakes.enqueued).toContainEqual({ name: 'email.send', payload: { emailId: link.id } });
     expect(built.fakes.tables.webhookEvents.filter((e) => e.type === 'request_ready').map((e) => e.data.request_id)).toEqual([b.id]);
   });
 

@@ -88,9 +88,10 @@ export function createReassignRequest(deps: {
         expiresAt: request.expiresAt,
         brand: { name: sender.name, logoUrl: sender.logoUrl, accentColor: sender.accentColor },
       });
-      const emailId = await tx.outbox.insert({ to: request.signeeEmail, ...email, documentId: document.id, requestId: request.id, kind: 'signing_link', held: waiting });
+      // A request still waiting for its turn gets its email when the turn comes (release-next-order.ts).
+      const emailId = waiting ? null : await tx.outbox.insert({ to: request.signeeEmail, ...email, documentId: document.id, requestId: request.id, kind: 'signing_link' });
       await deps.record(tx, { kind: 'request_reassigned', at: now, request, document, client, from, to: maskEmail(input.signeeEmail), by });
-      return { request, emailId: waiting ? null : emailId };
+      return { request, emailId };
     });
     if (emailId) await deps.jobs.enqueue('email.send', { emailId });
     return { request, signingUrl };

@@ -154,6 +154,8 @@ export function createSigningRequestsRepository(db: EsignDb) {
         // rules.ts `firstReminderAt`, counted from the release.
         .set({
           status: 'pending',
+          // rules.ts `expiryAtRelease`: the request's window counts from its release, never shorter than before.
+          expiresAt: sql`greatest(${signingRequests.expiresAt}, ${now.toISOString()}::timestamptz + (${signingRequests.expiresAt} - ${signingRequests.createdAt}))`,
           nextReminderAt: sql`case when ${signingRequests.reminderEveryHours} > 0 and ${signingRequests.reminderMax} > 0 then ${now.toISOString()}::timestamptz + ${signingRequests.reminderEveryHours} * interval '1 hour' end`,
         })
         .where(and(eq(signingRequests.documentId, documentId), eq(signingRequests.status, WAITING), ne(signingRequests.role, COPY_ROLE), sql`${waitingForSql()} = 0`))

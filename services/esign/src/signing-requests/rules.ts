@@ -85,6 +85,17 @@ export const EXPIRY_WARNING_HOURS = 24;
 /** A manual reminder waits this long after the last reminder (429 with Retry-After before). */
 export const MANUAL_REMINDER_GAP_SECONDS = 3600;
 
+/**
+ * When a request released at `now` expires: the window it was created with
+ * (`expires_at - created_at`) counts again from its release, and never ends earlier than
+ * before. A waiting request cannot expire (EXPIRY applies to pending ones), so without this a
+ * request that waited longer than its window would arrive expired. repository `releaseDue`
+ * states the same in SQL; fakes-agree.test.ts checks the two agree.
+ */
+export function expiryAtRelease(row: { expiresAt: Date; createdAt: Date }, now: Date): Date {
+  return new Date(Math.max(row.expiresAt.getTime(), now.getTime() + (row.expiresAt.getTime() - row.createdAt.getTime())));
+}
+
 /** When a request that has just become pending gets its first scheduled reminder (null: none). */
 export function firstReminderAt(row: { reminderEveryHours: number; reminderMax: number }, now: Date): Date | null {
   return row.reminderEveryHours > 0 && row.reminderMax > 0 ? new Date(now.getTime() + row.reminderEveryHours * 3600_000) : null;

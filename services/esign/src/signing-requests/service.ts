@@ -12,6 +12,7 @@ import type { MailRepository } from '../mail/repository';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import { publishWebhookEvents } from '../webhooks/publish';
 import { signingLinkEmail } from './emails';
+import { createSigningTurns } from './release-next-order';
 import { createVoidRequest } from './void-request';
 import { createSendReminders } from './send-reminders';
 import { createReassignRequest, type ReassignInput } from './reassign-request';
@@ -65,7 +66,8 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
 
   const reassignRequest = createReassignRequest({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, record: deps.record, links: deps.links, clock });
   const reminders = createSendReminders({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, links: deps.links, record: deps.record, clock });
-  const voidRequest = createVoidRequest({ repos, jobs: deps.jobs, sender: deps.sender, record: deps.record, clock });
+  const turns = createSigningTurns({ record: deps.record, sender: deps.sender, links: deps.links, publicUrl: deps.publicUrl });
+  const voidRequest = createVoidRequest({ repos, jobs: deps.jobs, sender: deps.sender, record: deps.record, turns, clock });
 
   return {
     /** Voids an open request (void-request.ts). */
@@ -141,13 +143,13 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
           expiresAt,
           brand: { name: sender.name, logoUrl: sender.logoUrl, accentColor: sender.accentColor },
         });
-        // A cc has no link; a request whose turn has not come keeps its email held until it comes.
+        // A cc has no link; a request whose turn has not come gets its email when the turn comes (release-next-order.ts).
         const emailId =
-          body.role === COPY_ROLE
+          body.role === COPY_ROLE || status === WAITING
             ? null
-            : await tx.outbox.insert({ to: body.signee_email, ...email, documentId: doc.id, requestId: request.id, kind: 'signing_link', held: status === WAITING });
+            : await tx.outbox.insert({ to: body.signee_email, ...email, documentId: doc.id, requestId: request.id, kind: 'signing_link' });
         const eventIds = await deps.record(tx, { kind: 'request_created', at: now, request, document: doc, client });
-        return { request, emailId: status === WAITING ? null : emailId, eventIds };
+        return { request, emailId, eventIds };
       });
       if (emailId) await deps.jobs.enqueue('email.send', { emailId });
       await publishWebhookEvents(deps.jobs, eventIds);

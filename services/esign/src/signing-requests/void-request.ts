@@ -10,7 +10,7 @@ import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import { publishWebhookEvents } from '../webhooks/publish';
 import { cancelledEmail } from './emails';
 import { statusRecord } from './records';
-import { createSigningTurns } from './release-next-order';
+import type { SigningTurns } from './release-next-order';
 import { voidable } from './rules';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { DocumentsRepository } from '../documents/repository';
@@ -25,7 +25,7 @@ export type VoidRequestRepos = UnitOfWork<
     TurnRepos & {
       requests: Pick<SigningRequestsRepository, 'find' | 'update' | 'allSealed' | 'listForDocument' | 'releaseDue'>;
       documents: Pick<DocumentsRepository, 'lockRecord'>;
-      outbox: Pick<MailRepository, 'insert' | 'discardHeld' | 'releaseHeld'>;
+      outbox: Pick<MailRepository, 'insert' | 'discardHeld'>;
     }
 >;
 
@@ -42,10 +42,10 @@ export function createVoidRequest(deps: {
   jobs: JobEnqueuer<typeof sendEmailJob | typeof dispatchWebhookEventJob | typeof finaliseDocumentJob>;
   sender: (tenantId: string) => Promise<Sender>;
   record: RecordSigningEvents;
+  turns: SigningTurns;
   clock: () => Date;
 }) {
-  const { repos, clock } = deps;
-  const turns = createSigningTurns({ record: deps.record });
+  const { repos, clock, turns } = deps;
   return async function voidRequest(principal: EsignPrincipal, requestId: string, reason: string, _client: ClientInfo) {
     const found = await repos.requests.find(requestId);
     if (!found || found.tenantId !== principal.tenantId) throw new NotFoundError('Signing request not found', 'REQUEST_NOT_FOUND');

@@ -23,7 +23,7 @@ export function createFakeMailRepository(tables: FakeTables): MailRepository {
         documentId: email.documentId ?? null,
         requestId: email.requestId ?? null,
         kind: email.kind ?? 'other',
-        status: email.held ? 'held' : 'queued',
+        status: 'queued',
         attachmentKey: email.attachment?.key ?? null,
         attachmentName: email.attachment?.name ?? null,
         attempts: 0,
@@ -40,11 +40,6 @@ export function createFakeMailRepository(tables: FakeTables): MailRepository {
     openBody(row) {
       if (row.textBody !== null) return { text: row.textBody, html: row.htmlBody };
       throw new Error('the email has no body left (sent or given up)');
-    },
-    async releaseHeld(requestIds) {
-      const due = rows.filter((r) => r.requestId !== null && requestIds.includes(r.requestId) && r.status === 'held');
-      for (const r of due) r.status = 'queued';
-      return due.map((r) => r.id);
     },
     async discardHeld(requestIds) {
       rows.splice(0, rows.length, ...rows.filter((r) => !(r.status === 'held' && r.requestId !== null && requestIds.includes(r.requestId))));

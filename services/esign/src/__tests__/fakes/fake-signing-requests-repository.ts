@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { signingRequests } from '../../signing-requests/tables';
 import type { SigningRequestRow, SigningRequestsRepository } from '../../signing-requests/repository';
-import { EXPIRY, dueForRelease, effectiveStatus, firstReminderAt, readyToFinalise, reminderDue, stampOrder, EXPIRY_WARNING_HOURS } from '../../signing-requests/rules';
+import { EXPIRY, dueForRelease, effectiveStatus, expiryAtRelease, firstReminderAt, readyToFinalise, reminderDue, stampOrder, EXPIRY_WARNING_HOURS } from '../../signing-requests/rules';
 import { copy, notFaked, type FakeTables } from './fake-tables';
 
 /**
@@ -113,7 +113,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
     },
     async releaseDue(documentId, now) {
       const due = dueForRelease(ofDocument(documentId));
-      for (const r of due) Object.assign(r, { status: 'pending', nextReminderAt: firstReminderAt(r, now) });
+      for (const r of due) Object.assign(r, { status: 'pending', expiresAt: expiryAtRelease(r, now), nextReminderAt: firstReminderAt(r, now) });
       return due.map(copy);
     },
     async update(id, patch) {

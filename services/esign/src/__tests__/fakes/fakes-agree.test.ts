@@ -117,7 +117,7 @@ async function script(r: Repos): Promise<unknown[]> {
   note('nothing due', (await r.requests.releaseDue(MP_DOC, at(10))).map((q) => q.id));
   await r.requests.update(MP_REQ[1]!, { status: 'approved', signedAt: at(11) });
   await r.requests.update(MP_REQ[3]!, { status: 'signed', signedAt: at(11), sealStatus: 'sealed' });
-  note('released', (await r.requests.releaseDue(MP_DOC, at(11))).map((q) => [q.id, q.status, q.nextReminderAt]));
+  note('released', (await r.requests.releaseDue(MP_DOC, at(11))).map((q) => [q.id, q.status, q.nextReminderAt, q.expiresAt]));
   note('released once', (await r.requests.releaseDue(MP_DOC, at(12))).map((q) => q.id));
   note('reminders due without a sealed link', await r.requests.remindersDue(at(12), new Date(at(12).getTime() + 24 * 3600_000)));
   await r.requests.update(MP_REQ[0]!, { sealedToken: Buffer.from('sealed') });

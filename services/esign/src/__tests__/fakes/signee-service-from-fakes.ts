@@ -40,12 +40,13 @@ export function signeeServiceFromFakes(clock: () => Date) {
     meter: createFakeMeterRepository(tables),
   });
   const enqueued: SigneeFakes['enqueued'] = [];
+  const links = createLinkSealer(randomBytes(32));
   const service = createSigneeService({
     repos,
     sender: async () => ({ name: 'Ayuntamiento de Prueba', accentColor: null, logoUrl: null, logoPath: null }),
     notifyEmail: async () => null,
     publicUrl: 'https://firma.example.test',
-    links: createLinkSealer(randomBytes(32)),
+    links,
     files: createFileStore(mkdtempSync(join(tmpdir(), 'esign-unit-'))),
     jobs: {
       enqueue: async (name, payload) => {
@@ -62,5 +63,5 @@ export function signeeServiceFromFakes(clock: () => Date) {
     otp: createOtpCodes(randomBytes(32)),
     clock,
   });
-  return { service, fakes: { tables, repos, enqueued } satisfies SigneeFakes };
+  return { service, links, fakes: { tables, repos, enqueued } satisfies SigneeFakes };
 }
