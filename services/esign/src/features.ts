@@ -165,6 +165,7 @@ export function createSigningFeatures(deps: {
     pool: deps.pool,
     jobs,
     record,
+    sender: branding.sender,
     mailFiles: createMailFiles(config.mailDir),
     clock,
   });

@@ -145,7 +145,7 @@ async function composeEsign(
           sweep: createResumeInterruptedWork({ mail, signatures: signing.signatures, webhookDelivery: signing.webhookDelivery, jobs: enqueuer }),
           exclusive,
         },
-        reminders: { remindDue: () => signing.requests.remindDue(), exclusive },
+        reminders: { remindDue: () => signing.requests.remindDue(), settleBlocked: () => signing.requests.settleBlocked(clock()), exclusive },
       }),
     concurrency: config.workerConcurrency,
     schedules: () => esignSchedules(config, signing.files),

@@ -6,7 +6,7 @@ import type { AuditRepository } from '../audit/repository';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { MailFiles } from '../mail/mail-files';
 import type { MailRepository } from '../mail/repository';
-import { expireDueRequests } from '../signing-requests/expire-due';
+import { createExpireDue } from '../signing-requests/expire-due';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
 import type { WebhookDeliveriesRepository } from '../webhooks/deliveries-repository';
@@ -14,6 +14,8 @@ import type { WebhookEventsRepository } from '../webhooks/events-repository';
 import { publishWebhookEvents } from '../webhooks/publish';
 import type { JobEnqueuer } from '@firma-riesgo/service-kit';
 import type { dispatchWebhookEventJob } from '../webhooks/jobs';
+import type { sendEmailJob } from '../mail/jobs';
+import type { Sender } from '../branding/service';
 import type { EsignPrincipal } from '../keys/authenticate';
 import { storageKeys, type FileStore } from '../storage/file-store';
 import { inspectPdf, UnacceptablePdfError } from './pdf-inspection';
@@ -49,8 +51,10 @@ export interface DocumentsDeps {
   logger: Logger;
   /** Worker threads: an upload is parsed there, never on the request thread. */
   pool: Pick<PdfWorkerPool, 'run'>;
-  /** Webhook events go out through `webhook.dispatch` after commit. */
-  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>;
+  /** Webhook events go out through `webhook.dispatch` after commit; the notices of requests an expiry cancelled through `email.send`. */
+  jobs: JobEnqueuer<typeof dispatchWebhookEventJob | typeof sendEmailJob>;
+  /** The sender as signees see it (branding): the notice of a request an expiry cancelled shows it. */
+  sender: (tenantId: string) => Promise<Sender>;
   /** Writes uploads' and erasures' audit rows, webhook events and counts in their transactions. */
   record: RecordSigningEvents;
   /** Embedded mode's .eml files (DATA_DIR/mail): erasure deletes the document's. */
@@ -69,7 +73,8 @@ export function createDocumentsService(deps: DocumentsDeps) {
     return doc;
   }
 
-  const expireDue = async (documentId: string) => publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, documentId, clock()));
+  const expiry = createExpireDue({ repos, record: deps.record, sender: deps.sender, jobs: deps.jobs });
+  const expireDue = (documentId: string) => expiry.expireDue(documentId, clock());
 
   /**
    * Erasure: cancels pending requests, anonymises requests and events, deletes the

@@ -1,13 +1,9 @@
 import { ConflictError, GoneError, LockedError, NotFoundError } from '../errors';
-import type { JobEnqueuer } from '@firma-riesgo/service-kit';
 import type { DocumentRecord } from '../documents/repository';
-import type { dispatchWebhookEventJob } from '../webhooks/jobs';
-import type { RecordSigningEvents } from '../signing-events/record-event';
-import { expireDueRequests, type ExpiryRepos } from '../signing-requests/expire-due';
+import type { ExpireDue, ExpiryRepos } from '../signing-requests/expire-due';
 import { hashLinkToken } from '../signing-requests/link-token';
 import type { SigningRequestRow } from '../signing-requests/repository';
-import { effectiveStatus, signingBlock } from '../signing-requests/rules';
-import { publishWebhookEvents } from '../webhooks/publish';
+import { effectiveStatus, signingBlock, WAITING } from '../signing-requests/rules';
 
 /** What a signing link leads to: its request and the request's document. */
 export interface OpenedLink {
@@ -32,10 +28,10 @@ export function assertActive(request: SigningRequestRow, now: Date): void {
  * passed, the `request_expired` events published) and its document.
  */
 export function createLinkLoader(deps: {
-  /** The expiry writes the request and its events; the document is read. */
-  repos: ExpiryRepos;
-  jobs: JobEnqueuer<typeof dispatchWebhookEventJob>;
-  record: RecordSigningEvents;
+  /** The link's request and document are read. */
+  repos: Pick<ExpiryRepos, 'requests' | 'documents'>;
+  /** The lazy expiry of the document's requests (and what it blocks), its events published. */
+  expiry: Pick<ExpireDue, 'expireDue'>;
   clock: () => Date;
 }) {
   const { repos, clock } = deps;
@@ -45,8 +41,9 @@ export function createLinkLoader(deps: {
     let request = await repos.requests.findByTokenHash(tokenHash);
     if (!request) throw new NotFoundError('Unknown signing link', 'LINK_NOT_FOUND');
     const now = clock();
-    if (effectiveStatus(request, now) !== request.status) {
-      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, request.documentId, now));
+    // A waiting link: an earlier request's expiry may have cancelled it (expire-due.ts).
+    if (effectiveStatus(request, now) !== request.status || request.status === WAITING) {
+      await deps.expiry.expireDue(request.documentId, now, { settleBlocked: request.status === WAITING });
       request = (await repos.requests.findByTokenHash(tokenHash))!;
     }
     // The row only: no step of the signee's reads the document's status.

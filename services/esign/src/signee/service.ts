@@ -13,6 +13,7 @@ import type { FileStore } from '../storage/file-store';
 import type { WebhookDelivery } from '../webhooks/delivery';
 import { createConfirmSignature, type ConfirmSignatureRepos } from './confirm-signature';
 import { createErasedMeanwhile } from './erased-meanwhile';
+import { createExpireDue } from '../signing-requests/expire-due';
 import { createLinkLoader } from './link';
 import { createOpenSigningPage, type OpenSigningPageRepos } from './open-signing-page';
 import { createPageImage } from './page-image';
@@ -67,7 +68,7 @@ export interface SigneeDeps {
 export function createSigneeService(deps: SigneeDeps) {
   const { repos, files, jobs, record, pool } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const link = createLinkLoader({ repos, jobs, record, clock });
+  const link = createLinkLoader({ repos, expiry: createExpireDue({ repos, record, sender: deps.sender, jobs }), clock });
   const erasedMeanwhile = createErasedMeanwhile({ documents: repos.documents, files, clock });
   const recordView = createRecordView({ repos, jobs, record, clock });
   const reassignRequest = createReassignRequest({ repos, jobs, publicUrl: deps.publicUrl, sender: deps.sender, record, links: deps.links, clock });

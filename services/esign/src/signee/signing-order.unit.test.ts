@@ -5,7 +5,7 @@ import type { ClientInfo } from '../audit/client';
 import { documentFacts, documentStatus } from '../documents/rules';
 import { newLinkToken } from '../signing-requests/link-token';
 import { statusRecord } from '../signing-requests/records';
-import { cancelledByDecline, dueForRelease, initialStatus, readyToFinalise, stampOrder, voidable, waitingFor, type RequestRole, type RequestStatus } from '../signing-requests/rules';
+import { cancelledByDecline, cancelledByExpiry, dueForRelease, initialStatus, readyToFinalise, stampOrder, voidable, waitingFor, type RequestRole, type RequestStatus } from '../signing-requests/rules';
 import { renderSigningPage } from './pages';
 
 const row = (id: string, signingOrder: number, status: RequestStatus, role: RequestRole = 'signer', sealStatus: string | null = null) => ({
@@ -56,6 +56,15 @@ describe('the signing order rules', () => {
     expect(readyToFinalise([row('a1', 1, 'cancelled')])).toBe(false);
     const status = documentStatus(documentFacts({ erasedAt: null }, [row('a1', 1, 'declined'), row('b1', 1, 'signed'), row('c2', 2, 'cancelled')], now));
     expect(status).toBe('declined');
+  });
+
+  it('cancels every waiting request (cc included) once a signer or approver has expired, or is past its expiry, and nothing for an expired cc', () => {
+    const now = new Date('2026-06-01T00:00:00Z');
+    const late = { ...row('a1', 1, 'pending'), expiresAt: new Date('2026-05-31T00:00:00Z') };
+    expect(cancelledByExpiry([late, row('b1', 1, 'pending'), row('c2', 2, 'waiting'), row('d', 1, 'waiting', 'cc')], now).map((r) => r.id)).toEqual(['c2', 'd']);
+    expect(cancelledByExpiry([row('a1', 1, 'expired', 'approver'), row('c2', 2, 'waiting')], now).map((r) => r.id)).toEqual(['c2']);
+    expect(cancelledByExpiry([row('a1', 1, 'pending'), row('c2', 2, 'waiting')], now)).toEqual([]);
+    expect(cancelledByExpiry([row('d', 1, 'expired', 'cc'), row('c2', 2, 'waiting')], now)).toEqual([]);
   });
 
   it('keeps a document pending while a request waits, and signed when every signer and approver is done whatever its cc', () => {
@@ -136,6 +145,20 @@ describe('the signing order, on the signee service over fakes', () => {
     expect(link.textBody).toContain(`/firma/firmar/${b.token}`);
     expect(built.fakes.enqueued).toContainEqual({ name: 'email.send', payload: { emailId: link.id } });
     expect(built.fakes.tables.webhookEvents.filter((e) => e.type === 'request_ready').map((e) => e.data.request_id)).toEqual([b.id]);
+  });
+
+  it('answers a waiting link as cancelled once the lower order has expired, and tells its signee, with no sweep', async () => {
+    const { made } = await documentWith([{ order: 1 }, { order: 2 }]);
+    now = new Date(now.getTime() + 25 * 3600_000);
+    const gone = await failure(built.service.sendOtp(made[1]!.token, { declarationAccepted: true }, client));
+    expect([gone.status, gone.code]).toEqual([410, 'REQUEST_CANCELLED']);
+    expect(built.fakes.tables.requests.map((r) => [r.status, r.cancelReason])).toEqual([
+      ['expired', null],
+      ['cancelled', 'expired'],
+    ]);
+    const notice = built.fakes.tables.mail.find((m) => m.toAddress === made[1]!.email)!;
+    expect(notice.textBody).toContain('ha caducado');
+    expect(built.fakes.enqueued).toContainEqual({ name: 'email.send', payload: { emailId: notice.id } });
   });
 
   it('lets an approver approve with the code and the declaration, then releases the next order and records `approved`', async () => {

@@ -49,8 +49,8 @@ export type SigningEvent =
   | { kind: 'sealed'; request: Pick<SigningRequestRow, 'id'>; document: EventDocument; seal: { level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA'; tsaTime: Date | null; sha256: string } }
   /** The lazy update found a pending request past its expiry: recorded at the expiry time. */
   | { kind: 'request_expired'; request: Pick<SigningRequestRow, 'id' | 'tenantId' | 'expiresAt'>; document: EventDocument }
-  /** An open request was cancelled: its document was erased, another signee declined, or the tenant voided it. */
-  | { kind: 'request_cancelled'; at: Date; request: Pick<SigningRequestRow, 'id'>; document: EventDocument; reason: 'document_erased' | 'declined' | 'voided' }
+  /** An open request was cancelled: its document was erased, another signee declined, the tenant voided it, or a lower order expired (its turn can never come). */
+  | { kind: 'request_cancelled'; at: Date; request: Pick<SigningRequestRow, 'id'>; document: EventDocument; reason: 'document_erased' | 'declined' | 'voided' | 'expired' }
   /** A reminder (scheduled or manual) or the expiry warning was queued, with the link again. */
   | { kind: 'reminder_queued'; at: Date; request: Pick<SigningRequestRow, 'id' | 'tenantId'>; document: EventDocument; reminder: 'reminder' | 'expiry_warning'; manual: boolean; n: number }
   /** The tenant or the signee handed the request to someone else: both addresses masked. */

@@ -28,6 +28,7 @@ export interface EmailStrings {
   cancelSubject: (title: string) => string;
   cancelByDecline: (title: string) => string;
   cancelByVoid: (sender: string, title: string) => string;
+  cancelByExpiry: (title: string) => string;
   reminderPrefix: string;
   expiryWarningPrefix: string;
 }
@@ -52,6 +53,7 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     cancelSubject: (title) => `Solicitud de firma cancelada: ${title}`,
     cancelByDecline: (title) => `Otra persona ha rechazado firmar «${title}». Su solicitud de firma queda cancelada y el enlace ya no es válido.`,
     cancelByVoid: (sender, title) => `${sender} ha retirado la solicitud de firma de «${title}». El enlace ya no es válido.`,
+    cancelByExpiry: (title) => `Una firma anterior de «${title}» no se hizo a tiempo y su solicitud ha caducado, así que su turno ya no llegará. Su solicitud queda cancelada y el enlace ya no es válido.`,
     reminderPrefix: 'Recordatorio',
     expiryWarningPrefix: 'Su enlace caduca pronto',
   },
@@ -74,6 +76,7 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     cancelSubject: (title) => `Signing request cancelled: ${title}`,
     cancelByDecline: (title) => `Another signee declined to sign "${title}". Your signing request is cancelled and its link no longer works.`,
     cancelByVoid: (sender, title) => `${sender} withdrew the signing request for "${title}". The link no longer works.`,
+    cancelByExpiry: (title) => `An earlier signature of "${title}" was not given in time and its request expired, so your turn will not come. Your signing request is cancelled and its link no longer works.`,
     reminderPrefix: 'Reminder',
     expiryWarningPrefix: 'Your link expires soon',
   },
@@ -96,6 +99,7 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     cancelSubject: (title) => `Sol·licitud de signatura cancel·lada: ${title}`,
     cancelByDecline: (title) => `Una altra persona ha rebutjat signar «${title}». La vostra sol·licitud queda cancel·lada i l'enllaç ja no és vàlid.`,
     cancelByVoid: (sender, title) => `${sender} ha retirat la sol·licitud de signatura de «${title}». L'enllaç ja no és vàlid.`,
+    cancelByExpiry: (title) => `Una signatura anterior de «${title}» no es va fer a temps i la seva sol·licitud ha caducat, així que el vostre torn ja no arribarà. La vostra sol·licitud queda cancel·lada i l'enllaç ja no és vàlid.`,
     reminderPrefix: 'Recordatori',
     expiryWarningPrefix: 'El vostre enllaç caduca aviat',
   },
@@ -118,6 +122,7 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     cancelSubject: (title) => `Solicitude de sinatura cancelada: ${title}`,
     cancelByDecline: (title) => `Outra persoa rexeitou asinar «${title}». A súa solicitude queda cancelada e a ligazón xa non é válida.`,
     cancelByVoid: (sender, title) => `${sender} retirou a solicitude de sinatura de «${title}». A ligazón xa non é válida.`,
+    cancelByExpiry: (title) => `Unha sinatura anterior de «${title}» non se fixo a tempo e a súa solicitude caducou, así que a súa quenda xa non chegará. A súa solicitude queda cancelada e a ligazón xa non é válida.`,
     reminderPrefix: 'Recordatorio',
     expiryWarningPrefix: 'A súa ligazón caduca pronto',
   },
@@ -140,6 +145,7 @@ export const EMAIL_TEXT: Record<SigneeLocale, EmailStrings> = {
     cancelSubject: (title) => `Sinadura-eskaera bertan behera: ${title}`,
     cancelByDecline: (title) => `Beste pertsona batek «${title}» sinatzeari uko egin dio. Zure eskaera bertan behera geratu da eta esteka ez da baliozkoa jada.`,
     cancelByVoid: (sender, title) => `${sender}(e)k «${title}» dokumentuaren sinadura-eskaera kendu du. Esteka ez da baliozkoa jada.`,
+    cancelByExpiry: (title) => `«${title}» dokumentuaren aurreko sinadura bat ez da garaiz egin eta haren eskaera iraungi da; beraz, zure txanda ez da iritsiko. Zure eskaera bertan behera geratu da eta esteka ez da baliozkoa jada.`,
     reminderPrefix: 'Oroigarria',
     expiryWarningPrefix: 'Zure esteka laster iraungiko da',
   },

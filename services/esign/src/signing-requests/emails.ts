@@ -92,10 +92,11 @@ export function completionEmail(input: { locale: Locale; signeeName: string | nu
 }
 
 /** The signee's request was cancelled: another signee declined, or the sender voided it (with the sender's reason). */
-export function cancelledEmail(input: { locale: Locale; signeeName: string | null; tenant: string; documentTitle: string; cause: 'declined' | 'voided'; reason?: string; brand?: EmailBrand }): RenderedEmail {
+export function cancelledEmail(input: { locale: Locale; signeeName: string | null; tenant: string; documentTitle: string; cause: 'declined' | 'voided' | 'expired'; reason?: string; brand?: EmailBrand }): RenderedEmail {
   const t = EMAIL_TEXT[input.locale];
   const greeting = t.greeting(input.signeeName);
-  const intro = input.cause === 'declined' ? t.cancelByDecline(input.documentTitle) : t.cancelByVoid(input.tenant, input.documentTitle);
+  const intro =
+    input.cause === 'declined' ? t.cancelByDecline(input.documentTitle) : input.cause === 'expired' ? t.cancelByExpiry(input.documentTitle) : t.cancelByVoid(input.tenant, input.documentTitle);
   const text = [greeting, '', intro, ...(input.reason ? ['', t.messageLabel, input.reason] : []), ''].join('\n');
   const html = layout(
     input.locale,

@@ -4,7 +4,8 @@ import { defineJob, type JobHandlersOf, type JobLogger, type JobRegistry, type L
 /**
  * The reminder sweep (`send-reminders.ts` `remindDue`) as a repeatable job, every
  * ESIGN_REMINDER_INTERVAL_MS: the scheduled reminders and expiry warnings owed at the
- * runtime's clock. One run at a time across instances (the advisory lock
+ * runtime's clock, then the waiting requests an expiry blocked for good, cancelled
+ * (`expire-due.ts` `settleBlocked`). One run at a time across instances (the advisory lock
  * `esign:reminder-sweep`); each reminder is sent under its request's row lock and moves its
  * counters in the same transaction, so a second run finds nothing more to send.
  */
@@ -21,12 +22,14 @@ export const REMINDER_SWEEP_LOCK = 'esign:reminder-sweep';
 
 export function reminderJobHandlers(deps: {
   remindDue: () => Promise<{ reminders: number; warnings: number }>;
+  /** expire-due.ts `settleBlocked`: waiting requests an expiry blocked for good are cancelled and told. */
+  settleBlocked: () => Promise<number>;
   exclusive: <T>(name: string, work: () => Promise<T>) => Promise<LockedRun<T>>;
 }): JobHandlersOf<typeof reminderSweepJob> {
   return {
     'reminders.sweep': async (_payload, ctx: { logger: JobLogger }) => {
       try {
-        return await deps.exclusive(REMINDER_SWEEP_LOCK, () => deps.remindDue());
+        return await deps.exclusive(REMINDER_SWEEP_LOCK, async () => ({ ...(await deps.remindDue()), cancelledByExpiry: await deps.settleBlocked() }));
       } catch (err) {
         ctx.logger.warn({ err }, 'could not send the reminders due');
         return { ran: false };

@@ -23,7 +23,8 @@ describe('reminders', () => {
   });
 
   const api = () => request(env.rt.server!);
-  const sweep = () => env.rt.jobs!.queue.enqueueAndWait('reminders.sweep', {}, { timeoutMs: 30_000 });
+  const sweep = () =>
+    env.rt.jobs!.queue.enqueueAndWait('reminders.sweep', {}, { timeoutMs: 30_000 }) as Promise<{ ran: boolean; value: { reminders: number; warnings: number; cancelledByExpiry: number } }>;
   const mailsTo = (email: string, subject: RegExp) => env.smtp.messages.filter((m) => m.to.includes(email) && subject.test(mailText(m)));
 
   it('sends the scheduled reminders with the same link up to reminder_max, then the expiry warning 24 h before expiry, once', async () => {
@@ -35,22 +36,22 @@ describe('reminders', () => {
     const status = async () => (await api().get(`/firma/solicitudes/${id}/estado`).set('authorization', key)).body;
     expect(await status()).toMatchObject({ reminders_sent: 0, next_reminder_at: '2026-12-02T09:00:00.000Z' });
 
-    expect(await sweep()).toEqual({ ran: true, value: { reminders: 0, warnings: 0 } });
+    expect(await sweep()).toEqual({ ran: true, value: { reminders: 0, warnings: 0, cancelledByExpiry: 0 } });
     now = new Date(now.getTime() + 24 * HOUR);
-    expect(await sweep()).toEqual({ ran: true, value: { reminders: 1, warnings: 0 } });
+    expect(await sweep()).toEqual({ ran: true, value: { reminders: 1, warnings: 0, cancelledByExpiry: 0 } });
     const first = await env.smtp.waitFor((m) => m.to.includes('recordar@example.test') && /Subject: Recordatorio/.test(mailText(m)));
     expect(linkOf(first).token).toBe(link.token);
-    expect(await sweep()).toEqual({ ran: true, value: { reminders: 0, warnings: 0 } });
+    expect(await sweep()).toEqual({ ran: true, value: { reminders: 0, warnings: 0, cancelledByExpiry: 0 } });
     now = new Date(now.getTime() + 24 * HOUR);
-    expect(await sweep()).toEqual({ ran: true, value: { reminders: 1, warnings: 0 } });
+    expect(await sweep()).toEqual({ ran: true, value: { reminders: 1, warnings: 0, cancelledByExpiry: 0 } });
     expect(await status()).toMatchObject({ reminders_sent: 2, next_reminder_at: null });
     now = new Date(now.getTime() + 24 * HOUR);
-    expect(await sweep()).toEqual({ ran: true, value: { reminders: 0, warnings: 0 } });
+    expect(await sweep()).toEqual({ ran: true, value: { reminders: 0, warnings: 0, cancelledByExpiry: 0 } });
 
     // 120 h after creation it expires: the warning goes from 96 h on, once.
     now = new Date('2026-12-05T09:00:00Z');
-    expect(await sweep()).toEqual({ ran: true, value: { reminders: 0, warnings: 1 } });
-    expect(await sweep()).toEqual({ ran: true, value: { reminders: 0, warnings: 0 } });
+    expect(await sweep()).toEqual({ ran: true, value: { reminders: 0, warnings: 1, cancelledByExpiry: 0 } });
+    expect(await sweep()).toEqual({ ran: true, value: { reminders: 0, warnings: 0, cancelledByExpiry: 0 } });
     const warning = await env.smtp.waitFor((m) => m.to.includes('recordar@example.test') && /Subject: Su enlace caduca pronto/.test(mailText(m)));
     expect(linkOf(warning).token).toBe(link.token);
     expect(mailsTo('recordar@example.test', /Subject: Recordatorio/)).toHaveLength(2);
@@ -103,5 +104,45 @@ describe('reminders', () => {
       return rows.length === 3 ? rows : undefined;
     });
     expect(sent).toHaveLength(3);
+  });
+
+  it('cancels the waiting order and the cc, and tells them, once a lower order expired: the sweep does it with nobody reading the document', async () => {
+    now = new Date('2026-12-20T09:00:00Z');
+    const doc = (await api().post('/firma/documentos').set('authorization', key).attach('file', await samplePdf(), { filename: 'doc.pdf', contentType: 'application/pdf' })).body.document_id;
+    const create = async (body: object) => (await api().post('/firma/solicitudes').set('authorization', key).send({ document_id: doc, ...body })).body;
+    const first = await create({ signee_email: 'primero@example.test', expires_in_hours: 24, reminder_every_hours: 0 });
+    const second = await create({ signee_email: 'segundo@example.test', order: 2, reminder_every_hours: 0 });
+    const copy = await create({ signee_email: 'copia@example.test', role: 'cc' });
+    const estado = async (id: string) => (await api().get(`/firma/solicitudes/${id}/estado`).set('authorization', key)).body;
+
+    // Earlier tests' documents are settled first: a second before the expiry, this one's requests stay as they are.
+    now = new Date('2026-12-21T08:59:59Z');
+    await sweep();
+    expect((await sweep()).value.cancelledByExpiry).toBe(0);
+    expect((await estado(second.request_id)).status).toBe('waiting');
+
+    now = new Date('2026-12-21T09:00:00Z');
+    expect((await sweep()).value.cancelledByExpiry).toBe(2);
+    const rows = await signingTables(env.rt).requests.listForDocument(doc);
+    expect(rows.map((r) => [r.signeeEmail, r.status, r.cancelReason]).sort()).toEqual([
+      ['copia@example.test', 'cancelled', 'expired'],
+      ['primero@example.test', 'expired', null],
+      ['segundo@example.test', 'cancelled', 'expired'],
+    ]);
+    for (const to of ['segundo@example.test', 'copia@example.test']) {
+      const notice = await env.smtp.waitFor((m) => m.to.includes(to) && /Subject: Solicitud de firma cancelada/.test(mailText(m)));
+      expect(mailText(notice)).toContain('ha caducado');
+    }
+    // The waiting signee never got a link email; its link now answers as a cancelled link does.
+    expect(mailsTo('segundo@example.test', /\/firma\/firmar\//)).toEqual([]);
+    const link = await api().post(`/firma/firmar/${second.signing_url.split('/').pop()}/otp`).send({ declaration_accepted: true });
+    expect([link.status, link.body.code]).toEqual([410, 'REQUEST_CANCELLED']);
+    expect((await api().get(`/firma/documentos/${doc}`).set('authorization', key)).body.status).toBe('expired');
+    const trail = await signingTables(env.rt).audit.listForDocument(doc);
+    const cancelled = trail.filter((e) => e.kind === 'request_cancelled');
+    expect(cancelled.map((e) => e.requestId).sort()).toEqual([second.request_id, copy.request_id].sort());
+    expect(cancelled.map((e) => e.details)).toEqual([{ reason: 'expired' }, { reason: 'expired' }]);
+    expect((await sweep()).value.cancelledByExpiry).toBe(0);
+    expect(first.status).toBe('pending');
   });
 });

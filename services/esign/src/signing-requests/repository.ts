@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, inArray, isNotNull, ne, sql, type SQL, t
 import type { EsignDb } from '../db';
 import { preparedQuery, UNNAMED } from '../db/prepared';
 import { COPY_ROLE, EXPIRY, WAITING } from './rules';
-import { effectiveStatusSql, expiryDueSql, readyToFinaliseSql, stillPendingSql, waitingForSql } from './status-sql';
+import { blockedByExpirySql, effectiveStatusSql, expiryDueSql, readyToFinaliseSql, stillPendingSql, waitingForSql } from './status-sql';
 import { signingRequests } from './tables';
 
 export type SigningRequestRow = typeof signingRequests.$inferSelect;
@@ -131,6 +131,12 @@ export function createSigningRequestsRepository(db: EsignDb) {
         )
         .limit(500);
       return rows.map((r) => r.id);
+    },
+
+    /** Documents with a waiting request whose turn an expiry has blocked for good (rules.ts `cancelledByExpiry`), for the sweep; at most 200 a round. */
+    async documentsBlockedByExpiry(now: Date): Promise<string[]> {
+      const rows = await db.selectDistinct({ documentId: signingRequests.documentId }).from(signingRequests).where(blockedByExpirySql(now)).limit(200);
+      return rows.map((r) => r.documentId);
     },
 
     /** Locks the request until the transaction ends: of two confirmations, the second waits and then sees the first's outcome. */

@@ -134,6 +134,18 @@ export function cancelledByDecline<R extends { id: string; status: RequestStatus
   return requests.filter((r) => r.id !== declined.id && voidable(r, now));
 }
 
+/**
+ * What an expiry cancels: once a signer's or approver's request has expired, its part can
+ * never be done, so no waiting request of its document can ever be released, and the
+ * document can never complete: every waiting request (cc included) is cancelled, as a
+ * decline cancels them. Pending requests of the same order are left to sign their own copies
+ * until they expire.
+ */
+export function cancelledByExpiry<R extends { status: RequestStatus; role: RequestRole; expiresAt: Date }>(requests: R[], now: Date): R[] {
+  if (!requests.some((r) => r.role !== COPY_ROLE && effectiveStatus(r, now) === EXPIRY.to)) return [];
+  return requests.filter((r) => r.status === WAITING);
+}
+
 /** The waiting requests whose turn has come: every lower order is done (cc never: it has no turn). */
 export function dueForRelease<R extends TurnRow>(requests: R[]): R[] {
   return requests.filter((r) => r.status === WAITING && r.role !== COPY_ROLE && waitingFor(r, requests) === 0);

@@ -18,7 +18,7 @@ import { createSendReminders } from './send-reminders';
 import { createReassignRequest, type ReassignInput } from './reassign-request';
 import { reassignedRecord } from './records';
 import type { finaliseDocumentJob } from '../signatures/jobs';
-import { expireDueRequests } from './expire-due';
+import { createExpireDue } from './expire-due';
 import { newLinkToken } from './link-token';
 import { statusRecord } from './records';
 import { COPY_ROLE, firstReminderAt, initialStatus, WAITING } from './rules';
@@ -66,6 +66,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
 
   const reassignRequest = createReassignRequest({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, record: deps.record, links: deps.links, clock });
   const reminders = createSendReminders({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, links: deps.links, record: deps.record, clock });
+  const expiry = createExpireDue({ repos, record: deps.record, sender: deps.sender, jobs: deps.jobs });
   const turns = createSigningTurns({ record: deps.record, sender: deps.sender, links: deps.links, publicUrl: deps.publicUrl });
   const voidRequest = createVoidRequest({ repos, jobs: deps.jobs, sender: deps.sender, record: deps.record, turns, clock });
 
@@ -75,6 +76,8 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
 
     /** The reminder sweep's work (send-reminders.ts). */
     remindDue: reminders.remindDue,
+    /** The sweep's other part: waiting requests an expiry blocked for good are cancelled (expire-due.ts). */
+    settleBlocked: expiry.settleBlocked,
 
     /** One reminder now (at most one an hour after the last); answers the status record. */
     async remind(principal: EsignPrincipal, requestId: string): Promise<TSigningRequestStatus> {
@@ -168,7 +171,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
     async status(principal: EsignPrincipal, requestId: string): Promise<TSigningRequestStatus> {
       const row = await ownedRequest(principal, requestId);
       const now = clock();
-      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, row.documentId, now));
+      await expiry.expireDue(row.documentId, now);
       return statusRecord((await repos.requests.find(requestId))!, now, await repos.requests.listForDocument(row.documentId));
     },
 
@@ -177,7 +180,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
       // Ownership first: the sweep writes audit rows and webhook events, which another tenant's call must not cause.
       const doc = await repos.documents.find(documentId, now);
       if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
-      await publishWebhookEvents(deps.jobs, await expireDueRequests(repos, deps.record, documentId, now));
+      await expiry.expireDue(documentId, now);
       const rows = await repos.requests.listForDocument(documentId);
       return rows.map((row) => statusRecord(row, now, rows));
     },

@@ -63,3 +63,11 @@ export function doneSql(): SQL<boolean> {
 export function waitingForSql(): SQL<number> {
   return sql<number>`(select count(*)::int from ${r} o where o.document_id = ${r.documentId} and o.id <> ${r.id} and o.role <> ${sql.raw(`'${COPY_ROLE}'`)} and o.status not in (${statusList([...DONE_STATUSES, 'cancelled'])}) and (${r.role} = ${sql.raw(`'${COPY_ROLE}'`)} or o.signing_order < ${r.signingOrder}))`;
 }
+
+/**
+ * rules.ts `cancelledByExpiry` for a waiting row: a signer or approver of its document has
+ * expired (or its expiry is due), so the row's turn can never come.
+ */
+export function blockedByExpirySql(now: Date | Placeholder): SQL<boolean> {
+  return sql<boolean>`(${r.status} = ${status(WAITING)} and exists (select 1 from ${r} e where e.document_id = ${r.documentId} and e.role <> ${sql.raw(`'${COPY_ROLE}'`)} and (e.status = ${status(EXPIRY.to)} or (e.status = ${status(EXPIRY.from)} and e.expires_at <= ${instant(now)}::timestamptz))))`;
+}

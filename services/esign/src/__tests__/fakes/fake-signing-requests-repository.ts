@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { signingRequests } from '../../signing-requests/tables';
 import type { SigningRequestRow, SigningRequestsRepository } from '../../signing-requests/repository';
-import { EXPIRY, dueForRelease, effectiveStatus, expiryAtRelease, firstReminderAt, readyToFinalise, reminderDue, stampOrder, EXPIRY_WARNING_HOURS } from '../../signing-requests/rules';
+import { EXPIRY, cancelledByExpiry, dueForRelease, effectiveStatus, expiryAtRelease, firstReminderAt, readyToFinalise, reminderDue, stampOrder, EXPIRY_WARNING_HOURS } from '../../signing-requests/rules';
 import { copy, notFaked, type FakeTables } from './fake-tables';
 
 /**
@@ -134,6 +134,10 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       );
       for (const r of due) Object.assign(r, { status: EXPIRY.to, sealedToken: null, nextReminderAt: null });
       return due.map(copy);
+    },
+    async documentsBlockedByExpiry(now) {
+      const documentIds = [...new Set(rows.map((r) => r.documentId))];
+      return documentIds.filter((d) => cancelledByExpiry(ofDocument(d), now).length > 0).slice(0, 200);
     },
     async markSealed(id, seal) {
       const row = byId(id);

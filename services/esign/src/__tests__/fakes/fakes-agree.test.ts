@@ -114,6 +114,7 @@ async function script(r: Repos): Promise<unknown[]> {
   }
   note('signer positions', await Promise.all(MP_REQ.map((id) => r.requests.positionInDocument(MP_DOC, id))));
   note('status with waiting', (await r.documents.find(MP_DOC, at(10)))!.status);
+  note('blocked by expiry, before and after the expiry', [await r.requests.documentsBlockedByExpiry(at(58)), await r.requests.documentsBlockedByExpiry(at(59))]);
   note('nothing due', (await r.requests.releaseDue(MP_DOC, at(10))).map((q) => q.id));
   await r.requests.update(MP_REQ[1]!, { status: 'approved', signedAt: at(11) });
   await r.requests.update(MP_REQ[3]!, { status: 'signed', signedAt: at(11), sealStatus: 'sealed' });
