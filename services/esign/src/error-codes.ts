@@ -42,6 +42,7 @@ export const ESIGN_ERROR_CODES = {
   SEAL_IN_PROGRESS: { status: 409, description: 'the signature is still being sealed; try again shortly' },
   FINAL_PDF_NOT_READY: { status: 409, description: 'the final PDF is being built, or not every request is signed' },
   DOCUMENT_FINALISED: { status: 409, description: 'every request of the document is signed and its final PDF built' },
+  ORDER_ALREADY_STARTED: { status: 409, description: 'a new signer or approver would go below an order whose requests are already pending, signed or approved' },
   TENANT_EXISTS: { status: 409, description: 'a tenant with this id already exists' },
   LAST_ACTIVE_KEY: { status: 409, description: 'the key the call is made with is the last active key of its tenant; issue another first' },
   TOO_MANY_KEYS: { status: 409, description: 'the tenant holds 100 active keys, the most it may; revoke one first' },

@@ -188,6 +188,18 @@ describe('multi-party signing over HTTP', () => {
     expect(linkMailsTo('next@example.test')).toHaveLength(1);
   });
 
+  it('refuses a signer below an order that has started with 409 ORDER_ALREADY_STARTED, and writes nothing', async () => {
+    const id = await newDocument('Orden empezado');
+    await create(id, 'dos@example.test', { order: 2 });
+    const before = await env.rt.database.pool.query('select count(*)::int as n from signing_requests where document_id = $1', [id]);
+    const below = await api().post('/firma/solicitudes').set('authorization', key).send({ document_id: id, signee_email: 'uno@example.test', order: 1 });
+    expect([below.status, below.body.code]).toEqual([409, 'ORDER_ALREADY_STARTED']);
+    const after = await env.rt.database.pool.query('select count(*)::int as n from signing_requests where document_id = $1', [id]);
+    expect(after.rows[0]).toEqual(before.rows[0]);
+    expect((await create(id, 'tambien-dos@example.test', { order: 2 })).status).toBe('pending');
+    expect((await create(id, 'copia@example.test', { role: 'cc', order: 1 })).status).toBe('waiting');
+  });
+
   it('answers exactly as before to a client that sends no order or role', async () => {
     const id = await newDocument('Sin orden');
     const res = await api().post('/firma/solicitudes').set('authorization', key).send({ document_id: id, signee_email: 'solo@example.test' });

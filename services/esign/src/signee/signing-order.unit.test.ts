@@ -5,7 +5,7 @@ import type { ClientInfo } from '../audit/client';
 import { documentFacts, documentStatus } from '../documents/rules';
 import { newLinkToken } from '../signing-requests/link-token';
 import { statusRecord } from '../signing-requests/records';
-import { cancelledByDecline, cancelledByExpiry, dueForRelease, initialStatus, readyToFinalise, stampOrder, voidable, waitingFor, type RequestRole, type RequestStatus } from '../signing-requests/rules';
+import { cancelledByDecline, cancelledByExpiry, dueForRelease, initialStatus, readyToFinalise, stampOrder, undercutsStartedOrder, voidable, waitingFor, type RequestRole, type RequestStatus } from '../signing-requests/rules';
 import { renderSigningPage } from './pages';
 
 const row = (id: string, signingOrder: number, status: RequestStatus, role: RequestRole = 'signer', sealStatus: string | null = null) => ({
@@ -32,6 +32,16 @@ describe('the signing order rules', () => {
     expect(initialStatus({ role: 'signer', signingOrder: 2 }, existing)).toBe('waiting');
     expect(initialStatus({ role: 'signer', signingOrder: 2 }, [row('a1', 1, 'signed')])).toBe('pending');
     expect(initialStatus({ role: 'cc', signingOrder: 1 }, [])).toBe('waiting');
+  });
+
+  it('refuses a signer or approver below an order that has started, and lets one join a started order, a later one, or a cc anywhere', () => {
+    const started = [row('a2', 2, 'pending'), row('b3', 3, 'waiting'), row('c', 1, 'waiting', 'cc')];
+    expect(undercutsStartedOrder({ role: 'signer', signingOrder: 1 }, started)).toBe(2);
+    expect(undercutsStartedOrder({ role: 'approver', signingOrder: 1 }, [row('a2', 2, 'signed'), row('b4', 4, 'approved', 'approver')])).toBe(4);
+    expect(undercutsStartedOrder({ role: 'signer', signingOrder: 2 }, started)).toBeNull();
+    expect(undercutsStartedOrder({ role: 'signer', signingOrder: 3 }, started)).toBeNull();
+    expect(undercutsStartedOrder({ role: 'cc', signingOrder: 1 }, started)).toBeNull();
+    expect(undercutsStartedOrder({ role: 'signer', signingOrder: 1 }, [row('a2', 2, 'cancelled'), row('b2', 2, 'expired')])).toBeNull();
   });
 
   it('releases only the waiting signers and approvers whose lower orders are all done, never a cc', () => {

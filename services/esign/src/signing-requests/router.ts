@@ -27,7 +27,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
     operationId: 'createSigningRequest',
     summary: 'Create a signing request',
     description:
-      'For a document of the caller\'s tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant\'s document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased. Additions (multi-party signing): `order` (1-50, default 1) and `role` (signer, approver, cc). A request whose lower orders are not all signed or approved is created `waiting`: its email is held until its turn comes, then it becomes `pending`, the link is emailed and webhook `request_ready` fires. A cc gets no link (`signing_url: null`) and receives the completion copy. A client that sends neither field gets today\'s behaviour (`pending`, link emailed at once).',
+      'For a document of the caller\'s tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant\'s document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased. Additions (multi-party signing): `order` (1-50, default 1) and `role` (signer, approver, cc). A request whose lower orders are not all signed or approved is created `waiting`: no email is sent until its turn comes, then it becomes `pending`, the link is emailed and webhook `request_ready` fires. A cc gets no link (`signing_url: null`) and receives the completion copy. A client that sends neither field gets today\'s behaviour (`pending`, link emailed at once). A signer or approver cannot be added below an order that has already started (a request of a higher order pending, signed or approved): 409 ORDER_ALREADY_STARTED. A waiting request\'s validity (`expires_in_hours`) counts from its release, so `expires_at` moves then; if a lower order expires, the waiting requests are cancelled (`request_cancelled` with `reason: expired`) and their signees told.',
     tags: TAGS,
     security: SECURITY,
     body: ZCreateSigningRequestSchema,
@@ -35,7 +35,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
     responses: {
       200: { description: 'Created; the email is on its way (interface §4.1: 200)', content: { 'application/json': { schema: ZCreatedSigningRequestSchema } } },
       404: errorResponse('Document not found (DOCUMENT_NOT_FOUND)'),
-      409: errorResponse('Document finalised (DOCUMENT_FINALISED)'),
+      409: errorResponse('Document finalised (DOCUMENT_FINALISED); `order` below an order whose requests are already pending, signed or approved (ORDER_ALREADY_STARTED, an addition)'),
       410: errorResponse('Document erased (DOCUMENT_ERASED)'),
       429: rateLimitedResponse('More than ESIGN_REQUEST_RATE_LIMIT requests this minute, or ESIGN_REQUEST_DAILY_LIMIT today, from this tenant (all its keys together)'),
     },

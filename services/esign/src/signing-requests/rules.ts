@@ -45,6 +45,18 @@ export function waitingFor(request: Pick<TurnRow, 'id' | 'role' | 'signingOrder'
   return siblings.filter((s) => s.id !== request.id && counts(s) && (request.role === COPY_ROLE || s.signingOrder < request.signingOrder)).length;
 }
 
+/**
+ * A new signer or approver may not go below an order that has already started (a request of
+ * a higher order is pending, signed or approved): that request would not have been released
+ * had the new one been there first, and it cannot be taken back. Answers the highest started
+ * order it would undercut, or null when the new request fits. A cc has no turn.
+ */
+export function undercutsStartedOrder(request: Pick<TurnRow, 'role' | 'signingOrder'>, siblings: TurnRow[]): number | null {
+  if (request.role === COPY_ROLE) return null;
+  const started = siblings.filter((s) => s.role !== COPY_ROLE && (s.status === 'pending' || (DONE_STATUSES as readonly string[]).includes(s.status)) && s.signingOrder > request.signingOrder);
+  return started.length === 0 ? null : Math.max(...started.map((s) => s.signingOrder));
+}
+
 /** The status a new request starts in, given the document's other requests. */
 export function initialStatus(request: Pick<TurnRow, 'role' | 'signingOrder'>, siblings: TurnRow[]): 'waiting' | 'pending' {
   return request.role === COPY_ROLE || waitingFor({ id: '', ...request }, siblings) > 0 ? WAITING : 'pending';

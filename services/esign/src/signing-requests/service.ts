@@ -21,7 +21,7 @@ import type { finaliseDocumentJob } from '../signatures/jobs';
 import { createExpireDue } from './expire-due';
 import { newLinkToken } from './link-token';
 import { statusRecord } from './records';
-import { COPY_ROLE, firstReminderAt, initialStatus, WAITING } from './rules';
+import { COPY_ROLE, firstReminderAt, initialStatus, undercutsStartedOrder, WAITING } from './rules';
 import { randomUUID } from 'node:crypto';
 import type { LinkSealer } from './sealed-link';
 import type { SigningRequestRow, SigningRequestsRepository } from './repository';
@@ -114,6 +114,10 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
         }
         // The document's row lock orders this against the confirmations that release turns (release-next-order.ts).
         const siblings = await tx.requests.listForDocument(doc.id);
+        const undercut = undercutsStartedOrder({ role: body.role, signingOrder: body.order }, siblings);
+        if (undercut !== null) {
+          throw new ConflictError(`Order ${undercut} of this document has already started; a new request needs order ${undercut} or higher`, 'ORDER_ALREADY_STARTED');
+        }
         const status = initialStatus({ role: body.role, signingOrder: body.order }, siblings);
         const id = randomUUID();
         const request = await tx.requests.insert({
