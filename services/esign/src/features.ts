@@ -181,6 +181,7 @@ export function createSigningFeatures(deps: {
       publicUrl: config.publicUrl,
       links,
       notifyEmail: settings.notifyEmail,
+      embedOrigins: settings.embedOrigins,
       files,
       jobs,
       signatures,

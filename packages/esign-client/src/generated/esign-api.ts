@@ -840,12 +840,12 @@ export interface paths {
         };
         /**
          * The tenant's signing settings
-         * @description The address for decline notices and the tenant's completion copy, and the reminder defaults of new requests. A tenant that never set them gets the defaults (`updated_at: null`).
+         * @description The address for decline notices and the tenant's completion copy, the reminder defaults of new requests, and the origins allowed to frame the signing pages (`embed_origins`). A tenant that never set them gets the defaults (`updated_at: null`).
          */
         get: operations["getTenantSettings"];
         /**
          * Replace the tenant's signing settings
-         * @description Replaces every setting: an absent field takes its default (`notify_email` null, `reminder_every_hours` 72, `reminder_max` 3). Answers the settings as stored.
+         * @description Replaces every setting: an absent field takes its default (`notify_email` null, `reminder_every_hours` 72, `reminder_max` 3, `embed_origins` []). Answers the settings as stored.
          */
         put: operations["putTenantSettings"];
         post?: never;
@@ -2447,10 +2447,24 @@ export interface components {
             /** Format: date-time */
             updated_at: string | null;
         };
+        /**
+         * @example {
+         *       "notify_email": "firmas@acme.example",
+         *       "reminder_every_hours": 72,
+         *       "reminder_max": 3,
+         *       "embed_origins": [
+         *         "https://app.acme.example",
+         *         "http://localhost:5173"
+         *       ],
+         *       "updated_at": "2026-05-04T09:30:00.000Z"
+         *     }
+         */
         TenantSettings: {
             notify_email: string | null;
             reminder_every_hours: number;
             reminder_max: number;
+            /** @description The origins allowed to frame the signing pages, normalised; empty: no framing */
+            embed_origins: string[];
             /**
              * Format: date-time
              * @description null while every setting is its default
@@ -3664,6 +3678,8 @@ export interface operations {
     getSigningPage: {
         parameters: {
             query?: {
+                /** @description Extension: the origin of the tenant's page that frames this one (`https://app.example.com`); when it is one of the tenant's `embed_origins`, the page posts its `firma:*` events to it, and otherwise none */
+                origen?: string;
                 /** @description Overrides the request's language (es, en, ca, gl, eu) */
                 locale?: "es" | "en" | "ca" | "gl" | "eu";
                 /** @description Notice shown after a form post (fixed set of keys) */
@@ -3813,7 +3829,10 @@ export interface operations {
     };
     sendSigningCode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: the origin of the tenant's page that frames this one (`https://app.example.com`); when it is one of the tenant's `embed_origins`, the page posts its `firma:*` events to it, and otherwise none */
+                origen?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -3930,7 +3949,10 @@ export interface operations {
     };
     confirmSignature: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: the origin of the tenant's page that frames this one (`https://app.example.com`); when it is one of the tenant's `embed_origins`, the page posts its `firma:*` events to it, and otherwise none */
+                origen?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -4095,7 +4117,10 @@ export interface operations {
     };
     declineSigningRequest: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: the origin of the tenant's page that frames this one (`https://app.example.com`); when it is one of the tenant's `embed_origins`, the page posts its `firma:*` events to it, and otherwise none */
+                origen?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -5891,6 +5916,11 @@ export interface operations {
                      * @default 3
                      */
                     reminder_max?: number;
+                    /**
+                     * @description Extension: the origins of the tenant's own application allowed to frame its signing pages (at most 5; default none): `https://host[:port]`, or `http://` on 127.0.0.1 or localhost for development. Stored normalised (lowercase, no default port, no path or trailing slash). See "Embedding" in the README
+                     * @default []
+                     */
+                    embed_origins?: string[];
                 };
             };
         };
@@ -5940,7 +5970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description An invalid address, `reminder_every_hours` not 0 or 24-720, or `reminder_max` outside 0-10 */
+            /** @description An invalid address, `reminder_every_hours` not 0 or 24-720, `reminder_max` outside 0-10, or an `embed_origins` item that is not an allowed origin (its index in `loc`) or more than 5 of them */
             422: {
                 headers: {
                     [name: string]: unknown;

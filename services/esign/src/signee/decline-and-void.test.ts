@@ -98,7 +98,7 @@ describe('declining and voiding signing requests', () => {
 
   it('keeps the tenant settings: defaults until set, PUT replaces them (absent fields take their defaults), invalid values 422, tenant erasure removes them', async () => {
     const other = await env.keyFor('ajustes');
-    expect((await api().get('/firma/ajustes').set('authorization', other)).body).toEqual({ notify_email: null, reminder_every_hours: 72, reminder_max: 3, updated_at: null });
+    expect((await api().get('/firma/ajustes').set('authorization', other)).body).toEqual({ notify_email: null, reminder_every_hours: 72, reminder_max: 3, embed_origins: [], updated_at: null });
     const put = await api().put('/firma/ajustes').set('authorization', other).send({ notify_email: 'x@ajustes.example.test', reminder_every_hours: 24, reminder_max: 5 });
     expect(put.body).toMatchObject({ notify_email: 'x@ajustes.example.test', reminder_every_hours: 24, reminder_max: 5, updated_at: expect.any(String) });
     expect((await api().get('/firma/ajustes').set('authorization', other)).body).toEqual(put.body);

@@ -28,6 +28,8 @@ export interface SigningContext {
   brand: { logoPath: string | null; accentColor: string | null };
   /** The text of each page, for screen readers and copying; null when it cannot be read. */
   text: ExtractedText | null;
+  /** The tenant's origins allowed to frame the page (embed.ts); empty: none. */
+  embedOrigins: readonly string[];
 }
 
 /** Opening the page records `link_opened` under the request's lock. */
@@ -38,6 +40,8 @@ export function createOpenSigningPage(deps: {
   repos: OpenSigningPageRepos;
   link: LinkLoader;
   sender: (tenantId: string) => Promise<Sender>;
+  /** The tenant's `embed_origins` (tenant settings), read beside the sender. */
+  embedOrigins: (tenantId: string) => Promise<readonly string[]>;
   files: FileStore;
   /** Worker threads that read the document's text. */
   pool: Pick<PdfWorkerPool, 'run'>;
@@ -80,7 +84,7 @@ export function createOpenSigningPage(deps: {
         if (current && effectiveStatus(current, now) === 'pending' && !current.lockedAt) await deps.record(tx, { kind: 'link_opened', at: clock(), request: current, document, client });
       });
     }
-    const sender = await deps.sender(request.tenantId);
+    const [sender, embedOrigins] = await Promise.all([deps.sender(request.tenantId), deps.embedOrigins(request.tenantId)]);
     return {
       request,
       document,
@@ -89,6 +93,7 @@ export function createOpenSigningPage(deps: {
       status,
       waitingFor: status === WAITING ? waitingFor(request, await repos.requests.listForDocument(request.documentId)) : 0,
       otpOutstanding: otpState(request, now) === 'valid',
+      embedOrigins,
       text: status === 'pending' && !request.lockedAt && !document.erasedAt ? await documentText(document, client) : null,
     };
   };

@@ -64,12 +64,17 @@ export function renderNotFound(locale: Locale, nonce: string): string {
 }
 
 /** The signing page, or the page that explains why the link cannot be used. */
-export function renderSigningPage(ctx: SigningContext, options: { locale: Locale; nonce: string; token: string; notice?: string; error?: string }): string {
+/**
+ * `origen`: the framing page's origin (already checked against the tenant's list), kept in
+ * the form posts' URLs so the page they return to posts its events there too.
+ */
+export function renderSigningPage(ctx: SigningContext, options: { locale: Locale; nonce: string; token: string; notice?: string; error?: string; origen?: string }): string {
   const { locale, nonce } = options;
   const t = SIGNEE_TEXT[locale];
   const { request, document } = ctx;
   const base = `/firma/firmar/${encodeURIComponent(options.token)}`;
   const title = document.title ?? document.filename;
+  const keep = options.origen ? `?origen=${encodeURIComponent(options.origen)}` : '';
   if (ctx.status === 'signed') {
     if (document.erasedAt) return renderMessagePage(locale, nonce, t.erasedTitle, t.erasedBody);
     const parts = [`<p role="status">${escapeHtml(t.signedAt(formatDate(request.signedAt!, locale)))}</p>`];
@@ -119,7 +124,7 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
   <p><a href="${base}/documento" target="_blank" rel="noopener">${escapeHtml(t.open)}</a></p>
   ${documentText(ctx, t)}
 </section>
-<form id="firmar" method="post" action="${base}/confirmar">
+<form id="firmar" method="post" action="${base}/confirmar${escapeHtml(keep)}">
   <section aria-labelledby="decl-h">
     <h2 id="decl-h">${escapeHtml(t.step2)}</h2>
     ${inline('declaration_accepted')}
@@ -131,7 +136,7 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
   <section aria-labelledby="otp-h">
     <h2 id="otp-h">${escapeHtml(t.step3)}</h2>
     <p id="otp-help">${escapeHtml(t.otpHelp(hint))}</p>
-    <div class="row"><button type="submit" class="secondary" formaction="${base}/otp" formnovalidate>${escapeHtml(ctx.otpOutstanding ? t.resendCode : t.sendCode)}</button></div>
+    <div class="row"><button type="submit" class="secondary" formaction="${base}/otp${escapeHtml(keep)}" formnovalidate>${escapeHtml(ctx.otpOutstanding ? t.resendCode : t.sendCode)}</button></div>
     <div class="row">
       <label for="code">${escapeHtml(t.codeLabel)}</label>
       ${inline('code')}
@@ -154,7 +159,7 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
   </section>`}
   <div class="row"><button type="submit">${escapeHtml(request.role === 'approver' ? t.approve : t.sign)}</button></div>
 </form>
-<form id="rechazar" method="post" action="${base}/rechazar">
+<form id="rechazar" method="post" action="${base}/rechazar${escapeHtml(keep)}">
   <section aria-labelledby="decline-h">
     <h2 id="decline-h">${escapeHtml(t.declineTitle)}</h2>
     <p id="decline-help">${escapeHtml(t.declineHelp)}</p>

@@ -4,7 +4,8 @@ import { clientOf } from '../audit/client';
 import { errorResponse, validationErrorResponse } from '../openapi';
 import { ZReassignBodySchema, ZReassignedSchema } from '../signing-requests/schemas';
 import { jsonOrPageFlow, pdfHeaders, PDF } from './route-helpers';
-import { ZDeclineBodySchema, ZDeclinedSchema, ZTokenParamsSchema } from './schemas';
+import { ZDeclineBodySchema, ZDeclinedSchema, ZEmbedQuerySchema, ZTokenParamsSchema } from './schemas';
+import { carriedOrigin } from './embed';
 import type { SigneeService } from './service';
 
 const TAGS = ['signee'];
@@ -23,6 +24,7 @@ export function partyRoutes(router: Router, registry: OpenAPIRegistry, deps: { s
     tags: TAGS,
     security: [],
     params: ZTokenParamsSchema,
+    query: ZEmbedQuerySchema,
     body: ZDeclineBodySchema,
     bodyContentType: 'application/x-www-form-urlencoded',
     before: [forms],
@@ -35,7 +37,8 @@ export function partyRoutes(router: Router, registry: OpenAPIRegistry, deps: { s
       422: validationErrorResponse('`motivo` missing, empty or longer than 500 characters'),
       423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
     },
-    handler: ({ params, body }, req, res) => jsonOrPageFlow(req, res, params.token, () => signee.decline(params.token, body.motivo, clientOf(req))),
+    handler: ({ params, query, body }, req, res) =>
+      jsonOrPageFlow(req, res, params.token, () => signee.decline(params.token, body.motivo, clientOf(req)), { origen: carriedOrigin(query.origen) }),
   });
 
   defineRoute(router, registry, {

@@ -47,18 +47,27 @@ export async function jsonOrPageFlow<T>(
   res: Response,
   token: string,
   step: () => Promise<T>,
-  options: { then?: string; plainPageOn?: readonly string[] } = {},
+  options: { then?: string; plainPageOn?: readonly string[]; origen?: string } = {},
 ): Promise<T | undefined> {
   const form = wantsPageFlow(req);
   const page = `/firma/firmar/${encodeURIComponent(token)}`;
+  const back = (rest: string) => withOrigen(`${page}${rest}`, options.origen);
   try {
     const answer = await step();
     if (!form) return answer;
-    res.redirect(303, `${page}${options.then ?? ''}`);
+    res.redirect(303, back(options.then ?? ''));
   } catch (err) {
     const key = form ? formErrorKey(err) : null;
     if (key === null) throw err;
-    res.redirect(303, options.plainPageOn?.includes(key) ? page : `${page}?error=${encodeURIComponent(key)}#error`);
+    res.redirect(303, back(options.plainPageOn?.includes(key) ? '' : `?error=${encodeURIComponent(key)}#error`));
   }
   return undefined;
+}
+
+/** A page URL (path, query, fragment) with the framing page's `origen` added to its query, when there is one. */
+export function withOrigen(url: string, origen: string | undefined): string {
+  if (!origen) return url;
+  const hash = url.indexOf('#');
+  const [head, fragment] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  return `${head}${head.includes('?') ? '&' : '?'}origen=${encodeURIComponent(origen)}${fragment}`;
 }

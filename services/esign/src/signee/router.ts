@@ -7,18 +7,25 @@ import { errorResponse } from '../openapi';
 import { clientOf } from '../audit/client';
 import type { SigneeLocale as Locale } from '../signing-requests/email-strings';
 import { renderNotFound, renderSigningPage } from './pages';
-import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
+import { ZConfirmBodySchema, ZConfirmedSchema, ZEmbedQuerySchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { PageImageWidth, SigneeService } from './service';
 import { partyRoutes } from './party-routes';
 import { jsonOrPageFlow, pdfHeaders, PDF } from './route-helpers';
+import { carriedOrigin, embedEvents, eventOrigin, framePolicy, withEmbedScript } from './embed';
 
 const TAGS = ['signee'];
 const HTML = { 'text/html': { schema: z.string() } };
 
-/** The signing link is a bearer secret: no referrer, no caching, no indexing, no framing by others. */
-function pageHeaders(res: Response, nonce: string): void {
+/**
+ * The signing link is a bearer secret: no referrer, no caching, no indexing, and no framing
+ * but by the tenant's `embed_origins` (embed.ts): with some, `frame-ancestors` lists them
+ * and `X-Frame-Options` (which cannot name an origin) is not sent.
+ */
+function pageHeaders(res: Response, nonce: string, embedOrigins: readonly string[]): void {
+  const frame = framePolicy(embedOrigins);
+  if (!frame.denyXfo) res.removeHeader('X-Frame-Options');
   res.set({
-    'Content-Security-Policy': `default-src 'none'; img-src 'self' data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    'Content-Security-Policy': `default-src 'none'; img-src 'self' data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors ${frame.frameAncestors}`,
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',
     'X-Robots-Tag': 'noindex',
@@ -48,13 +55,17 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     responses: { 200: { description: 'The page', content: HTML }, 404: { description: 'Unknown link', content: HTML } },
     handler: async ({ params, query }, req, res) => {
       const nonce = randomBytes(16).toString('base64');
-      pageHeaders(res, nonce);
       try {
         const ctx = await signee.openPage(params.token, clientOf(req));
         const locale: Locale = query.locale ?? ctx.request.locale;
-        res.status(200).type('html').send(renderSigningPage(ctx, { locale, nonce, token: params.token, notice: query.aviso, error: query.error }));
+        pageHeaders(res, nonce, ctx.embedOrigins);
+        // Events (and `origen` kept through the form posts) only for an origin the tenant lists.
+        const origin = eventOrigin(query.origen, ctx.embedOrigins);
+        const page = renderSigningPage(ctx, { locale, nonce, token: params.token, notice: query.aviso, error: query.error, origen: origin ?? undefined });
+        res.status(200).type('html').send(origin ? withEmbedScript(page, nonce, origin, embedEvents(ctx, query.error)) : page);
       } catch (err) {
         if (err instanceof AppError && err.code === 'LINK_NOT_FOUND') {
+          pageHeaders(res, nonce, []);
           res.status(404).type('html').send(renderNotFound(query.locale ?? 'es', nonce));
           return;
         }
@@ -113,6 +124,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     tags: TAGS,
     security: [],
     params: ZTokenParamsSchema,
+    query: ZEmbedQuerySchema,
     body: ZOtpBodySchema,
     bodyContentType: 'application/x-www-form-urlencoded',
     before: [forms],
@@ -125,8 +137,11 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
       429: errorResponse('Too many codes this hour (OTP_RATE_LIMITED)'),
     },
-    handler: ({ params, body }, req, res) =>
-      jsonOrPageFlow(req, res, params.token, () => signee.sendOtp(params.token, { declarationAccepted: body.declaration_accepted }, clientOf(req)), { then: '?aviso=codigo-enviado#code' }),
+    handler: ({ params, query, body }, req, res) =>
+      jsonOrPageFlow(req, res, params.token, () => signee.sendOtp(params.token, { declarationAccepted: body.declaration_accepted }, clientOf(req)), {
+        then: '?aviso=codigo-enviado#code',
+        origen: carriedOrigin(query.origen),
+      }),
   });
 
   defineRoute(router, registry, {
@@ -139,6 +154,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     tags: TAGS,
     security: [],
     params: ZTokenParamsSchema,
+    query: ZEmbedQuerySchema,
     body: ZConfirmBodySchema,
     bodyContentType: 'application/x-www-form-urlencoded',
     before: [forms],
@@ -151,7 +167,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
       410: errorResponse('Expired (REQUEST_EXPIRED) or cancelled (REQUEST_CANCELLED)'),
       423: errorResponse('Locked after five wrong codes (REQUEST_LOCKED)'),
     },
-    handler: ({ params, body }, req, res) =>
+    handler: ({ params, query, body }, req, res) =>
       jsonOrPageFlow(
         req,
         res,
@@ -176,7 +192,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
           };
         },
         // The page says these itself: signed, expired, cancelled, locked.
-        { plainPageOn: ['ALREADY_SIGNED', 'REQUEST_EXPIRED', 'REQUEST_CANCELLED', 'REQUEST_LOCKED'] },
+        { plainPageOn: ['ALREADY_SIGNED', 'REQUEST_EXPIRED', 'REQUEST_CANCELLED', 'REQUEST_LOCKED'], origen: carriedOrigin(query.origen) },
       ),
   });
 

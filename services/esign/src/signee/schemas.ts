@@ -27,7 +27,18 @@ export const ZPageImageQuerySchema = z.object({
   ancho: z.enum(['480', '960', '1440']).default('960').transform(Number).describe('Width in pixels: 480, 960 (default) or 1440'),
 });
 
+/** `?origen=`: the origin of the page framing the signing page (see "Embedding" in the README). */
+const ZOrigen = z
+  .string()
+  .max(300)
+  .optional()
+  .describe("Extension: the origin of the tenant's page that frames this one (`https://app.example.com`); when it is one of the tenant's `embed_origins`, the page posts its `firma:*` events to it, and otherwise none");
+
+/** The form posts of the signing page carry the framing page's origin on to the page they return to. */
+export const ZEmbedQuerySchema = z.object({ origen: ZOrigen });
+
 export const ZSigningPageQuerySchema = z.object({
+  origen: ZOrigen,
   locale: z.enum(SIGNEE_LOCALES).optional().describe("Overrides the request's language (es, en, ca, gl, eu)"),
   aviso: z.string().max(40).optional().describe('Notice shown after a form post (fixed set of keys)'),
   error: z.string().max(40).optional().describe('Error code shown after a failed form post (fixed set of codes)'),

@@ -38,6 +38,8 @@ export interface SigneeDeps {
   repos: SigneeRepos;
   /** The sender as signees see it (branding): the page and the code email show it. */
   sender: (tenantId: string) => Promise<Sender>;
+  /** The origins allowed to frame the tenant's signing pages (tenant settings `embed_origins`). */
+  embedOrigins: (tenantId: string) => Promise<readonly string[]>;
   /** ESIGN_PUBLIC_URL: a reassignment's new link. */
   publicUrl: string;
   /** Seals a reassignment's new link token at rest, for reminders. */
@@ -73,7 +75,7 @@ export function createSigneeService(deps: SigneeDeps) {
   const recordView = createRecordView({ repos, jobs, record, clock });
   const reassignRequest = createReassignRequest({ repos, jobs, publicUrl: deps.publicUrl, sender: deps.sender, record, links: deps.links, clock });
   return {
-    openPage: createOpenSigningPage({ repos, link, sender: deps.sender, files, pool, erasedMeanwhile, record, logger: deps.logger, clock }),
+    openPage: createOpenSigningPage({ repos, link, sender: deps.sender, embedOrigins: deps.embedOrigins, files, pool, erasedMeanwhile, record, logger: deps.logger, clock }),
     viewDocument: createViewDocument({ link, files, recordView }),
     pageImage: createPageImage({ link, files, pool, erasedMeanwhile, recordView }),
     sendOtp: createSendCode({ repos, link, sender: deps.sender, jobs, otp: deps.otp, record, clock }),

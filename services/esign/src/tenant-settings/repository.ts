@@ -15,9 +15,14 @@ export function createTenantSettingsRepository(db: EsignDb) {
       const [saved] = await db
         .insert(tenantSettings)
         .values(row)
-        .onConflictDoUpdate({ target: tenantSettings.tenantId, set: { notifyEmail: row.notifyEmail, reminderEveryHours: row.reminderEveryHours, reminderMax: row.reminderMax, updatedAt: row.updatedAt } })
+        .onConflictDoUpdate({ target: tenantSettings.tenantId, set: { notifyEmail: row.notifyEmail, reminderEveryHours: row.reminderEveryHours, reminderMax: row.reminderMax, embedOrigins: row.embedOrigins, updatedAt: row.updatedAt } })
         .returning();
       return saved!;
+    },
+    /** Only the embed origins, by primary key: the signing page reads them on every load. */
+    async embedOrigins(tenantId: string): Promise<string[]> {
+      const [row] = await db.select({ origins: tenantSettings.embedOrigins }).from(tenantSettings).where(eq(tenantSettings.tenantId, tenantId)).limit(1);
+      return row?.origins ?? [];
     },
     async remove(tenantId: string): Promise<boolean> {
       const rows = await db.delete(tenantSettings).where(eq(tenantSettings.tenantId, tenantId)).returning({ id: tenantSettings.tenantId });

@@ -17,7 +17,7 @@ export function tenantSettingsRouter(registry: OpenAPIRegistry, deps: { settings
     path: '/firma/ajustes',
     operationId: 'getTenantSettings',
     summary: "The tenant's signing settings",
-    description: 'The address for decline notices and the tenant\'s completion copy, and the reminder defaults of new requests. A tenant that never set them gets the defaults (`updated_at: null`).',
+    description: 'The address for decline notices and the tenant\'s completion copy, the reminder defaults of new requests, and the origins allowed to frame the signing pages (`embed_origins`). A tenant that never set them gets the defaults (`updated_at: null`).',
     tags: TAGS,
     security: SECURITY,
     before: [deps.authenticate],
@@ -30,7 +30,7 @@ export function tenantSettingsRouter(registry: OpenAPIRegistry, deps: { settings
     path: '/firma/ajustes',
     operationId: 'putTenantSettings',
     summary: "Replace the tenant's signing settings",
-    description: 'Replaces every setting: an absent field takes its default (`notify_email` null, `reminder_every_hours` 72, `reminder_max` 3). Answers the settings as stored.',
+    description: 'Replaces every setting: an absent field takes its default (`notify_email` null, `reminder_every_hours` 72, `reminder_max` 3, `embed_origins` []). Answers the settings as stored.',
     tags: TAGS,
     security: SECURITY,
     body: ZTenantSettingsBodySchema,
@@ -38,7 +38,7 @@ export function tenantSettingsRouter(registry: OpenAPIRegistry, deps: { settings
     before: [deps.authenticate],
     responses: {
       200: { description: 'The settings as stored', content: { 'application/json': { schema: ZTenantSettingsSchema } } },
-      422: validationErrorResponse('An invalid address, `reminder_every_hours` not 0 or 24-720, or `reminder_max` outside 0-10'),
+      422: validationErrorResponse('An invalid address, `reminder_every_hours` not 0 or 24-720, `reminder_max` outside 0-10, or an `embed_origins` item that is not an allowed origin (its index in `loc`) or more than 5 of them'),
     },
     handler: async ({ body }, _req, res) => settings.put(principalOf(res.locals), body),
   });

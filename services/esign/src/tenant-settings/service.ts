@@ -4,10 +4,16 @@ import type { TenantSettingsRepository, TenantSettingsRow } from './repository';
 import type { TTenantSettings, ZTenantSettingsBodySchema } from './schemas';
 
 /** The settings a tenant without a row has. */
-export const DEFAULT_TENANT_SETTINGS = { notifyEmail: null, reminderEveryHours: 72, reminderMax: 3 } as const;
+export const DEFAULT_TENANT_SETTINGS = { notifyEmail: null, reminderEveryHours: 72, reminderMax: 3, embedOrigins: [] as string[] } as const;
 
-function record(row: Pick<TenantSettingsRow, 'notifyEmail' | 'reminderEveryHours' | 'reminderMax'> & { updatedAt: Date | null }): TTenantSettings {
-  return { notify_email: row.notifyEmail, reminder_every_hours: row.reminderEveryHours, reminder_max: row.reminderMax, updated_at: row.updatedAt?.toISOString() ?? null };
+function record(row: Pick<TenantSettingsRow, 'notifyEmail' | 'reminderEveryHours' | 'reminderMax'> & { embedOrigins: readonly string[]; updatedAt: Date | null }): TTenantSettings {
+  return {
+    notify_email: row.notifyEmail,
+    reminder_every_hours: row.reminderEveryHours,
+    reminder_max: row.reminderMax,
+    embed_origins: [...row.embedOrigins],
+    updated_at: row.updatedAt?.toISOString() ?? null,
+  };
 }
 
 export function createTenantSettingsService(deps: { repo: TenantSettingsRepository; clock: () => Date }) {
@@ -18,7 +24,7 @@ export function createTenantSettingsService(deps: { repo: TenantSettingsReposito
     },
     /** Replaces the settings (absent fields were given their defaults by the schema). */
     async put(principal: EsignPrincipal, body: z.output<typeof ZTenantSettingsBodySchema>): Promise<TTenantSettings> {
-      const saved = await repo.put({ tenantId: principal.tenantId, notifyEmail: body.notify_email, reminderEveryHours: body.reminder_every_hours, reminderMax: body.reminder_max, updatedAt: deps.clock() });
+      const saved = await repo.put({ tenantId: principal.tenantId, notifyEmail: body.notify_email, reminderEveryHours: body.reminder_every_hours, reminderMax: body.reminder_max, embedOrigins: body.embed_origins, updatedAt: deps.clock() });
       return record(saved);
     },
     /** Where the tenant's decline and completion notices go, or null. */
@@ -30,6 +36,8 @@ export function createTenantSettingsService(deps: { repo: TenantSettingsReposito
       const row = (await repo.find(tenantId)) ?? DEFAULT_TENANT_SETTINGS;
       return { reminderEveryHours: row.reminderEveryHours, reminderMax: row.reminderMax };
     },
+    /** The origins allowed to frame the tenant's signing pages (none without settings). */
+    embedOrigins: (tenantId: string): Promise<string[]> => repo.embedOrigins(tenantId),
     /** Tenant erasure: the settings row (its notification address) goes; true when there was one. */
     eraseTenant: (tenantId: string) => repo.remove(tenantId),
   };

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from '../keys/tables';
 
@@ -14,5 +15,10 @@ export const tenantSettings = pgTable('tenant_settings', {
   /** The reminder defaults of the tenant's new requests (signing-requests/rules.ts reminders). */
   reminderEveryHours: integer('reminder_every_hours').notNull().default(72),
   reminderMax: integer('reminder_max').notNull().default(3),
+  /** Origins allowed to frame the tenant's signing pages (embed-origins.ts), normalised; empty: none. */
+  embedOrigins: text('embed_origins')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });

@@ -45,6 +45,7 @@ export function signeeServiceFromFakes(clock: () => Date) {
     repos,
     sender: async () => ({ name: 'Ayuntamiento de Prueba', accentColor: null, logoUrl: null, logoPath: null }),
     notifyEmail: async () => null,
+    embedOrigins: async () => [],
     publicUrl: 'https://firma.example.test',
     links,
     files: createFileStore(mkdtempSync(join(tmpdir(), 'esign-unit-'))),

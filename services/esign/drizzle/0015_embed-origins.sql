@@ -1,0 +1,1 @@
+ALTER TABLE "tenant_settings" ADD COLUMN "embed_origins" text[] DEFAULT '{}'::text[] NOT NULL;
