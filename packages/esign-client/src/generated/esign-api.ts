@@ -137,7 +137,7 @@ export interface paths {
         put?: never;
         /**
          * Create a signing request
-         * @description For a document of the caller's tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant's document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased. Additions (multi-party signing): `order` (1-50, default 1) and `role` (signer, approver, cc). A request whose lower orders are not all signed or approved is created `waiting`: its email is held until its turn comes, then it becomes `pending`, the link is emailed and webhook `request_ready` fires. A cc gets no link (`signing_url: null`) and receives the completion copy. A client that sends neither field gets today's behaviour (`pending`, link emailed at once).
+         * @description For a document of the caller's tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant's document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased. Additions (multi-party signing): `order` (1-50, default 1) and `role` (signer, approver, cc). A request whose lower orders are not all signed or approved is created `waiting`: no email is sent until its turn comes, then it becomes `pending`, the link is emailed and webhook `request_ready` fires. A cc gets no link (`signing_url: null`) and receives the completion copy. A client that sends neither field gets today's behaviour (`pending`, link emailed at once). A signer or approver cannot be added below an order that has already started (a request of a higher order pending, signed or approved): 409 ORDER_ALREADY_STARTED. A waiting request's validity (`expires_in_hours`) counts from its release, so `expires_at` moves then; if a lower order expires, the waiting requests are cancelled (`request_cancelled` with `reason: expired`) and their signees told.
          */
         post: operations["createSigningRequest"];
         delete?: never;
@@ -1820,6 +1820,7 @@ export interface components {
          *     | 409 | `SEAL_IN_PROGRESS` | the signature is still being sealed; try again shortly |
          *     | 409 | `FINAL_PDF_NOT_READY` | the final PDF is being built, or not every request is signed |
          *     | 409 | `DOCUMENT_FINALISED` | every request of the document is signed and its final PDF built |
+         *     | 409 | `ORDER_ALREADY_STARTED` | a new signer or approver would go below an order whose requests are already pending, signed or approved |
          *     | 409 | `TENANT_EXISTS` | a tenant with this id already exists |
          *     | 409 | `LAST_ACTIVE_KEY` | the key the call is made with is the last active key of its tenant; issue another first |
          *     | 409 | `TOO_MANY_KEYS` | the tenant holds 100 active keys, the most it may; revoke one first |
@@ -2045,6 +2046,8 @@ export interface components {
             next_reminder_at: string | null;
             /** @description The previous signee's address, masked, after a reassignment (addition) */
             reassigned_from: string | null;
+            /** @description The reason (`motivo`) given with the last reassignment, or null (addition; `[suprimido]` after erasure) */
+            reassign_reason: string | null;
             /** @description Requests of a lower order (every signer and approver, for a cc) not yet signed or approved (addition) */
             waiting_for: number;
         };
@@ -2084,6 +2087,8 @@ export interface components {
             signing_url: string | null;
             /** @description The previous address, masked */
             reassigned_from: string;
+            /** @description The reason given (`motivo`), or null */
+            reassign_reason: string | null;
             /** @description The new address, masked */
             email_hint: string;
             reassignments_left: number;
@@ -3220,7 +3225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Document finalised (DOCUMENT_FINALISED) */
+            /** @description Document finalised (DOCUMENT_FINALISED); `order` below an order whose requests are already pending, signed or approved (ORDER_ALREADY_STARTED, an addition) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3332,6 +3337,7 @@ export interface operations {
                      *       "reminders_sent": 0,
                      *       "next_reminder_at": null,
                      *       "reassigned_from": null,
+                     *       "reassign_reason": null,
                      *       "waiting_for": 0
                      *     }
                      */
@@ -3595,7 +3601,7 @@ export interface operations {
                      */
                     signee_email: string;
                     signee_name?: string;
-                    /** @description Why, for the caller's own records: validated, not stored (the trail records the two masked addresses) */
+                    /** @description Why, 1-500 characters: kept on the request (`reassign_reason` in its status record, erased with the document); the trail records the two masked addresses, not the reason */
                     motivo?: string;
                 };
             };
@@ -4244,7 +4250,7 @@ export interface operations {
                      */
                     signee_email: string;
                     signee_name?: string;
-                    /** @description Why, for the caller's own records: validated, not stored (the trail records the two masked addresses) */
+                    /** @description Why, 1-500 characters: kept on the request (`reassign_reason` in its status record, erased with the document); the trail records the two masked addresses, not the reason */
                     motivo?: string;
                 };
             };

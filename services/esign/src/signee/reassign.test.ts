@@ -36,11 +36,11 @@ describe('reassigning signing requests', () => {
     const second = await create(id, 'ausente@example.test', { order: 2 });
     const res = await api().post(`/firma/solicitudes/${second.request_id}/reasignar`).set('authorization', key).send({ signee_email: 'colega@example.test', signee_name: 'Colega', motivo: 'De vacaciones' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ request_id: second.request_id, status: 'waiting', reassigned_from: 'a***@e***.test', email_hint: 'c***@e***.test', reassignments_left: 4 });
+    expect(res.body).toMatchObject({ request_id: second.request_id, status: 'waiting', reassigned_from: 'a***@e***.test', reassign_reason: 'De vacaciones', email_hint: 'c***@e***.test', reassignments_left: 4 });
     const old = await api().post(`/firma/firmar/${tokenOf(second.signing_url)}/otp`).send({ declaration_accepted: true });
     expect([old.status, old.body.code]).toEqual([404, 'LINK_NOT_FOUND']);
     const status = (await api().get(`/firma/solicitudes/${second.request_id}/estado`).set('authorization', key)).body;
-    expect(status).toMatchObject({ signee_email: 'colega@example.test', order: 2, role: 'signer', status: 'waiting', reassigned_from: 'a***@e***.test' });
+    expect(status).toMatchObject({ signee_email: 'colega@example.test', order: 2, role: 'signer', status: 'waiting', reassigned_from: 'a***@e***.test', reassign_reason: 'De vacaciones' });
 
     // The first signs; the colleague (not the absent one) gets the new link.
     const t1 = tokenOf(first.signing_url);
@@ -53,6 +53,11 @@ describe('reassigning signing requests', () => {
     expect(env.smtp.messages.filter((m) => m.to.includes('ausente@example.test'))).toEqual([]);
     const trail = await signingTables(env.rt).audit.listForDocument(id);
     expect(trail.filter((e) => e.kind === 'reassigned').map((e) => e.details)).toEqual([{ from: 'a***@e***.test', to: 'c***@e***.test', by: 'tenant' }]);
+
+    // The reason is personal data of the request: erasure takes it with the rest.
+    await api().delete(`/firma/documentos/${id}`).set('authorization', key).expect(200);
+    const [erased] = (await signingTables(env.rt).requests.listForDocument(id)).filter((r) => r.id === second.request_id);
+    expect([erased!.reassignReason, erased!.reassignedFrom]).toEqual(['[suprimido]', '[suprimido]']);
   });
 
   it('the signee hands it on only with allow_reassign, must view again, and five reassignments are the limit', async () => {

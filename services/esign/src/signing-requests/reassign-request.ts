@@ -68,6 +68,7 @@ export function createReassignRequest(deps: {
         reassignCount: current.reassignCount + 1,
         reassignedFrom: from,
         reassignedAt: now,
+        reassignReason: input.reason ?? null,
         otpHash: null,
         otpExpiresAt: null,
         otpFailedAttempts: 0,

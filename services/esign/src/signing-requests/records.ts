@@ -40,6 +40,7 @@ export function statusRecord(row: SigningRequestRow, now: Date, siblings: Signin
     reminders_sent: row.remindersSent,
     next_reminder_at: row.nextReminderAt?.toISOString() ?? null,
     reassigned_from: row.reassignedFrom,
+    reassign_reason: row.reassignReason,
     waiting_for: waitingFor(row, siblings),
   };
 }
@@ -51,6 +52,7 @@ export function reassignedRecord(row: SigningRequestRow, signingUrl: string | nu
     status: row.status as 'pending' | 'waiting',
     signing_url: signingUrl,
     reassigned_from: row.reassignedFrom ?? '',
+    reassign_reason: row.reassignReason,
     email_hint: maskEmail(row.signeeEmail),
     reassignments_left: MAX_REASSIGNMENTS - row.reassignCount,
   };

@@ -274,6 +274,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
           copyExpiresAt: null,
           sealedToken: null,
           reassignedFrom: sql`case when ${signingRequests.reassignedFrom} is null then null else '[suprimido]' end`,
+          reassignReason: sql`case when ${signingRequests.reassignReason} is null then null else '[suprimido]' end`,
           declineReason: sql`case when ${signingRequests.declineReason} is null then null else '[suprimido]' end`,
           cancelReason: sql`case when ${signingRequests.cancelReason} is null or ${signingRequests.cancelReason} = 'declined' then ${signingRequests.cancelReason} else '[suprimido]' end`,
         })

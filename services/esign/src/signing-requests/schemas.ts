@@ -97,6 +97,7 @@ export const ZSigningRequestStatusSchema = z
     reminders_sent: z.number().int().describe('Reminders sent so far, scheduled and manual (addition)'),
     next_reminder_at: z.iso.datetime().nullable().describe('When the next scheduled reminder goes, or null (addition)'),
     reassigned_from: z.string().nullable().describe('The previous signee\'s address, masked, after a reassignment (addition)'),
+    reassign_reason: z.string().nullable().describe('The reason (`motivo`) given with the last reassignment, or null (addition; `[suprimido]` after erasure)'),
     waiting_for: z.number().int().describe('Requests of a lower order (every signer and approver, for a cc) not yet signed or approved (addition)'),
   })
   .openapi('SigningRequestStatus');
@@ -125,6 +126,7 @@ export const SIGNING_REQUEST_STATUS_EXAMPLE: z.infer<typeof ZSigningRequestStatu
   reminders_sent: 0,
   next_reminder_at: null,
   reassigned_from: null,
+  reassign_reason: null,
   waiting_for: 0,
 };
 export type TSigningRequestStatus = z.infer<typeof ZSigningRequestStatusSchema>;
@@ -140,7 +142,7 @@ export const ZVoidRequestSchema = z.object({
 export const ZReassignBodySchema = z.object({
   signee_email: z.email().max(254).describe('The new signee'),
   signee_name: z.string().trim().min(1).max(200).optional(),
-  motivo: z.string().trim().min(1).max(500).optional().describe('Why, for the caller\'s own records: validated, not stored (the trail records the two masked addresses)'),
+  motivo: z.string().trim().min(1).max(500).optional().describe('Why, 1-500 characters: kept on the request (`reassign_reason` in its status record, erased with the document); the trail records the two masked addresses, not the reason'),
 });
 
 export const ZReassignedSchema = z
@@ -149,6 +151,7 @@ export const ZReassignedSchema = z
     status: z.enum(['pending', 'waiting']),
     signing_url: z.url().nullable().describe('The new personal link (shown once, to the tenant only; null for a signee\'s reassignment: the new signee gets it by email)'),
     reassigned_from: z.string().describe('The previous address, masked'),
+    reassign_reason: z.string().nullable().describe('The reason given (`motivo`), or null'),
     email_hint: z.string().describe('The new address, masked'),
     reassignments_left: z.number().int(),
   })

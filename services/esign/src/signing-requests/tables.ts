@@ -65,6 +65,8 @@ export const signingRequests = pgTable(
     reassignCount: integer('reassign_count').notNull().default(0),
     reassignedFrom: text('reassigned_from'),
     reassignedAt: timestamp('reassigned_at', { withTimezone: true }),
+    /** The reason given with the last reassignment (`motivo`), if any: answered in the status record, erased with the document. */
+    reassignReason: text('reassign_reason'),
     /** The link token sealed at rest (sealed-link.ts), for reminders; null once the request closes. */
     sealedToken: bytea('sealed_token'),
     /** Reminders: every N hours while pending (0: none), at most `reminder_max`; the count, the last, the next; the expiry warning. */

@@ -53,6 +53,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
         reassignCount: 0,
         reassignedFrom: null,
         reassignedAt: null,
+        reassignReason: null,
         sealedToken: null,
         reminderEveryHours: 72,
         reminderMax: 3,
@@ -160,7 +161,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       const mine = rows.filter((r) => r.documentId === documentId);
       const gone = (v: string | null) => (v === null ? null : '[suprimido]');
       for (const r of mine) {
-        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, copyTokenHash: null, copyExpiresAt: null, sealedToken: null, declineReason: gone(r.declineReason), reassignedFrom: gone(r.reassignedFrom), cancelReason: r.cancelReason === null || r.cancelReason === 'declined' ? r.cancelReason : '[suprimido]' });
+        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, copyTokenHash: null, copyExpiresAt: null, sealedToken: null, declineReason: gone(r.declineReason), reassignedFrom: gone(r.reassignedFrom), reassignReason: gone(r.reassignReason), cancelReason: r.cancelReason === null || r.cancelReason === 'declined' ? r.cancelReason : '[suprimido]' });
       }
       return mine.length;
     },

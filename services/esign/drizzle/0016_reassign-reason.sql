@@ -1,0 +1,1 @@
+ALTER TABLE "signing_requests" ADD COLUMN "reassign_reason" text;
