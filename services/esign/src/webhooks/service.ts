@@ -9,7 +9,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types';
 import type { WebhookEventsRepository } from './events-repository';
 import type { WebhookRow, WebhooksRepository } from './repository';
 import type { TWebhook, ZCreateWebhookSchema, ZUpdateWebhookSchema } from './schemas';
-import { newWebhookSecret, type SecretBox } from './secrets';
+import { newWebhookSecret, type SecretBox } from '@firma-riesgo/webhooks';
 
 /** How long the previous secret keeps signing after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
