@@ -1,0 +1,158 @@
+import { and, count, desc, eq, lte, inArray, sql } from 'drizzle-orm';
+import type { WildfireDb } from '../db';
+import { alertDeliveries, alertSubscriptions, raisedAlerts, type AlertAttempt } from './tables';
+
+export type SubscriptionRow = typeof alertSubscriptions.$inferSelect;
+export type NewSubscription = Omit<typeof alertSubscriptions.$inferInsert, 'id'>;
+export type RaisedAlertRow = typeof raisedAlerts.$inferSelect;
+export type DeliveryRow = typeof alertDeliveries.$inferSelect;
+
+/** An alert the triggering decided on; `raise` stores it unless the same or a higher class is already raised. */
+export interface AlertCandidate {
+  id: string;
+  subscriptionId: string;
+  accountId: string;
+  municipioId: string;
+  date: string;
+  kind: 'observed' | 'forecast';
+  dangerClass: string;
+  classRank: number;
+  payload: Record<string, unknown>;
+  /** Its subscription has a webhook: a delivery is queued with it. */
+  webhook: boolean;
+}
+
+/** A subscription that covers some of the loaded municipalities, with those it covers. */
+export interface Subscriber {
+  id: string;
+  accountId: string;
+  minClass: SubscriptionRow['minClass'];
+  webhookUrl: string | null;
+  hits: string[];
+}
+
+/** The only code that touches alert_subscriptions, raised_alerts and alert_deliveries. */
+export function createAlertsRepository(db: WildfireDb) {
+  return {
+    countOf: async (accountId: string): Promise<number> => (await db.select({ n: count() }).from(alertSubscriptions).where(eq(alertSubscriptions.accountId, accountId)))[0]!.n,
+
+    async insert(row: NewSubscription): Promise<SubscriptionRow> {
+      const [created] = await db.insert(alertSubscriptions).values(row).returning();
+      return created!;
+    },
+
+    list: (accountId: string): Promise<SubscriptionRow[]> =>
+      db.select().from(alertSubscriptions).where(eq(alertSubscriptions.accountId, accountId)).orderBy(alertSubscriptions.createdAt, alertSubscriptions.id),
+
+    /** Deletes the account's subscription with its raised alerts and deliveries (cascade); false when it has none with this id. */
+    async remove(accountId: string, id: string): Promise<boolean> {
+      const gone = await db
+        .delete(alertSubscriptions)
+        .where(and(eq(alertSubscriptions.accountId, accountId), eq(alertSubscriptions.id, id)))
+        .returning({ id: alertSubscriptions.id });
+      return gone.length > 0;
+    },
+
+    /** Live subscriptions covering any of `municipios` (forecast: only those that asked for forecast days). */
+    async subscribers(municipios: readonly string[], kind: 'observed' | 'forecast'): Promise<Subscriber[]> {
+      if (municipios.length === 0) return [];
+      const codes = sql`${`{${municipios.join(',')}}`}::text[]`;
+      const rows = await db
+        .select({
+          id: alertSubscriptions.id,
+          accountId: alertSubscriptions.accountId,
+          minClass: alertSubscriptions.minClass,
+          webhookUrl: alertSubscriptions.webhookUrl,
+          hits: sql<string[]>`array(select unnest(${alertSubscriptions.municipios}) intersect select unnest(${codes}))`,
+        })
+        .from(alertSubscriptions)
+        .where(
+          and(
+            sql`${alertSubscriptions.municipios} && ${codes}`,
+            eq(alertSubscriptions.tokenType, 'live'),
+            kind === 'forecast' ? eq(alertSubscriptions.includeForecast, true) : undefined,
+          ),
+        );
+      return rows;
+    },
+
+    /**
+     * Stores the candidates not yet raised (none of the same subscription, municipality and
+     * day at the same or a higher class) and, in the same transaction, the delivery of each
+     * one whose subscription has a webhook (the outbox). Answers the deliveries to send.
+     */
+    async raise(candidates: readonly AlertCandidate[], now: Date): Promise<{ raised: number; deliveries: DeliveryRow[] }> {
+      if (candidates.length === 0) return { raised: 0, deliveries: [] };
+      return db.transaction(async (tx) => {
+        let raised = 0;
+        const deliveries: DeliveryRow[] = [];
+        for (const c of candidates) {
+          const [higher] = await tx
+            .select({ id: raisedAlerts.id })
+            .from(raisedAlerts)
+            .where(
+              and(
+                eq(raisedAlerts.subscriptionId, c.subscriptionId),
+                eq(raisedAlerts.municipioId, c.municipioId),
+                eq(raisedAlerts.date, c.date),
+                sql`${raisedAlerts.classRank} >= ${c.classRank}`,
+              ),
+            )
+            .limit(1);
+          if (higher) continue;
+          const [alert] = await tx
+            .insert(raisedAlerts)
+            .values({ ...c, raisedAt: now })
+            .onConflictDoNothing()
+            .returning({ id: raisedAlerts.id });
+          if (!alert) continue;
+          raised++;
+          if (!c.webhook) continue;
+          const [delivery] = await tx.insert(alertDeliveries).values({ alertId: alert.id, subscriptionId: c.subscriptionId, status: 'pending', nextAttemptAt: now, createdAt: now }).returning();
+          deliveries.push(delivery!);
+        }
+        return { raised, deliveries };
+      });
+    },
+
+    /** A delivery with what sending it needs: its alert's payload and its subscription's endpoint. */
+    async delivery(id: string): Promise<{ delivery: DeliveryRow; alert: RaisedAlertRow; subscription: SubscriptionRow } | null> {
+      const [row] = await db
+        .select({ delivery: alertDeliveries, alert: raisedAlerts, subscription: alertSubscriptions })
+        .from(alertDeliveries)
+        .innerJoin(raisedAlerts, eq(raisedAlerts.id, alertDeliveries.alertId))
+        .innerJoin(alertSubscriptions, eq(alertSubscriptions.id, alertDeliveries.subscriptionId))
+        .where(eq(alertDeliveries.id, id));
+      return row ?? null;
+    },
+
+    /** Records one attempt in the delivery's log and its next state; false when another attempt got there first. */
+    async recordAttempt(d: Pick<DeliveryRow, 'id' | 'attempts'>, attempt: AlertAttempt, next: { status: DeliveryRow['status']; nextAttemptAt: Date | null }): Promise<boolean> {
+      const updated = await db
+        .update(alertDeliveries)
+        .set({ ...next, attempts: d.attempts + 1, log: sql`${alertDeliveries.log} || ${JSON.stringify([attempt])}::jsonb` })
+        .where(and(eq(alertDeliveries.id, d.id), eq(alertDeliveries.attempts, d.attempts)))
+        .returning({ id: alertDeliveries.id });
+      return updated.length > 0;
+    },
+
+    /** Open deliveries due before `before` (their job lost in a crash): the sweep enqueues them again. */
+    overdue: (before: Date, limit = 500): Promise<DeliveryRow[]> =>
+      db
+        .select()
+        .from(alertDeliveries)
+        .where(and(inArray(alertDeliveries.status, ['pending', 'failed']), lte(alertDeliveries.nextAttemptAt, before)))
+        .orderBy(alertDeliveries.nextAttemptAt)
+        .limit(limit),
+
+    /** The account's raised alerts, newest first (the CAP feed). */
+    raised: (accountId: string, limit: number): Promise<RaisedAlertRow[]> =>
+      db.select().from(raisedAlerts).where(eq(raisedAlerts.accountId, accountId)).orderBy(desc(raisedAlerts.raisedAt), desc(raisedAlerts.id)).limit(limit),
+
+    /** Every delivery of a subscription, oldest first (tests and the delivery log). */
+    deliveriesOf: (subscriptionId: string): Promise<DeliveryRow[]> =>
+      db.select().from(alertDeliveries).where(eq(alertDeliveries.subscriptionId, subscriptionId)).orderBy(alertDeliveries.createdAt, alertDeliveries.id),
+  };
+}
+
+export type AlertsRepository = ReturnType<typeof createAlertsRepository>;

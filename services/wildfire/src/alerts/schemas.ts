@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { DANGER_CLASS_CODES } from '../decision-support/danger-classes';
+import { ZMunicipioIdParamSchema } from '../municipalities/schemas';
+
+/** The classes a subscription may ask to be told about: high and above. */
+export const ALERT_MIN_CLASSES = ['high', 'very_high', 'extreme'] as const;
+export type AlertMinClass = (typeof ALERT_MIN_CLASSES)[number];
+
+/** Municipalities one `target.municipios` list may name. */
+export const MAX_TARGET_MUNICIPIOS = 500;
+
+export const ZAlertTargetSchema = z
+  .union([
+    z.strictObject({ municipios: z.array(ZMunicipioIdParamSchema).min(1).max(MAX_TARGET_MUNICIPIOS) }),
+    z.strictObject({ province: z.string().regex(/^(0[1-9]|[1-4]\d|5[0-2])$/, 'expected an INE province code, 01 to 52') }),
+    z.strictObject({ community: z.string().regex(/^(0[1-9]|1\d)$/, 'expected an INE community code, 01 to 19') }),
+  ])
+  .openapi('AlertTarget', {
+    description: 'Exactly one of: a list of INE municipality codes (up to 500), an INE province code, or an INE community code.',
+    example: { province: '41' },
+  });
+
+export const ZCreateAlertSchema = z
+  .strictObject({
+    target: ZAlertTargetSchema,
+    min_class: z.enum(ALERT_MIN_CLASSES).describe('The EFFIS danger class from which an alert is raised.'),
+    include_forecast: z.boolean().default(false).describe('Also raise alerts for the forecast days (D+1…D+6) of each forecast import.'),
+    webhook_url: z
+      .string()
+      .max(2048)
+      .url()
+      .optional()
+      .describe('Where alerts are POSTed, signed per Standard Webhooks. Without it the alerts are only in the CAP feed. Public https addresses only (the outbound guard).'),
+  })
+  .openapi('CreateAlertSubscription', {
+    example: { target: { province: '41' }, min_class: 'very_high', include_forecast: false, webhook_url: 'https://cecop.example.org/hooks/wildfire' },
+  });
+export type TCreateAlert = z.infer<typeof ZCreateAlertSchema>;
+
+const subscriptionFields = {
+  subscription_id: z.uuid(),
+  target: ZAlertTargetSchema,
+  /** How many municipalities the target covers, within the token's municipality list. */
+  municipalities: z.number().int().describe('Municipalities the subscription covers (the target, within the creating token’s municipality list).'),
+  min_class: z.enum(ALERT_MIN_CLASSES),
+  include_forecast: z.boolean(),
+  webhook_url: z.string().nullable(),
+  created_at: z.string().describe('ISO 8601.'),
+};
+
+export const ZAlertSubscriptionSchema = z.object(subscriptionFields).openapi('AlertSubscription', {
+  example: {
+    subscription_id: '0b7f5c7e-3f7a-4b8e-9a43-0e5f0d1f5a10',
+    target: { province: '41' },
+    municipalities: 106,
+    min_class: 'very_high',
+    include_forecast: false,
+    webhook_url: 'https://cecop.example.org/hooks/wildfire',
+    created_at: '2025-07-20T08:00:00.000Z',
+  },
+});
+export type TAlertSubscription = z.infer<typeof ZAlertSubscriptionSchema>;
+
+export const ZCreatedAlertSchema = ZAlertSubscriptionSchema.extend({
+  webhook_secret: z.string().optional().describe('The signing secret (`whsec_…`), shown only in this answer; present when `webhook_url` is set.'),
+}).openapi('CreatedAlertSubscription', {
+  example: {
+    subscription_id: '0b7f5c7e-3f7a-4b8e-9a43-0e5f0d1f5a10',
+    target: { province: '41' },
+    municipalities: 106,
+    min_class: 'very_high',
+    include_forecast: false,
+    webhook_url: 'https://cecop.example.org/hooks/wildfire',
+    created_at: '2025-07-20T08:00:00.000Z',
+    webhook_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  },
+});
+export type TCreatedAlert = z.infer<typeof ZCreatedAlertSchema>;
+
+export const ZAlertSubscriptionListSchema = z.object({ data: z.array(ZAlertSubscriptionSchema) }).openapi('AlertSubscriptionList', {
+  example: {
+    data: [
+      {
+        subscription_id: '0b7f5c7e-3f7a-4b8e-9a43-0e5f0d1f5a10',
+        target: { municipios: ['41091'] },
+        municipalities: 1,
+        min_class: 'high',
+        include_forecast: true,
+        webhook_url: null,
+        created_at: '2025-07-20T08:00:00.000Z',
+      },
+    ],
+  },
+});
+
+export const ZAlertParamsSchema = z.object({ subscription_id: z.uuid() });
+
+export const DANGER_CLASS_RANK: Record<(typeof DANGER_CLASS_CODES)[number], number> = Object.fromEntries(DANGER_CLASS_CODES.map((c, i) => [c, i])) as Record<(typeof DANGER_CLASS_CODES)[number], number>;
