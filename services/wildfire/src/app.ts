@@ -84,7 +84,7 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
   http.app.use(decisionsRouter(registry, auth, deps.decisions));
   http.app.use(framingRouter(registry, auth, deps.framing));
   http.app.use(reportsRouter(registry, auth, deps.reports));
-  http.app.use(alertsRouter(registry, auth, deps.alerts));
+  http.app.use(alertsRouter(registry, auth, deps.alerts, { publicUrl: deps.config.publicUrl }));
   http.app.use(
     docsRouter(
       () =>

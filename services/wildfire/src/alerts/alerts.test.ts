@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { XMLSerializer } from '@xmldom/xmldom';
 import { startReceiver, verify, type Received } from '../../../../packages/webhooks/src/__tests__/receiver';
+import { ATOM_NAMESPACE, CAP_NAMESPACE } from './cap-feed';
+import { parseXml } from './__tests__/cap-samples';
+import { validate } from './__tests__/xmllint';
 import { eventually, expectErrorBody, testConfig } from '../__tests__/support';
 import { addDays, eachDay, todayInSpain } from '../calendar';
 import { startWildfire, type WildfireRuntime } from '../runtime';
@@ -32,13 +36,15 @@ describe('alerts pushed to subscribers', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let live: string;
   let today: string;
-  const now = new Date();
+  let now = new Date();
   const dir = mkdtempSync(join(tmpdir(), 'wf-alerts-'));
   let fileNo = 0;
 
   /** Ingests `weather` (a HOT/MILD/... row) for each code on each day, through the CLI's use case. */
   async function ingest(rows: [code: string, days: string[], weather: string][]) {
     const lines = rows.flatMap(([code, days, weather]) => days.map((d) => `${code},${d},${weather}`));
+    // Each load a second later: the feed orders alerts by when they were raised.
+    now = new Date(now.getTime() + 1000);
     const path = join(dir, `w${fileNo++}.csv`);
     writeFileSync(path, [HEADER, ...lines].join('\n') + '\n');
     return rt.ingest.weather(path);
@@ -163,6 +169,30 @@ describe('alerts pushed to subscribers', () => {
     // Every raised alert was delivered, each under its own webhook-id, and the receiver saw each id.
     expect(delivered).toHaveLength(await count(raisedAlerts));
     expect(new Set(receiver.received.map((m) => m.headers['webhook-id']))).toEqual(new Set(delivered.map((d) => `msg_${d.id}`)));
+  });
+
+  it('serves the account’s raised alerts as a CAP 1.2 Atom feed, newest first, each message valid against the OASIS schema', async () => {
+    const res = await api().get('/api/v1/alerts/cap?lang=en').set('Authorization', `Bearer ${live}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
+    const doc = parseXml(res.text);
+    const raised = await rt.database.db.select().from(raisedAlerts);
+    // Alerts of one load share their instant; the id orders them then.
+    const newestFirst = raised.sort((a, b) => b.raisedAt.getTime() - a.raisedAt.getTime() || b.id.localeCompare(a.id)).map((r) => `urn:uuid:${r.id}`);
+    const entries = Array.from(doc.getElementsByTagNameNS(ATOM_NAMESPACE, 'entry'));
+    expect(entries.map((e) => e.getElementsByTagNameNS(ATOM_NAMESPACE, 'id')[0]!.textContent)).toEqual(newestFirst);
+    // The newest: Écija, raised after the outage; the one before it Sevilla's extreme day.
+    expect(entries[1]!.getElementsByTagNameNS(CAP_NAMESPACE, 'severity')[0]!.textContent).toBe('Extreme');
+    expect(entries[0]!.getElementsByTagNameNS(CAP_NAMESPACE, 'areaDesc')[0]!.textContent).toBe('Écija');
+    const cap = Array.from(doc.getElementsByTagNameNS(CAP_NAMESPACE, 'alert')).map((a) => new XMLSerializer().serializeToString(a));
+    expect(cap[0]).toContain('<language>en-GB</language>');
+    const result = await validate(cap);
+    expect(result.stderr.match(/ validates/g)).toHaveLength(raised.length);
+    expect(result.code).toBe(0);
+    const limited = await api().get('/api/v1/alerts/cap?limit=2').set('Authorization', `Bearer ${live}`);
+    expect(parseXml(limited.text).getElementsByTagNameNS(ATOM_NAMESPACE, 'entry')).toHaveLength(2);
+    expect(limited.text).not.toContain('en-GB');
+    expectErrorBody(await api().get('/api/v1/alerts/cap?limit=500').set('Authorization', `Bearer ${live}`), 400, 'INVALID_PARAM_FORMAT', 'limit');
   });
 
   it('deleting a subscription removes it with its raised alerts; another account cannot see or delete it', async () => {

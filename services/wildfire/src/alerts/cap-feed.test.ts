@@ -2,41 +2,11 @@
  * Every rendered CAP message is checked against the OASIS CAP 1.2 schema by xmllint
  * (Debian's libxml2-utils), and the Atom feed by xmllint's parser.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { XMLSerializer, type Element } from '@xmldom/xmldom';
 import { ATOM_NAMESPACE, CAP_NAMESPACE, renderCapAlert, renderCapAtomFeed } from './cap-feed';
 import type { CapAlertInput } from './cap-types';
 import { HOSTILE_NAME, parseXml, sampleAlert, SENDER } from './__tests__/cap-samples';
-
-const XSD = join(__dirname, '__fixtures__', 'CAP-v1.2.xsd');
-const XMLLINT_TIMEOUT_MS = 20_000;
-
-interface LintResult { code: number; stderr: string }
-
-/** Runs xmllint on the documents (written to temp files), never touching the network. */
-async function xmllint(args: string[], documents: string[]): Promise<LintResult> {
-  const dir = await mkdtemp(join(tmpdir(), 'wf-cap-'));
-  try {
-    const files = await Promise.all(documents.map(async (xml, i) => {
-      const file = join(dir, `doc-${i}.xml`);
-      await writeFile(file, xml, 'utf8');
-      return file;
-    }));
-    return await new Promise<LintResult>((resolve, reject) => {
-      execFile('xmllint', ['--noout', '--nonet', ...args, ...files], { timeout: XMLLINT_TIMEOUT_MS, encoding: 'utf8' }, (error, _stdout, stderr) => {
-        if (error && typeof error.code !== 'number') reject(error);
-        else resolve({ code: error ? Number(error.code) : 0, stderr });
-      });
-    });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-const validate = (documents: string[]) => xmllint(['--schema', XSD], documents);
+import { validate, xmllint } from './__tests__/xmllint';
 
 const tenerife = { ine: '38038', name: 'Santa Cruz de Tenerife', province: 'Santa Cruz de Tenerife', lat: 28.46824, lon: -16.25462 };
 const hostile = { ine: '06001', name: HOSTILE_NAME, province: 'Badajoz & <Cáceres>', lat: 38.9, lon: -6.3 };

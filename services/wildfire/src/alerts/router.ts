@@ -3,7 +3,9 @@ import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { errorResponse, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../openapi';
 import { rateLimit, type RouteAuth } from '../rate-limits/middleware';
 import { principalOf, requireToken } from '../tokens/authenticate';
-import { ZAlertParamsSchema, ZAlertSubscriptionListSchema, ZCreateAlertSchema, ZCreatedAlertSchema, type TCreatedAlert } from './schemas';
+import { ZAlertFeedQuerySchema, ZAlertParamsSchema, ZAlertSubscriptionListSchema, ZCreateAlertSchema, ZCreatedAlertSchema, type TCreatedAlert } from './schemas';
+import { ATOM_MEDIA_TYPE } from './cap-feed';
+import { feedOrigin } from './feed';
 import type { AlertsService } from './service';
 
 const TAGS = ['alerts'];
@@ -14,7 +16,7 @@ const ACCESS = {
 };
 
 /** POST, GET and DELETE /api/v1/alerts: the account's alert subscriptions. */
-export function alertsRouter(registry: OpenAPIRegistry, auth: RouteAuth, alerts: AlertsService): Router {
+export function alertsRouter(registry: OpenAPIRegistry, auth: RouteAuth, alerts: AlertsService, options: { publicUrl: string | undefined }): Router {
   const router = express.Router();
   const before = [requireToken(auth, { scopes: ['risk:read'] }), rateLimit(auth.limits, 'data')];
 
@@ -61,6 +63,34 @@ export function alertsRouter(registry: OpenAPIRegistry, auth: RouteAuth, alerts:
       ...ACCESS,
     },
     handler: async (_input, _req, res) => alerts.list(principalOf(res.locals)),
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/api/v1/alerts/cap',
+    operationId: 'getAlertCapFeed',
+    summary: 'The account’s raised alerts as CAP 1.2 messages in an Atom feed',
+    description:
+      'An Atom 1.0 feed with one entry per alert raised for the account’s subscriptions, newest first (`limit`, default 50, at most 200), each carrying its OASIS CAP 1.2 ' +
+      'message inline (`<content type="application/cap+xml">`): `<info>` in Spanish, and in English too with `lang=en`; category Fire, event "Peligro de incendio forestal"; ' +
+      'severity, urgency and certainty from the EFFIS class and whether the day is observed or forecast; `<area>` with the municipality’s name, its INE geocode and a ' +
+      'circle at its coordinates; `expires` at the end of the day. Needs `risk:read`.',
+    tags: TAGS,
+    security: SECURITY,
+    query: ZAlertFeedQuerySchema,
+    before,
+    responses: {
+      200: { description: 'The feed', headers: RATE_LIMIT_HEADERS, content: { [ATOM_MEDIA_TYPE]: { schema: { type: 'string' } } } },
+      400: errorResponse('INVALID_PARAM_FORMAT (lang not es/en, limit not 1–200)'),
+      403: errorResponse('INSUFFICIENT_SCOPE (needs risk:read), or IP_NOT_ALLOWED'),
+      ...ACCESS,
+    },
+    handler: async ({ query }, req, res): Promise<undefined> => {
+      const { origin, sender } = feedOrigin(options.publicUrl, `${req.protocol}://${req.get('host') ?? ''}`);
+      const xml = await alerts.capFeed(principalOf(res.locals), { origin, sender, lang: query.lang, limit: query.limit });
+      res.status(200).type(`${ATOM_MEDIA_TYPE}; charset=utf-8`).send(xml);
+      return undefined;
+    },
   });
 
   defineRoute(router, registry, {

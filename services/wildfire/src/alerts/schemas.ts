@@ -96,3 +96,8 @@ export const ZAlertSubscriptionListSchema = z.object({ data: z.array(ZAlertSubsc
 export const ZAlertParamsSchema = z.object({ subscription_id: z.uuid() });
 
 export const DANGER_CLASS_RANK: Record<(typeof DANGER_CLASS_CODES)[number], number> = Object.fromEntries(DANGER_CLASS_CODES.map((c, i) => [c, i])) as Record<(typeof DANGER_CLASS_CODES)[number], number>;
+
+export const ZAlertFeedQuerySchema = z.object({
+  lang: z.enum(['es', 'en']).default('es').describe('`en` adds an English `<info>` to each CAP message (Spanish is always there).'),
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many of the newest alerts the feed carries (1–200, default 50).'),
+});

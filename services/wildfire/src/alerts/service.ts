@@ -4,11 +4,12 @@ import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from
 import { municipalityNotFound } from '../municipalities/access';
 import type { MunicipalitiesService } from '../municipalities/service';
 import type { WildfirePrincipal } from '../tokens/authenticate';
+import { createAlertFeed } from './feed';
 import type { AlertsRepository, SubscriptionRow } from './repository';
 import type { TAlertSubscription, TCreateAlert, TCreatedAlert } from './schemas';
 
 export interface AlertsServiceDeps {
-  repo: Pick<AlertsRepository, 'countOf' | 'insert' | 'list' | 'remove'>;
+  repo: Pick<AlertsRepository, 'countOf' | 'insert' | 'list' | 'remove' | 'raised'>;
   municipalities: Pick<MunicipalitiesService, 'inArea' | 'locations'>;
   secrets: SecretBox;
   policy: OutboundPolicy;
@@ -55,6 +56,9 @@ async function resolveTarget(deps: AlertsServiceDeps, caller: Caller, target: TC
 /** POST, GET and DELETE /api/v1/alerts: an account's alert subscriptions. */
 export function createAlertsService(deps: AlertsServiceDeps) {
   return {
+    /** GET /api/v1/alerts/cap. */
+    capFeed: createAlertFeed({ repo: deps.repo, clock: deps.clock }),
+
     async create(caller: Caller, body: TCreateAlert): Promise<TCreatedAlert> {
       const municipios = await resolveTarget(deps, caller, body.target);
       if (body.webhook_url !== undefined) {
