@@ -2,6 +2,9 @@ import type { OutboundPolicy } from '@firma-riesgo/auth';
 import { postWebhook, type AttemptOutcome } from './http-delivery';
 import { signatureHeader } from './secrets';
 
+/** How long the previous secret keeps signing after a rotation: receivers switch within a day. */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
 /** One message: its `webhook-id` (the same on every retry) and its JSON body. */
 export interface WebhookMessage {
   id: string;

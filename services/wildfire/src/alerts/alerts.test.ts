@@ -195,6 +195,21 @@ describe('alerts pushed to subscribers', () => {
     expectErrorBody(await api().get('/api/v1/alerts/cap?limit=500').set('Authorization', `Bearer ${live}`), 400, 'INVALID_PARAM_FORMAT', 'limit');
   });
 
+  it('rotating the secret signs with both secrets for a day: a receiver with either verifies', async () => {
+    const res = await api().post(`/api/v1/alerts/${subscriptionId}/rotate-secret`).set('Authorization', `Bearer ${live}`);
+    expect(res.status).toBe(200);
+    const rotated = res.body.webhook_secret as string;
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    expect(Date.parse(res.body.previous_secret_expires_at) - now.getTime()).toBe(24 * 3_600_000);
+    await ingest([['41011', [today], SCORCHING]]);
+    const [m] = await receiver.waitFor((x) => alertOf(x).municipio_id === '41011');
+    expect(m!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(verify(rotated, m!)).toEqual(m!.json);
+    expect(verify(secret, m!)).toEqual(m!.json);
+    secret = rotated;
+  });
+
   it('deleting a subscription removes it with its raised alerts; another account cannot see or delete it', async () => {
     const other = (await rt.tokens.create({ account: 'otra-cuenta', type: 'live', scopes: ['risk:read'] })).token;
     expect((await api().get('/api/v1/alerts').set('Authorization', `Bearer ${other}`)).body).toEqual({ data: [] });

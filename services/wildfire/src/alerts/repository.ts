@@ -53,6 +53,17 @@ export function createAlertsRepository(db: WildfireDb) {
       return gone.length > 0;
     },
 
+    /** The account's subscription with this id, or null. */
+    async find(accountId: string, id: string): Promise<SubscriptionRow | null> {
+      const [row] = await db.select().from(alertSubscriptions).where(and(eq(alertSubscriptions.accountId, accountId), eq(alertSubscriptions.id, id)));
+      return row ?? null;
+    },
+
+    /** A new current secret; the one it replaces keeps signing until `previousExpiresAt`. */
+    async rotate(row: Pick<SubscriptionRow, 'id' | 'secret'>, sealed: string, previousExpiresAt: Date): Promise<void> {
+      await db.update(alertSubscriptions).set({ secret: sealed, previousSecret: row.secret, previousSecretExpiresAt: previousExpiresAt }).where(eq(alertSubscriptions.id, row.id));
+    },
+
     /** Live subscriptions covering any of `municipios` (forecast: only those that asked for forecast days). */
     async subscribers(municipios: readonly string[], kind: 'observed' | 'forecast'): Promise<Subscriber[]> {
       if (municipios.length === 0) return [];

@@ -3,7 +3,7 @@ import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { errorResponse, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../openapi';
 import { rateLimit, type RouteAuth } from '../rate-limits/middleware';
 import { principalOf, requireToken } from '../tokens/authenticate';
-import { ZAlertFeedQuerySchema, ZAlertParamsSchema, ZAlertSubscriptionListSchema, ZCreateAlertSchema, ZCreatedAlertSchema, type TCreatedAlert } from './schemas';
+import { ZAlertFeedQuerySchema, ZAlertParamsSchema, ZRotatedAlertSecretSchema, ZAlertSubscriptionListSchema, ZCreateAlertSchema, ZCreatedAlertSchema, type TCreatedAlert } from './schemas';
 import { ATOM_MEDIA_TYPE } from './cap-feed';
 import { feedOrigin } from './feed';
 import type { AlertsService } from './service';
@@ -91,6 +91,28 @@ export function alertsRouter(registry: OpenAPIRegistry, auth: RouteAuth, alerts:
       res.status(200).type(`${ATOM_MEDIA_TYPE}; charset=utf-8`).send(xml);
       return undefined;
     },
+  });
+
+  defineRoute(router, registry, {
+    method: 'post',
+    path: '/api/v1/alerts/{subscription_id}/rotate-secret',
+    operationId: 'rotateAlertWebhookSecret',
+    summary: 'Rotate a subscription’s webhook signing secret',
+    description:
+      'Answers a new `webhook_secret`, shown once. For 24 hours every message carries two signatures, with the new and the previous secret, so the receiver ' +
+      'can switch without losing one. Needs `risk:read`.',
+    tags: TAGS,
+    security: SECURITY,
+    params: ZAlertParamsSchema,
+    before,
+    responses: {
+      200: { description: 'The new secret', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ZRotatedAlertSecretSchema } } },
+      400: errorResponse('INVALID_PARAM_FORMAT (subscription_id not a UUID)'),
+      403: errorResponse('INSUFFICIENT_SCOPE (needs risk:read), or IP_NOT_ALLOWED'),
+      404: errorResponse('SUBSCRIPTION_NOT_FOUND (no such subscription in this account, or it has no webhook)'),
+      ...ACCESS,
+    },
+    handler: async ({ params }, _req, res) => alerts.rotateSecret(principalOf(res.locals), params.subscription_id),
   });
 
   defineRoute(router, registry, {

@@ -93,6 +93,17 @@ export const ZAlertSubscriptionListSchema = z.object({ data: z.array(ZAlertSubsc
   },
 });
 
+export const ZRotatedAlertSecretSchema = z
+  .object({
+    subscription_id: z.uuid(),
+    webhook_secret: z.string().describe('The new signing secret (`whsec_…`), shown only in this answer.'),
+    previous_secret_expires_at: z.string().describe('Until then (24 hours) messages carry a signature with the previous secret too (ISO 8601).'),
+  })
+  .openapi('RotatedAlertSecret', {
+    example: { subscription_id: '0b7f5c7e-3f7a-4b8e-9a43-0e5f0d1f5a10', webhook_secret: 'whsec_Yq3nR0vX2Lk9TtZbQ1eWcF8hJm4sPdA7', previous_secret_expires_at: '2025-07-21T08:00:00.000Z' },
+  });
+export type TRotatedAlertSecret = z.infer<typeof ZRotatedAlertSecretSchema>;
+
 export const ZAlertParamsSchema = z.object({ subscription_id: z.uuid() });
 
 export const DANGER_CLASS_RANK: Record<(typeof DANGER_CLASS_CODES)[number], number> = Object.fromEntries(DANGER_CLASS_CODES.map((c, i) => [c, i])) as Record<(typeof DANGER_CLASS_CODES)[number], number>;

@@ -1,15 +1,15 @@
 import { checkOutboundUrl, OutboundAddressError, type OutboundPolicy } from '@firma-riesgo/auth';
-import { newWebhookSecret, type SecretBox } from '@firma-riesgo/webhooks';
+import { newWebhookSecret, ROTATION_OVERLAP_MS, type SecretBox } from '@firma-riesgo/webhooks';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors';
 import { municipalityNotFound } from '../municipalities/access';
 import type { MunicipalitiesService } from '../municipalities/service';
 import type { WildfirePrincipal } from '../tokens/authenticate';
 import { createAlertFeed } from './feed';
 import type { AlertsRepository, SubscriptionRow } from './repository';
-import type { TAlertSubscription, TCreateAlert, TCreatedAlert } from './schemas';
+import type { TAlertSubscription, TCreateAlert, TCreatedAlert, TRotatedAlertSecret } from './schemas';
 
 export interface AlertsServiceDeps {
-  repo: Pick<AlertsRepository, 'countOf' | 'insert' | 'list' | 'remove' | 'raised'>;
+  repo: Pick<AlertsRepository, 'countOf' | 'insert' | 'list' | 'remove' | 'raised' | 'find' | 'rotate'>;
   municipalities: Pick<MunicipalitiesService, 'inArea' | 'locations'>;
   secrets: SecretBox;
   policy: OutboundPolicy;
@@ -88,6 +88,16 @@ export function createAlertsService(deps: AlertsServiceDeps) {
     },
 
     list: async (caller: Caller): Promise<{ data: TAlertSubscription[] }> => ({ data: (await deps.repo.list(caller.accountId)).map(subscriptionRecord) }),
+
+    /** A new signing secret, shown once; the previous one keeps signing beside it for ROTATION_OVERLAP_MS (24 h). */
+    async rotateSecret(caller: Caller, id: string): Promise<TRotatedAlertSecret> {
+      const row = await deps.repo.find(caller.accountId, id);
+      if (!row || !row.secret) throw new NotFoundError(`No alert subscription ${id} with a webhook in this account`, 'SUBSCRIPTION_NOT_FOUND', { param: 'subscription_id' });
+      const secret = newWebhookSecret();
+      const expires = new Date(deps.clock().getTime() + ROTATION_OVERLAP_MS);
+      await deps.repo.rotate(row, deps.secrets.seal(secret), expires);
+      return { subscription_id: row.id, webhook_secret: secret, previous_secret_expires_at: expires.toISOString() };
+    },
 
     async remove(caller: Caller, id: string): Promise<void> {
       if (!(await deps.repo.remove(caller.accountId, id))) throw new NotFoundError(`No alert subscription ${id} in this account`, 'SUBSCRIPTION_NOT_FOUND', { param: 'subscription_id' });
