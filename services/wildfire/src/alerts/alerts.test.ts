@@ -147,6 +147,9 @@ describe('alerts pushed to subscribers', () => {
   it('a backfill of old days raises nothing, however hot', async () => {
     await ingest([['41039', eachDay(addDays(today, -40), addDays(today, -30)), SCORCHING]]);
     expect(await count(raisedAlerts)).toBe(4);
+    // Yesterday, loaded again scorching where today is stored already: a backfill too.
+    await ingest([['41004', [addDays(today, -1)], SCORCHING]]);
+    expect(await count(raisedAlerts)).toBe(4);
   });
 
   it('while the receiver is down the delivery is retried, and arrives once it is back: nothing lost', async () => {

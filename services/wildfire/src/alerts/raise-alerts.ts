@@ -19,7 +19,7 @@ export const ALERT_RECENT_DAYS = 1;
 
 export interface RaiseAlertsDeps {
   repo: Pick<AlertsRepository, 'subscribers' | 'raise'>;
-  readings: Pick<ReadingsService, 'storedOnDay' | 'newestStoredDay'>;
+  readings: Pick<ReadingsService, 'storedOnDay'>;
   municipalities: Pick<MunicipalitiesService, 'find'>;
   seasons: Pick<SeasonsService, 'seasonOn'>;
   /** Enqueues the `alert.deliver` job of each delivery, after the transaction that wrote them. */
@@ -100,19 +100,19 @@ export function createRaiseAlerts(deps: RaiseAlertsDeps) {
   return {
     /**
      * After an ingestion of observed days commits: its newest day, for the municipalities it
-     * loaded, unless that day is a backfill (older than yesterday, or older than a day
-     * already stored).
+     * loaded, unless that day is a backfill: older than yesterday, or yesterday for a
+     * municipality whose today is stored already.
      */
     observed: (load: ObservedLoad): Promise<number> =>
       guarded(`the observed day ${load.newestDay}`, async () => {
         const today = todayInSpain(deps.clock());
         if (load.newestDay < addDays(today, -ALERT_RECENT_DAYS)) return 0;
-        const newestStored = await deps.readings.newestStoredDay(today);
-        if (newestStored !== null && newestStored > load.newestDay) return 0;
         const subscribers = await deps.repo.subscribers(load.municipios, 'observed');
         if (subscribers.length === 0) return 0;
         const hits = [...new Set(subscribers.flatMap((s) => s.hits))];
-        const stored = await deps.readings.storedOnDay(hits, load.newestDay);
+        // Yesterday loaded where today is stored already is a backfill for that municipality (no reading is ever after today).
+        const later = load.newestDay < today ? new Set((await deps.readings.storedOnDay(hits, today)).map((r) => r.municipioId)) : new Set<string>();
+        const stored = (await deps.readings.storedOnDay(hits, load.newestDay)).filter((r) => !later.has(r.municipioId));
         const values = stored.map((r) => ({ municipioId: r.municipioId, date: r.date, fwi: r.fwi, reading: readingBody(r.municipioId, r, 'observed') as unknown as Record<string, unknown> }));
         return raiseFor(subscribers, values, 'observed');
       }),
