@@ -1,6 +1,7 @@
 import { WildfireApiError, WildfireNetworkError } from './errors';
 import { MAX_ATTEMPTS, retryAfterMs, retryDelayMs } from './retry';
 import type {
+  AlertDelivery,
   AlertFeedQuery,
   AlertSubscription,
   CreateAlertRequest,
@@ -58,6 +59,7 @@ export const WILDFIRE_ENDPOINTS = {
   createAlert: { method: 'POST', path: '/api/v1/alerts', query: [], auth: true },
   alerts: { method: 'GET', path: '/api/v1/alerts', query: [], auth: true },
   deleteAlert: { method: 'DELETE', path: '/api/v1/alerts/{subscription_id}', query: [], auth: true },
+  alertDeliveries: { method: 'GET', path: '/api/v1/alerts/{subscription_id}/deliveries', query: ['limit'], auth: true },
   rotateAlertSecret: { method: 'POST', path: '/api/v1/alerts/{subscription_id}/rotate-secret', query: [], auth: true },
   alertFeed: { method: 'GET', path: '/api/v1/alerts/cap', query: ['lang', 'limit'], auth: true },
 } as const;
@@ -204,6 +206,12 @@ export class WildfireClient {
   /** `DELETE /api/v1/alerts/{subscription_id}` (risk:read). */
   async deleteAlert(subscriptionId: string): Promise<void> {
     await (await this.send('deleteAlert', { params: { subscription_id: subscriptionId } })).arrayBuffer();
+  }
+
+  /** `GET /api/v1/alerts/{subscription_id}/deliveries` (risk:read): the webhook's delivery log, newest first. */
+  async alertDeliveries(subscriptionId: string, query: { limit?: number } = {}): Promise<AlertDelivery[]> {
+    const res = await this.send('alertDeliveries', { params: { subscription_id: subscriptionId }, query: { limit: query.limit === undefined ? undefined : String(query.limit) } });
+    return ((await res.json()) as { data: AlertDelivery[] }).data;
   }
 
   /** `POST /api/v1/alerts/{subscription_id}/rotate-secret` (risk:read): a new secret; the old one signs too for 24 h. */

@@ -463,3 +463,18 @@ export interface AlertFeedQuery {
   lang?: 'es' | 'en';
   limit?: number;
 }
+
+/** One delivery of `GET /api/v1/alerts/{subscription_id}/deliveries`. */
+export interface AlertDelivery {
+  delivery_id: string;
+  alert_id: string;
+  municipio_id: string;
+  date: string;
+  danger_class: string;
+  status: 'pending' | 'failed' | 'succeeded' | 'exhausted';
+  attempts: number;
+  next_attempt_at: string | null;
+  /** The `webhook-id` header of every attempt. */
+  webhook_id: string;
+  log: { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number }[];
+}

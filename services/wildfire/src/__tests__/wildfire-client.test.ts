@@ -100,6 +100,7 @@ describe('@firma-riesgo/wildfire-client against the running service', () => {
     expect(created.webhook_secret).toMatch(/^whsec_/);
     expect((await c.alerts()).map((a) => a.subscription_id)).toEqual([created.subscription_id]);
     expect((await c.rotateAlertSecret(created.subscription_id)).webhook_secret).not.toBe(created.webhook_secret);
+    expect(await c.alertDeliveries(created.subscription_id, { limit: 10 })).toEqual([]);
     expect(await c.alertFeed({ lang: 'en', limit: 5 })).toContain('<feed xmlns="http://www.w3.org/2005/Atom"');
     await c.deleteAlert(created.subscription_id);
     expect(await c.alerts()).toEqual([]);

@@ -172,6 +172,13 @@ describe('alerts pushed to subscribers', () => {
     // Every raised alert was delivered, each under its own webhook-id, and the receiver saw each id.
     expect(delivered).toHaveLength(await count(raisedAlerts));
     expect(new Set(receiver.received.map((m) => m.headers['webhook-id']))).toEqual(new Set(delivered.map((d) => `msg_${d.id}`)));
+    // The delivery log answers the failed attempts, then the one that got through.
+    const log = await api().get(`/api/v1/alerts/${subscriptionId}/deliveries`).set('Authorization', `Bearer ${live}`);
+    expect(log.status).toBe(200);
+    expect(log.body.data).toHaveLength(delivered.length);
+    const ecija = (log.body.data as { municipio_id: string; status: string; attempts: number; log: { status_code: number | null }[]; webhook_id: string }[]).find((d) => d.municipio_id === '41039')!;
+    expect(ecija).toMatchObject({ status: 'succeeded', webhook_id: arrived!.headers['webhook-id'] });
+    expect(ecija.log.map((a) => a.status_code)).toEqual([...Array(ecija.attempts - 1).fill(null), 204]);
   });
 
   it('serves the account’s raised alerts as a CAP 1.2 Atom feed, newest first, each message valid against the OASIS schema', async () => {

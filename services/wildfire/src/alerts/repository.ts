@@ -160,9 +160,15 @@ export function createAlertsRepository(db: WildfireDb) {
     raised: (accountId: string, limit: number): Promise<RaisedAlertRow[]> =>
       db.select().from(raisedAlerts).where(eq(raisedAlerts.accountId, accountId)).orderBy(desc(raisedAlerts.raisedAt), desc(raisedAlerts.id)).limit(limit),
 
-    /** Every delivery of a subscription, oldest first (tests and the delivery log). */
-    deliveriesOf: (subscriptionId: string): Promise<DeliveryRow[]> =>
-      db.select().from(alertDeliveries).where(eq(alertDeliveries.subscriptionId, subscriptionId)).orderBy(alertDeliveries.createdAt, alertDeliveries.id),
+    /** The delivery log of a subscription: its newest deliveries with their alerts' municipality, day and class. */
+    deliveriesOf: (subscriptionId: string, limit: number) =>
+      db
+        .select({ delivery: alertDeliveries, municipioId: raisedAlerts.municipioId, date: raisedAlerts.date, dangerClass: raisedAlerts.dangerClass })
+        .from(alertDeliveries)
+        .innerJoin(raisedAlerts, eq(raisedAlerts.id, alertDeliveries.alertId))
+        .where(eq(alertDeliveries.subscriptionId, subscriptionId))
+        .orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id))
+        .limit(limit),
   };
 }
 

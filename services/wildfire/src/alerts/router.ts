@@ -3,7 +3,7 @@ import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { errorResponse, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../openapi';
 import { rateLimit, type RouteAuth } from '../rate-limits/middleware';
 import { principalOf, requireToken } from '../tokens/authenticate';
-import { ZAlertFeedQuerySchema, ZAlertParamsSchema, ZRotatedAlertSecretSchema, ZAlertSubscriptionListSchema, ZCreateAlertSchema, ZCreatedAlertSchema, type TCreatedAlert } from './schemas';
+import { ZAlertDeliveriesQuerySchema, ZAlertDeliveryListSchema, ZAlertFeedQuerySchema, ZAlertParamsSchema, ZRotatedAlertSecretSchema, ZAlertSubscriptionListSchema, ZCreateAlertSchema, ZCreatedAlertSchema, type TCreatedAlert } from './schemas';
 import { ATOM_MEDIA_TYPE } from './cap-feed';
 import { feedOrigin } from './feed';
 import type { AlertsService } from './service';
@@ -113,6 +113,29 @@ export function alertsRouter(registry: OpenAPIRegistry, auth: RouteAuth, alerts:
       ...ACCESS,
     },
     handler: async ({ params }, _req, res) => alerts.rotateSecret(principalOf(res.locals), params.subscription_id),
+  });
+
+  defineRoute(router, registry, {
+    method: 'get',
+    path: '/api/v1/alerts/{subscription_id}/deliveries',
+    operationId: 'listAlertDeliveries',
+    summary: 'The delivery log of a subscription’s webhook',
+    description:
+      'The newest deliveries of the subscription’s alerts to its webhook (`limit`, default 50, at most 200), each with its state (pending, failed and waiting for ' +
+      '`next_attempt_at`, succeeded, exhausted), its `webhook-id`, and every attempt: when, the receiver’s status, the error, how long it took. Needs `risk:read`.',
+    tags: TAGS,
+    security: SECURITY,
+    params: ZAlertParamsSchema,
+    query: ZAlertDeliveriesQuerySchema,
+    before,
+    responses: {
+      200: { description: 'The delivery log', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ZAlertDeliveryListSchema } } },
+      400: errorResponse('INVALID_PARAM_FORMAT (subscription_id not a UUID, limit not 1–200)'),
+      403: errorResponse('INSUFFICIENT_SCOPE (needs risk:read), or IP_NOT_ALLOWED'),
+      404: errorResponse('SUBSCRIPTION_NOT_FOUND (no such subscription in this account)'),
+      ...ACCESS,
+    },
+    handler: async ({ params, query }, _req, res) => alerts.deliveries(principalOf(res.locals), params.subscription_id, query.limit),
   });
 
   defineRoute(router, registry, {

@@ -112,3 +112,54 @@ export const ZAlertFeedQuerySchema = z.object({
   lang: z.enum(['es', 'en']).default('es').describe('`en` adds an English `<info>` to each CAP message (Spanish is always there).'),
   limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many of the newest alerts the feed carries (1–200, default 50).'),
 });
+
+export const ZAlertDeliveriesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many of the newest deliveries (1–200, default 50).'),
+});
+
+const ZAlertAttemptSchema = z.object({
+  attempted_at: z.string(),
+  status_code: z.number().int().nullable().describe('The receiver’s HTTP status; null when none came back.'),
+  error: z.string().nullable(),
+  duration_ms: z.number().int(),
+});
+
+export const ZAlertDeliveryListSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        delivery_id: z.uuid(),
+        alert_id: z.uuid(),
+        municipio_id: z.string(),
+        date: z.string(),
+        danger_class: z.string(),
+        status: z.enum(['pending', 'failed', 'succeeded', 'exhausted']).describe('failed: retried at `next_attempt_at`; exhausted: the schedule is spent or the receiver answered 410.'),
+        attempts: z.number().int(),
+        next_attempt_at: z.string().nullable(),
+        webhook_id: z.string().describe('The `webhook-id` header of every attempt of this delivery.'),
+        log: z.array(ZAlertAttemptSchema),
+      }),
+    ),
+  })
+  .openapi('AlertDeliveryList', {
+    example: {
+      data: [
+        {
+          delivery_id: '5a0c3b2e-1d4f-4e8a-9b7c-6d5e4f3a2b1c',
+          alert_id: 'd6087057-8f4c-45a4-938d-5bdf6e64054f',
+          municipio_id: '41091',
+          date: '2025-07-19',
+          danger_class: 'very_high',
+          status: 'succeeded',
+          attempts: 2,
+          next_attempt_at: null,
+          webhook_id: 'msg_5a0c3b2e-1d4f-4e8a-9b7c-6d5e4f3a2b1c',
+          log: [
+            { attempted_at: '2025-07-19T12:00:01.000Z', status_code: 503, error: 'HTTP 503', duration_ms: 84 },
+            { attempted_at: '2025-07-19T12:00:06.000Z', status_code: 204, error: null, duration_ms: 41 },
+          ],
+        },
+      ],
+    },
+  });
+export type TAlertDeliveryList = z.infer<typeof ZAlertDeliveryListSchema>;

@@ -6,10 +6,10 @@ import type { MunicipalitiesService } from '../municipalities/service';
 import type { WildfirePrincipal } from '../tokens/authenticate';
 import { createAlertFeed } from './feed';
 import type { AlertsRepository, SubscriptionRow } from './repository';
-import type { TAlertSubscription, TCreateAlert, TCreatedAlert, TRotatedAlertSecret } from './schemas';
+import type { TAlertDeliveryList, TAlertSubscription, TCreateAlert, TCreatedAlert, TRotatedAlertSecret } from './schemas';
 
 export interface AlertsServiceDeps {
-  repo: Pick<AlertsRepository, 'countOf' | 'insert' | 'list' | 'remove' | 'raised' | 'find' | 'rotate'>;
+  repo: Pick<AlertsRepository, 'countOf' | 'insert' | 'list' | 'remove' | 'raised' | 'find' | 'rotate' | 'deliveriesOf'>;
   municipalities: Pick<MunicipalitiesService, 'inArea' | 'locations'>;
   secrets: SecretBox;
   policy: OutboundPolicy;
@@ -97,6 +97,26 @@ export function createAlertsService(deps: AlertsServiceDeps) {
       const expires = new Date(deps.clock().getTime() + ROTATION_OVERLAP_MS);
       await deps.repo.rotate(row, deps.secrets.seal(secret), expires);
       return { subscription_id: row.id, webhook_secret: secret, previous_secret_expires_at: expires.toISOString() };
+    },
+
+    /** The subscription's delivery log, newest first: each delivery's state and every attempt. */
+    async deliveries(caller: Caller, id: string, limit: number): Promise<TAlertDeliveryList> {
+      if (!(await deps.repo.find(caller.accountId, id))) throw new NotFoundError(`No alert subscription ${id} in this account`, 'SUBSCRIPTION_NOT_FOUND', { param: 'subscription_id' });
+      const rows = await deps.repo.deliveriesOf(id, limit);
+      return {
+        data: rows.map(({ delivery: d, municipioId, date, dangerClass }) => ({
+          delivery_id: d.id,
+          alert_id: d.alertId,
+          municipio_id: municipioId,
+          date,
+          danger_class: dangerClass,
+          status: d.status,
+          attempts: d.attempts,
+          next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
+          webhook_id: `msg_${d.id}`,
+          log: d.log,
+        })),
+      };
     },
 
     async remove(caller: Caller, id: string): Promise<void> {
