@@ -34,11 +34,19 @@ export interface Subscriber {
 /** The only code that touches alert_subscriptions, raised_alerts and alert_deliveries. */
 export function createAlertsRepository(db: WildfireDb) {
   return {
-    countOf: async (accountId: string): Promise<number> => (await db.select({ n: count() }).from(alertSubscriptions).where(eq(alertSubscriptions.accountId, accountId)))[0]!.n,
-
-    async insert(row: NewSubscription): Promise<SubscriptionRow> {
-      const [created] = await db.insert(alertSubscriptions).values(row).returning();
-      return created!;
+    /**
+     * Inserts the subscription unless its account holds `max` already (null then). The
+     * account's subscriptions are counted under a lock on the account, so two requests at
+     * once cannot both take the last place.
+     */
+    async insertWithin(row: NewSubscription, max: number): Promise<SubscriptionRow | null> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wildfire:alert-subscriptions:${row.accountId}`}))`);
+        const [held] = await tx.select({ n: count() }).from(alertSubscriptions).where(eq(alertSubscriptions.accountId, row.accountId));
+        if (held!.n >= max) return null;
+        const [created] = await tx.insert(alertSubscriptions).values(row).returning();
+        return created!;
+      });
     },
 
     list: (accountId: string): Promise<SubscriptionRow[]> =>

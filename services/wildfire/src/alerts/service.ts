@@ -9,7 +9,7 @@ import type { AlertsRepository, SubscriptionRow } from './repository';
 import type { TAlertDeliveryList, TAlertSubscription, TCreateAlert, TCreatedAlert, TRotatedAlertSecret } from './schemas';
 
 export interface AlertsServiceDeps {
-  repo: Pick<AlertsRepository, 'countOf' | 'insert' | 'list' | 'remove' | 'raised' | 'find' | 'rotate' | 'deliveriesOf'>;
+  repo: Pick<AlertsRepository, 'insertWithin' | 'list' | 'remove' | 'raised' | 'find' | 'rotate' | 'deliveriesOf'>;
   municipalities: Pick<MunicipalitiesService, 'inArea' | 'locations'>;
   secrets: SecretBox;
   policy: OutboundPolicy;
@@ -69,21 +69,22 @@ export function createAlertsService(deps: AlertsServiceDeps) {
           throw err;
         }
       }
-      if ((await deps.repo.countOf(caller.accountId)) >= deps.maxSubscriptions) {
-        throw new ConflictError(`This account holds ${deps.maxSubscriptions} alert subscriptions already, the most it may; delete one first`, 'SUBSCRIPTION_LIMIT_REACHED');
-      }
       const secret = body.webhook_url !== undefined ? newWebhookSecret() : null;
-      const row = await deps.repo.insert({
-        accountId: caller.accountId,
-        tokenType: caller.type,
-        target: body.target,
-        municipios,
-        minClass: body.min_class,
-        includeForecast: body.include_forecast,
-        webhookUrl: body.webhook_url ?? null,
-        secret: secret && deps.secrets.seal(secret),
-        createdAt: deps.clock(),
-      });
+      const row = await deps.repo.insertWithin(
+        {
+          accountId: caller.accountId,
+          tokenType: caller.type,
+          target: body.target,
+          municipios,
+          minClass: body.min_class,
+          includeForecast: body.include_forecast,
+          webhookUrl: body.webhook_url ?? null,
+          secret: secret && deps.secrets.seal(secret),
+          createdAt: deps.clock(),
+        },
+        deps.maxSubscriptions,
+      );
+      if (!row) throw new ConflictError(`This account holds ${deps.maxSubscriptions} alert subscriptions already, the most it may; delete one first`, 'SUBSCRIPTION_LIMIT_REACHED');
       return { ...subscriptionRecord(row), ...(secret ? { webhook_secret: secret } : {}) };
     },
 
