@@ -98,39 +98,46 @@ export function createAlertsRepository(db: WildfireDb) {
     /**
      * Stores the candidates not yet raised (none of the same subscription, municipality and
      * day at the same or a higher class) and, in the same transaction, the delivery of each
-     * one whose subscription has a webhook (the outbox). Answers the deliveries to send.
+     * one whose subscription has a webhook (the outbox). Two statements whatever the number
+     * of candidates. Answers the deliveries to send.
      */
     async raise(candidates: readonly AlertCandidate[], now: Date): Promise<{ raised: number; deliveries: DeliveryRow[] }> {
       if (candidates.length === 0) return { raised: 0, deliveries: [] };
+      const rows = JSON.stringify(
+        candidates.map((c) => ({
+          id: c.id,
+          subscription_id: c.subscriptionId,
+          account_id: c.accountId,
+          municipio_id: c.municipioId,
+          date: c.date,
+          kind: c.kind,
+          danger_class: c.dangerClass,
+          class_rank: c.classRank,
+          payload: c.payload,
+        })),
+      );
       return db.transaction(async (tx) => {
-        let raised = 0;
-        const deliveries: DeliveryRow[] = [];
-        for (const c of candidates) {
-          const [higher] = await tx
-            .select({ id: raisedAlerts.id })
-            .from(raisedAlerts)
-            .where(
-              and(
-                eq(raisedAlerts.subscriptionId, c.subscriptionId),
-                eq(raisedAlerts.municipioId, c.municipioId),
-                eq(raisedAlerts.date, c.date),
-                sql`${raisedAlerts.classRank} >= ${c.classRank}`,
-              ),
-            )
-            .limit(1);
-          if (higher) continue;
-          const [alert] = await tx
-            .insert(raisedAlerts)
-            .values({ ...c, raisedAt: now })
-            .onConflictDoNothing()
-            .returning({ id: raisedAlerts.id });
-          if (!alert) continue;
-          raised++;
-          if (!c.webhook) continue;
-          const [delivery] = await tx.insert(alertDeliveries).values({ alertId: alert.id, subscriptionId: c.subscriptionId, status: 'pending', nextAttemptAt: now, createdAt: now }).returning();
-          deliveries.push(delivery!);
-        }
-        return { raised, deliveries };
+        const inserted = await tx.execute<{ id: string; subscription_id: string }>(sql`
+          insert into raised_alerts (id, subscription_id, account_id, municipio_id, date, kind, danger_class, class_rank, payload, raised_at)
+          select c.id, c.subscription_id, c.account_id, c.municipio_id, c.date, c.kind, c.danger_class, c.class_rank, c.payload, ${now.toISOString()}::timestamptz
+          from jsonb_to_recordset(${rows}::jsonb) as c(id uuid, subscription_id uuid, account_id uuid, municipio_id text, date date, kind text, danger_class text, class_rank integer, payload jsonb)
+          where not exists (
+            select 1 from raised_alerts r
+            where r.subscription_id = c.subscription_id and r.municipio_id = c.municipio_id and r.date = c.date and r.class_rank >= c.class_rank
+          )
+          on conflict do nothing
+          returning id, subscription_id`);
+        const alertIds = inserted.rows.map((r) => r.id);
+        const withWebhook = new Set(candidates.filter((c) => c.webhook).map((c) => c.id));
+        const toDeliver = inserted.rows.filter((r) => withWebhook.has(r.id));
+        const deliveries =
+          toDeliver.length === 0
+            ? []
+            : await tx
+                .insert(alertDeliveries)
+                .values(toDeliver.map((r) => ({ alertId: r.id, subscriptionId: r.subscription_id, status: 'pending' as const, nextAttemptAt: now, createdAt: now })))
+                .returning();
+        return { raised: alertIds.length, deliveries };
       });
     },
 
