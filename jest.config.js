@@ -15,8 +15,8 @@ const shared = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
   moduleNameMapper: {
-    '^@firma-riesgo/(errors|auth|pdf-core|service-kit|wildfire-client|esign-client)$': '<rootDir>/packages/$1/src',
-    '^@firma-riesgo/(errors|auth|pdf-core|service-kit|wildfire-client|esign-client)/(.*)$': '<rootDir>/packages/$1/src/$2',
+    '^@firma-riesgo/(errors|auth|pdf-core|service-kit|webhooks|wildfire-client|esign-client)$': '<rootDir>/packages/$1/src',
+    '^@firma-riesgo/(errors|auth|pdf-core|service-kit|webhooks|wildfire-client|esign-client)/(.*)$': '<rootDir>/packages/$1/src/$2',
   },
 };
 

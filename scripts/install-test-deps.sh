@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the test suite needs that npm does not: the Debian PDF
 # engines and bubblewrap (their sandbox), nginx (gateway test), Chromium (browser tests; never a downloaded
-# browser), Postgres and Redis servers when absent. Idempotent: packages already
+# browser), xmllint (CAP schema checks), Postgres and Redis servers when absent. Idempotent: packages already
 # present are not fetched again, so CI on a prepared machine spends no time here.
 set -euo pipefail
 
@@ -13,6 +13,7 @@ packages=(
   bubblewrap
   chromium
   openssl
+  libxml2-utils
 )
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || packages+=(nginx-light)
 command -v pg_ctlcluster >/dev/null 2>&1 || packages+=(postgresql)

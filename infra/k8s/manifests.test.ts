@@ -159,7 +159,7 @@ describe('the example Secrets of config.yaml', () => {
 
   test('every secret value in them is a visible placeholder', () => {
     expect(placeholders('esign')).toEqual(['ESIGN_DATABASE_URL', 'ESIGN_SESSION_SECRET', 'METRICS_TOKEN', 'SIGNING_IDENTITY_KEY', 'SMTP_URL', 'WEBHOOK_SECRET_KEY']);
-    expect(placeholders('wildfire')).toEqual(['METRICS_TOKEN', 'WILDFIRE_DATABASE_URL']);
+    expect(placeholders('wildfire')).toEqual(['METRICS_TOKEN', 'WILDFIRE_DATABASE_URL', 'WILDFIRE_WEBHOOK_SECRET_KEY']);
   });
 
   test.each([

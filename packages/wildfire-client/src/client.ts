@@ -1,6 +1,12 @@
 import { WildfireApiError, WildfireNetworkError } from './errors';
 import { MAX_ATTEMPTS, retryAfterMs, retryDelayMs } from './retry';
 import type {
+  AlertDelivery,
+  AlertFeedQuery,
+  AlertSubscription,
+  CreateAlertRequest,
+  CreatedAlertSubscription,
+  RotatedAlertSecret,
   DecisionHistory,
   DecisionsQuery,
   Ecosystem,
@@ -50,6 +56,12 @@ export const WILDFIRE_ENDPOINTS = {
   report: { method: 'POST', path: '/api/v1/report', query: [], auth: true },
   reports: { method: 'GET', path: '/api/v1/reports', query: ['limit', 'offset'], auth: true },
   reportFile: { method: 'GET', path: '/api/v1/reports/{report_id}', query: [], auth: true },
+  createAlert: { method: 'POST', path: '/api/v1/alerts', query: [], auth: true },
+  alerts: { method: 'GET', path: '/api/v1/alerts', query: [], auth: true },
+  deleteAlert: { method: 'DELETE', path: '/api/v1/alerts/{subscription_id}', query: [], auth: true },
+  alertDeliveries: { method: 'GET', path: '/api/v1/alerts/{subscription_id}/deliveries', query: ['limit'], auth: true },
+  rotateAlertSecret: { method: 'POST', path: '/api/v1/alerts/{subscription_id}/rotate-secret', query: [], auth: true },
+  alertFeed: { method: 'GET', path: '/api/v1/alerts/cap', query: ['lang', 'limit'], auth: true },
 } as const;
 export type WildfireEndpoint = keyof typeof WILDFIRE_ENDPOINTS;
 
@@ -181,6 +193,38 @@ export class WildfireClient {
     return this.reportAnswer(await this.send('reportFile', { params: { report_id: reportId } }));
   }
 
+  /** `POST /api/v1/alerts` (risk:read): subscribes the account; keep `webhook_secret`, it is shown once. */
+  async createAlert(request: CreateAlertRequest): Promise<CreatedAlertSubscription> {
+    return (await (await this.send('createAlert', { body: request })).json()) as CreatedAlertSubscription;
+  }
+
+  /** `GET /api/v1/alerts` (risk:read): the account's alert subscriptions. */
+  async alerts(): Promise<AlertSubscription[]> {
+    return (await this.call<{ data: AlertSubscription[] }>('alerts')).data;
+  }
+
+  /** `DELETE /api/v1/alerts/{subscription_id}` (risk:read). */
+  async deleteAlert(subscriptionId: string): Promise<void> {
+    await (await this.send('deleteAlert', { params: { subscription_id: subscriptionId } })).arrayBuffer();
+  }
+
+  /** `GET /api/v1/alerts/{subscription_id}/deliveries` (risk:read): the webhook's delivery log, newest first. */
+  async alertDeliveries(subscriptionId: string, query: { limit?: number } = {}): Promise<AlertDelivery[]> {
+    const res = await this.send('alertDeliveries', { params: { subscription_id: subscriptionId }, query: { limit: query.limit === undefined ? undefined : String(query.limit) } });
+    return ((await res.json()) as { data: AlertDelivery[] }).data;
+  }
+
+  /** `POST /api/v1/alerts/{subscription_id}/rotate-secret` (risk:read): a new secret; the old one signs too for 24 h. */
+  async rotateAlertSecret(subscriptionId: string): Promise<RotatedAlertSecret> {
+    return (await (await this.send('rotateAlertSecret', { params: { subscription_id: subscriptionId } })).json()) as RotatedAlertSecret;
+  }
+
+  /** `GET /api/v1/alerts/cap` (risk:read): the account's raised alerts as an Atom feed of CAP 1.2 messages (XML text). */
+  async alertFeed(query: AlertFeedQuery = {}): Promise<string> {
+    const res = await this.send('alertFeed', { query: { lang: query.lang, limit: query.limit === undefined ? undefined : String(query.limit) } });
+    return res.text();
+  }
+
   private async reportAnswer(res: Response): Promise<ReportFile | ReportPending> {
     if (res.status === 202) {
       const body = (await res.json()) as { report_id: string; status_url: string };
@@ -206,7 +250,7 @@ export class WildfireClient {
     const url = new URL(this.baseUrl + path);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
     // Report files come as PDF, CSV or JSON, as their format says.
-    const headers: Record<string, string> = { accept: endpoint === 'report' || endpoint === 'reportFile' ? '*/*' : 'application/json' };
+    const headers: Record<string, string> = { accept: endpoint === 'report' || endpoint === 'reportFile' ? '*/*' : endpoint === 'alertFeed' ? 'application/atom+xml' : 'application/json' };
     if (spec.auth) {
       if (!this.token) throw new TypeError(`${endpoint}() needs a token: new WildfireClient({ token })`);
       headers.authorization = `Bearer ${this.token}`;

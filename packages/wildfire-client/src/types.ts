@@ -422,3 +422,59 @@ export interface ReportList {
   offset: number;
   data: ReportRecord[];
 }
+
+/** What an alert subscription covers: a list of INE codes, a province or a community. */
+export type AlertTarget = { municipios: string[] } | { province: string } | { community: string };
+
+/** `POST /api/v1/alerts`. */
+export interface CreateAlertRequest {
+  target: AlertTarget;
+  min_class: 'high' | 'very_high' | 'extreme';
+  include_forecast?: boolean;
+  /** Alerts are POSTed here, signed per Standard Webhooks; without it they are only in the CAP feed. */
+  webhook_url?: string;
+}
+
+/** One alert subscription of the account (`GET /api/v1/alerts`). */
+export interface AlertSubscription {
+  subscription_id: string;
+  target: AlertTarget;
+  municipalities: number;
+  min_class: 'high' | 'very_high' | 'extreme';
+  include_forecast: boolean;
+  webhook_url: string | null;
+  created_at: string;
+}
+
+/** The 201 of `POST /api/v1/alerts`: `webhook_secret` (`whsec_…`) only here, and only with a webhook. */
+export interface CreatedAlertSubscription extends AlertSubscription {
+  webhook_secret?: string;
+}
+
+/** `POST /api/v1/alerts/{subscription_id}/rotate-secret`. */
+export interface RotatedAlertSecret {
+  subscription_id: string;
+  webhook_secret: string;
+  previous_secret_expires_at: string;
+}
+
+export interface AlertFeedQuery {
+  /** `en` adds English to each CAP message. */
+  lang?: 'es' | 'en';
+  limit?: number;
+}
+
+/** One delivery of `GET /api/v1/alerts/{subscription_id}/deliveries`. */
+export interface AlertDelivery {
+  delivery_id: string;
+  alert_id: string;
+  municipio_id: string;
+  date: string;
+  danger_class: string;
+  status: 'pending' | 'failed' | 'succeeded' | 'exhausted';
+  attempts: number;
+  next_attempt_at: string | null;
+  /** The `webhook-id` header of every attempt. */
+  webhook_id: string;
+  log: { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number }[];
+}

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ConfigError, env, parseConfig, serviceEnv, serviceSettings, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
 import { ENGINE_SANDBOX_MODES, PADES_LEVELS } from '@firma-riesgo/pdf-core';
 import { readTrustAnchors } from './verification/trust-anchors';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/schedule';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '@firma-riesgo/webhooks';
 
 /** A name server as `dns.Resolver.setServers` takes it: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
 function isValidDnsServer(server: string): boolean {

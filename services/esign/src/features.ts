@@ -28,7 +28,7 @@ import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery
 import { createWebhookEventsRepository } from './webhooks/events-repository';
 import type { WebhookDeliveryJobs } from './webhooks/jobs';
 import { createWebhooksRepository } from './webhooks/repository';
-import { createSecretBox } from './webhooks/secrets';
+import { createSecretBox } from '@firma-riesgo/webhooks';
 import { createWebhooksService, type WebhooksService } from './webhooks/service';
 import { createEraseTenantWebhooks } from './webhooks/erase-tenant-webhooks';
 import { createAdminLogRepository } from './admin/repository';

@@ -17,7 +17,7 @@ import { loadAtRestKeys } from './at-rest/keys';
 import { createMailService, type MailService } from './mail/service';
 import { createToolsContext, type ToolsContext } from './tools/context';
 import { createSigningFeatures, type SigningFeatures } from './features';
-import { RAW_SECRETS_WARNING } from './webhooks/secrets';
+import { RAW_SECRETS_WARNING } from '@firma-riesgo/webhooks';
 import { loadSealIdentity } from './signatures/seal-identity';
 import { createResumeInterruptedWork } from './recovery/resume-interrupted-work';
 import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type ContractTemplate } from './contracts/template-catalogue';

@@ -1,4 +1,6 @@
 import type { Express } from 'express';
+import { alertsRouter } from './alerts/router';
+import type { AlertsService } from './alerts/service';
 import type { Redis } from 'ioredis';
 import { wildfireEnvelope } from '@firma-riesgo/errors';
 import { createHttpApp, docsRouter, generateOpenApiDocument, type JobQueue, type Logger, type Metrics } from '@firma-riesgo/service-kit';
@@ -46,6 +48,7 @@ export interface WildfireAppDeps {
   decisions: DecisionsService;
   framing: FramingService;
   territory: TerritoryService;
+  alerts: AlertsService;
   reports: ReportsService;
   limits: RateLimits;
   jobs: JobQueue<WildfireJobs>;
@@ -81,6 +84,7 @@ export function createWildfireApp(deps: WildfireAppDeps): Express {
   http.app.use(decisionsRouter(registry, auth, deps.decisions));
   http.app.use(framingRouter(registry, auth, deps.framing));
   http.app.use(reportsRouter(registry, auth, deps.reports));
+  http.app.use(alertsRouter(registry, auth, deps.alerts, { publicUrl: deps.config.publicUrl }));
   http.app.use(
     docsRouter(
       () =>

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseWinterRules } from './fwi/winter';
 import { ConfigError, env, isCronPattern, parseConfig, serviceEnv, serviceSettings, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
 import { PADES_LEVELS } from '@firma-riesgo/pdf-core';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '@firma-riesgo/webhooks';
 
 /** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */
 export interface DeprecatedPrefix {
@@ -156,6 +157,33 @@ const ZWildfireEnvSchema = z.object({
   WILDFIRE_AEMET_STALE_DAYS: env.int(2, 1),
   WILDFIRE_AEMET_FORECAST_CRON: cron('30 5 * * *'),
   WILDFIRE_AEMET_REQUESTS_PER_MINUTE: env.int(40, 1),
+  WILDFIRE_ALERT_SUBSCRIPTIONS_MAX: env.int(50, 1),
+  WILDFIRE_WEBHOOK_ALLOW_PRIVATE: env.bool(false),
+  WILDFIRE_WEBHOOK_ALLOW_HTTP: env.bool(false),
+  WILDFIRE_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .transform((v, ctx) => {
+      try {
+        return parseRetrySchedule(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  WILDFIRE_WEBHOOK_TIMEOUT_MS: env.int(10_000, 100),
+  WILDFIRE_WEBHOOK_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const key = Buffer.from(v, 'base64');
+      if (key.length !== 32) {
+        ctx.addIssue({ code: 'custom', message: 'must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)' });
+        return z.NEVER;
+      }
+      return key;
+    }),
 });
 
 export type WildfireConfig = ReturnType<typeof loadConfig>;
@@ -232,6 +260,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       forecastCron: e.WILDFIRE_AEMET_FORECAST_CRON,
       /** AEMET requests a forecast run makes per minute at most (4 per municipality). */
       requestsPerMinute: e.WILDFIRE_AEMET_REQUESTS_PER_MINUTE,
+    },
+    /** Alert subscriptions (alerts/): how many an account may hold, and how their webhooks are sent (the shared core of @firma-riesgo/webhooks). */
+    alerts: {
+      maxSubscriptions: e.WILDFIRE_ALERT_SUBSCRIPTIONS_MAX,
+      webhooks: {
+        /** Outbound guard: public https targets only, unless allowed. */
+        policy: { allowPrivate: e.WILDFIRE_WEBHOOK_ALLOW_PRIVATE, allowHttp: e.WILDFIRE_WEBHOOK_ALLOW_HTTP },
+        retrySchedule: e.WILDFIRE_WEBHOOK_RETRY_SCHEDULE,
+        timeoutMs: e.WILDFIRE_WEBHOOK_TIMEOUT_MS,
+        /** Seals the signing secrets at rest; unset, they are stored as they are (a warning at start). */
+        secretKey: e.WILDFIRE_WEBHOOK_SECRET_KEY,
+      },
     },
     /** Another backend from the same variables: the target of `wildfire storage migrate --to KIND` (ConfigError when its variables are missing). */
     storageFor: (kind: StorageKind): StorageSettings => {

@@ -38,6 +38,12 @@ import { createServiceFileStore } from './storage/file-store';
 import { createSyntheticData, type SyntheticData } from './synthetic/synthetic-data';
 import type { WinterRules } from './fwi/winter';
 import { createTerritoryService, type TerritoryService } from './territory/service';
+import { createAlertDelivery } from './alerts/delivery';
+import type { AlertDeliveryQueue } from './alerts/jobs';
+import { createRaiseAlerts, type RaiseAlerts } from './alerts/raise-alerts';
+import { createAlertsRepository } from './alerts/repository';
+import { createAlertsService } from './alerts/service';
+import { createSecretBox } from '@firma-riesgo/webhooks';
 import type { TokensService } from './tokens/service';
 
 /** The data side of wildfire: municipalities, seasons, readings, the ecosystem, decisions and their framing. */
@@ -88,6 +94,8 @@ export async function createDataFeatures(deps: {
   aemet?: Pick<WildfireConfig['aemet'], 'apiKey' | 'baseUrl' | 'requestsPerMinute'> & { onRemaining?: (remaining: number) => void; sleep?: (ms: number) => Promise<void> };
   /** Runs a periodic task unless another instance runs it (a Postgres advisory lock). */
   exclusive?: <T>(name: string, work: () => Promise<T>) => Promise<LockedRun<T>>;
+  /** The alerts' triggering, late-bound (it needs the data services): after observed days commit, and after each municipality of a forecast import. */
+  alerts?: Pick<RaiseAlerts, 'observed' | 'forecast'>;
 }): Promise<DataFeatures> {
   const { database, clock, logger } = deps;
   const municipalitiesRepo = createMunicipalitiesRepository(database);
@@ -117,6 +125,7 @@ export async function createDataFeatures(deps: {
     highFwi: AUTOMATIC_MIN_FWI,
     winterRules: deps.winterRules,
     now: clock,
+    afterCommit: deps.alerts && ((loaded) => deps.alerts!.observed(loaded)),
     afterReadings: async (tx, touched, highRuns) => {
       const counts = await updateAutomaticDecisions(tx, touched, highRuns);
       if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
@@ -136,6 +145,7 @@ export async function createDataFeatures(deps: {
           logger,
           sleep: aemet!.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
           requestsPerMinute: aemet!.requestsPerMinute,
+          afterWrite: deps.alerts && ((code, rows) => deps.alerts!.forecast(code, rows)),
         })
       : null;
   const aemetObservations =
@@ -229,3 +239,45 @@ export function createReportFeatures(deps: {
     runScheduledReports: createRunScheduledReports({ repo, tokens: deps.tokens, reports, clock, exclusive }),
   };
 }
+
+/**
+ * The alerts: subscriptions, the triggering the ingestions call (passed to
+ * `createDataFeatures` late-bound), and the webhook delivery on the shared core.
+ */
+export function createAlertFeatures(deps: {
+  config: Pick<WildfireConfig, 'alerts' | 'publicUrl'>;
+  database: Database<typeof schema>;
+  data: Pick<DataFeatures, 'municipalities' | 'readings' | 'seasons'>;
+  /** Late-bound: the job handlers need the delivery, and the delivery enqueues jobs. */
+  jobs: AlertDeliveryQueue;
+  exclusive: <T>(name: string, work: () => Promise<T>) => Promise<LockedRun<T>>;
+  version: string;
+  clock: () => Date;
+  logger: Logger;
+}) {
+  const { config, data, clock } = deps;
+  const repo = createAlertsRepository(deps.database.db);
+  const webhooks = config.alerts.webhooks;
+  const secrets = createSecretBox(webhooks.secretKey, 'WILDFIRE_WEBHOOK_SECRET_KEY');
+  const logger = deps.logger.child({ component: 'alerts' });
+  const delivery = createAlertDelivery({
+    repo,
+    queue: deps.jobs,
+    secrets,
+    policy: webhooks.policy,
+    retrySchedule: webhooks.retrySchedule,
+    timeoutMs: webhooks.timeoutMs,
+    userAgent: `firma-riesgo-wildfire-alerts/${deps.version}`,
+    exclusive: deps.exclusive,
+    clock,
+    logger,
+  });
+  return {
+    alerts: createAlertsService({ repo, municipalities: data.municipalities, secrets, policy: webhooks.policy, maxSubscriptions: config.alerts.maxSubscriptions, clock }),
+    raise: createRaiseAlerts({ repo, readings: data.readings, municipalities: data.municipalities, seasons: data.seasons, enqueueDeliveries: delivery.enqueue, publicUrl: config.publicUrl, clock, logger }),
+    delivery,
+    repo,
+  };
+}
+
+export type AlertFeatures = ReturnType<typeof createAlertFeatures>;

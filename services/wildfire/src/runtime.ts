@@ -6,7 +6,9 @@ import { createWildfireApp } from './app';
 import { todayInSpain } from './calendar';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
-import { createDataFeatures, createReportFeatures, type DataFeatures } from './features';
+import { createAlertFeatures, createDataFeatures, createReportFeatures, type AlertFeatures, type DataFeatures } from './features';
+import type { AlertsService } from './alerts/service';
+import { rawSecretsWarning } from '@firma-riesgo/webhooks';
 import { WILDFIRE_QUEUE, wildfireJobHandlers, wildfireJobs, wildfireSchedules, type WildfireJobs } from './jobs/registry';
 import type { ReportGenerationQueue } from './reports/jobs';
 import type { ReportSchedules } from './reports/report-schedules';
@@ -46,6 +48,8 @@ export interface WildfireRuntime extends ServiceRuntime<typeof schema, WildfireC
   clock: () => Date;
   /** Plaintext demo token, only on an embedded first start. */
   demoToken?: string | null;
+  /** The accounts' alert subscriptions (POST/GET/DELETE /api/v1/alerts). */
+  alerts: AlertsService;
 }
 
 export interface StartOptions {
@@ -94,10 +98,13 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   // One metrics registry per process: the HTTP histogram and the AEMET request budget.
   const metrics = createMetrics('wildfire');
   const aemetRemaining = new Gauge({ name: 'aemet_remaining_requests', help: 'AEMET OpenData requests left for the key (Remaining-request-count of its last answer)', registers: [metrics.registry] });
+  // Late-bound: the alerts read the data services, and the ingestions raise alerts.
+  let alerting: AlertFeatures | undefined;
   const data = await createDataFeatures({
     database,
     clock,
     logger,
+    alerts: { observed: (loaded) => alerting!.raise.observed(loaded), forecast: (code, rows) => alerting!.raise.forecast(code, rows) },
     syntheticCacheSize: options.syntheticCacheSize,
     winterRules: config.winterRules,
     aemet: { ...config.aemet, onRemaining: (n) => aemetRemaining.set(n), sleep: options.aemetSleep },
@@ -146,10 +153,23 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   // The requests served since the last flush reach account_usage before the process stops.
   life.defer('usage counters', () => limits.close().catch((err: unknown) => logger.warn({ err }, 'could not flush the usage counters at shutdown')));
 
+  alerting = createAlertFeatures({
+    config,
+    database,
+    data,
+    jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
+    exclusive,
+    version: life.version,
+    clock,
+    logger,
+  });
+  if (!config.alerts.webhooks.secretKey && life.role !== 'cli') logger.warn(rawSecretsWarning('WILDFIRE_WEBHOOK_SECRET_KEY'));
+  const alertFeatures = alerting;
+
   const jobs: JobsRuntime<WildfireJobs> = life.queue({
     queueName: WILDFIRE_QUEUE,
     registry: wildfireJobs,
-    handlers: () => wildfireJobHandlers({ tokens, reports: reporting, storageSweep: { service: 'wildfire', files: reporting.files, clock, exclusive }, aemet: { observations: data.aemetObservations, forecast: data.aemetForecast } }),
+    handlers: () => wildfireJobHandlers({ tokens, reports: reporting, storageSweep: { service: 'wildfire', files: reporting.files, clock, exclusive }, aemet: { observations: data.aemetObservations, forecast: data.aemetForecast }, alerts: alertFeatures.delivery }),
     concurrency: config.workerConcurrency,
     stalledAfterMs: config.jobStalledMs,
     schedules: () => wildfireSchedules(config, reporting.files),
@@ -157,7 +177,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   const { reports, reportSchedules } = reporting;
   // The runtime answers the data services (the CLI and tests use them), not the synthetic model they share.
   const { synthetic: _shared, ...dataServices } = data;
-  const features: WildfireFeatures = { ...dataServices, config, logger, jobs, tokens, tokenAdmin, reports, reportSchedules, limits, clock };
+  const features: WildfireFeatures = { ...dataServices, config, logger, jobs, tokens, tokenAdmin, reports, reportSchedules, limits, clock, alerts: alertFeatures.alerts };
   return {
     runtime: features,
     app: () =>
@@ -177,6 +197,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
         decisions: data.decisions,
         framing: data.framing,
         territory: data.territory,
+        alerts: alertFeatures.alerts,
         reports,
         limits,
         jobs: jobs.queue,

@@ -2,15 +2,12 @@ import type { OutboundPolicy } from '@firma-riesgo/auth';
 import type { JobQueue, Logger } from '@firma-riesgo/service-kit';
 import type { EventData, OutboxEvent, WebhookEventsRepository } from './events-repository';
 import type { DeliveryRow, WebhookDeliveriesRepository } from './deliveries-repository';
-import { postWebhook, type AttemptOutcome } from './http-delivery';
 import type { MeterRepository } from '../metering/repository';
 import type { WebhookDeliveryJobs } from './jobs';
 import type { WebhookRow, WebhooksRepository } from './repository';
-import { nextDelayMs, retryAfterMs } from './schedule';
-import { signatureHeader, type SecretBox } from './secrets';
+import { attemptResult, DISABLE_AFTER_FAILING_MS, keyedLimiter, sendSignedMessage, signingSecrets, type AttemptOutcome, type SecretBox, type WebhookMessage } from '@firma-riesgo/webhooks';
 
-/** An endpoint that failed every delivery for this long is disabled. */
-export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
+export { DISABLE_AFTER_FAILING_MS };
 /** Work older than this without its job (lost in a crash) is picked up by the recovery sweep. */
 const STRANDED_AFTER_MS = 60_000;
 /** Attempts to one endpoint at once, per process: a slow receiver holds only its own slots. */
@@ -35,60 +32,14 @@ export interface WebhookDeliveryDeps {
   clock?: () => Date;
 }
 
-export interface WebhookMessage {
-  id: string;
-  body: string;
-}
-
-/** A tiny per-key semaphore: at most `limit` holders of one key at a time in this process. */
-function keyedLimiter(limit: number) {
-  const active = new Map<string, number>();
-  const waiting = new Map<string, (() => void)[]>();
-  return async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
-    if ((active.get(key) ?? 0) >= limit) await new Promise<void>((resolve) => waiting.set(key, [...(waiting.get(key) ?? []), resolve]));
-    active.set(key, (active.get(key) ?? 0) + 1);
-    try {
-      return await fn();
-    } finally {
-      const left = (active.get(key) ?? 1) - 1;
-      if (left === 0) active.delete(key);
-      else active.set(key, left);
-      const next = waiting.get(key)?.shift();
-      if (waiting.get(key)?.length === 0) waiting.delete(key);
-      next?.();
-    }
-  };
-}
-
 export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
   const clock = deps.clock ?? (() => new Date());
   const perEndpoint = keyedLimiter(PER_ENDPOINT_CONCURRENCY);
 
-  /** The secrets that sign now: the current one, and the previous one during a rotation. */
-  function signingSecrets(webhook: WebhookRow, now: Date): string[] {
-    const secrets = [deps.secrets.open(webhook.secret)];
-    if (webhook.previousSecret && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > now) secrets.push(deps.secrets.open(webhook.previousSecret));
-    return secrets;
-  }
-
-  /** Sends one message to the endpoint, signed per Standard Webhooks. */
+  /** Sends one message to the endpoint, signed per Standard Webhooks (both secrets during a rotation). */
   async function send(webhook: WebhookRow, message: WebhookMessage): Promise<AttemptOutcome> {
     const now = clock();
-    const timestamp = Math.floor(now.getTime() / 1000);
-    return postWebhook(
-      {
-        url: webhook.url,
-        body: message.body,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': deps.userAgent,
-          'webhook-id': message.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signatureHeader(signingSecrets(webhook, now), message.id, timestamp, message.body),
-        },
-      },
-      { policy: deps.policy, timeoutMs: deps.timeoutMs },
-    );
+    return sendSignedMessage(webhook.url, signingSecrets(webhook, deps.secrets.open, now), message, now, deps);
   }
 
   async function body(type: string, occurredAt: Date, tenantId: string, data: EventData): Promise<string> {
@@ -153,32 +104,26 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
       const attempt = { attemptedAt: now, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs, responseBody: keepBody ? outcome.responseBody : null };
       const made = delivery.attempts + 1;
       await deps.meter.add(delivery.tenantId, deps.meterDay(now), 'webhook_deliveries');
-      if (outcome.ok) {
+      const result = attemptResult(outcome, made, deps.retrySchedule, now);
+      if (result.status === 'succeeded') {
         await deps.deliveries.recordAttempt(delivery, attempt, { status: 'succeeded', nextAttemptAt: null });
         await deps.webhooks.markHealthy(webhook.id);
         await kickNext(delivery);
         return 'succeeded';
       }
-      if (outcome.statusCode === 410) {
+      if (result.gone) {
         await deps.deliveries.recordAttempt(delivery, attempt, { status: 'exhausted', nextAttemptAt: null });
         await disable(webhook, 'The receiver answered 410 Gone');
         return 'exhausted';
       }
-      const hinted = outcome.statusCode === 429 || outcome.statusCode === 503 ? retryAfterMs(outcome.retryAfter, now) : null;
-      const delay = nextDelayMs(deps.retrySchedule, made, { retryAfterMs: hinted });
       const failingSince = await deps.webhooks.markFailing(webhook.id, now);
-      if (delay === null) {
-        await deps.deliveries.recordAttempt(delivery, attempt, { status: 'exhausted', nextAttemptAt: null });
-        await kickNext(delivery);
-      } else {
-        const nextAttemptAt = new Date(now.getTime() + delay);
-        await deps.deliveries.recordAttempt(delivery, attempt, { status: 'failed', nextAttemptAt });
-        await enqueueDelivery({ ...delivery, attempts: made, nextAttemptAt });
-      }
+      await deps.deliveries.recordAttempt(delivery, attempt, { status: result.status, nextAttemptAt: result.nextAttemptAt });
+      if (result.status === 'exhausted') await kickNext(delivery);
+      else await enqueueDelivery({ ...delivery, attempts: made, nextAttemptAt: result.nextAttemptAt });
       if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
         await disable(webhook, `Every delivery failed for 5 days (since ${failingSince.toISOString()})`);
       }
-      return delay === null ? 'exhausted' : 'retrying';
+      return result.status === 'exhausted' ? 'exhausted' : 'retrying';
     },
 
     /** A manual retry: the delivery is open again and sent at once, with the same `webhook-id`. */

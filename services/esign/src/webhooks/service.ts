@@ -9,10 +9,10 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types';
 import type { WebhookEventsRepository } from './events-repository';
 import type { WebhookRow, WebhooksRepository } from './repository';
 import type { TWebhook, ZCreateWebhookSchema, ZUpdateWebhookSchema } from './schemas';
-import { newWebhookSecret, type SecretBox } from './secrets';
+import { newWebhookSecret, ROTATION_OVERLAP_MS, type SecretBox } from '@firma-riesgo/webhooks';
 
-/** How long the previous secret keeps signing after a rotation. */
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+/** How long the previous secret keeps signing after a rotation (the shared core's rule). */
+export { ROTATION_OVERLAP_MS };
 
 export interface WebhooksServiceDeps {
   webhooks: WebhooksRepository;

@@ -26,6 +26,9 @@ const m1 = (api: () => Agent, token: string, query: Record<string, string> | str
 
 const area = (api: () => Agent, token: string, path: string, query: Record<string, string> | string) => api().get(path).query(query).set('authorization', `Bearer ${token}`);
 
+const alert = (api: () => Agent, token: string, body: unknown) => api().post('/api/v1/alerts').set('authorization', `Bearer ${token}`).send(body as object);
+const ALERT = { target: { municipios: ['41091'] }, min_class: 'high' };
+
 const CASES: Case[] = [
   { name: 'm1: SQL in municipio_id', send: (api, t) => m1(api, t, { municipio_id: SQL }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
   { name: 'm1: XSS in municipio_id', send: (api, t) => m1(api, t, { municipio_id: XSS }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
@@ -47,6 +50,18 @@ const CASES: Case[] = [
   { name: 'territorio: a garbage Accept', send: (api, t) => area(api, t, '/api/v3/m1/territorio', { province: '52' }).set('accept', `${XSS};q=x, */*;;`), expect: [200] },
   { name: 'territorio: an 8 kB If-None-Match and a garbage Accept-Encoding', send: (api, t) => area(api, t, '/api/v3/m1/territorio', { province: '52' }).set('if-none-match', `"${'a'.repeat(8000)}"`).set('accept-encoding', 'br;q=NaN, x-evil'), expect: [200] },
   { name: 'resumen: XSS in level', send: (api, t) => area(api, t, '/api/v3/resumen', { level: XSS }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'alerts: a loopback webhook (the SSRF guard)', send: (api, t) => alert(api, t, { ...ALERT, webhook_url: 'https://127.0.0.1/hook' }), expect: [422], code: 'WEBHOOK_URL_REFUSED' },
+  { name: 'alerts: the cloud metadata address', send: (api, t) => alert(api, t, { ...ALERT, webhook_url: 'https://169.254.169.254/latest/meta-data/' }), expect: [422], code: 'WEBHOOK_URL_REFUSED' },
+  { name: 'alerts: a plain-http webhook', send: (api, t) => alert(api, t, { ...ALERT, webhook_url: 'http://example.org/hook' }), expect: [422], code: 'WEBHOOK_URL_REFUSED' },
+  { name: 'alerts: a javascript: webhook', send: (api, t) => alert(api, t, { ...ALERT, webhook_url: 'javascript:alert(1)' }), expect: [400, 422] },
+  { name: 'alerts: 501 municipios', send: (api, t) => alert(api, t, { ...ALERT, target: { municipios: Array.from({ length: 501 }, (_, i) => String(10000 + i)) } }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'alerts: SQL in a municipio', send: (api, t) => alert(api, t, { ...ALERT, target: { municipios: [SQL] } }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'alerts: an unknown min_class', send: (api, t) => alert(api, t, { ...ALERT, min_class: XSS }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'alerts: extra fields in target', send: (api, t) => alert(api, t, { ...ALERT, target: { province: '41', municipios: ['41091'] } }), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'alerts: a body that is an array', send: (api, t) => alert(api, t, [ALERT]), expect: [400] },
+  { name: 'alerts: a subscription id that is not a UUID', send: (api, t) => api().delete(`/api/v1/alerts/${encodeURIComponent(SQL)}`).set('authorization', `Bearer ${t}`), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'alerts: CAP feed with XSS in lang', send: (api, t) => api().get('/api/v1/alerts/cap').query({ lang: XSS }).set('authorization', `Bearer ${t}`), expect: [400], code: 'INVALID_PARAM_FORMAT' },
+  { name: 'alerts: CAP feed with a hostile Host', send: (api, t) => api().get('/api/v1/alerts/cap').set('host', 'evil,<x>&').set('authorization', `Bearer ${t}`), expect: [200, 400] },
   { name: 'm10: NUL in municipio_id', send: (api, t) => api().get('/api/v3/m10?municipio_id=%00').set('authorization', `Bearer ${t}`), expect: [400], code: 'INVALID_PARAM_FORMAT' },
   { name: 'ecosystem: XSS in municipio_id', send: (api, t) => api().get('/ecosystem').query({ municipio_id: XSS }).set('authorization', `Bearer ${t}`), expect: [400], code: 'INVALID_PARAM_FORMAT' },
   { name: 'auth: a 16 kB token', send: (api) => api().get('/api/v1/me').set('authorization', `Bearer ${'a'.repeat(16_000)}`), expect: [401, 431], code: 'INVALID_API_KEY' },

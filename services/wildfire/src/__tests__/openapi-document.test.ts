@@ -12,7 +12,7 @@ import { testConfig } from './support';
 type Doc = Parameters<typeof operationsOf>[0] & { servers?: unknown; components: { schemas: Record<string, { example?: unknown }> } };
 
 /** Every operation's stable name. Renaming one breaks generated clients: add, never rename. */
-const OPERATION_IDS = ['createReport', 'createToken', 'getDecisionSupport', 'getEcosystem', 'getEcosystemDetail', 'getFraming', 'getHealth', 'getMe', 'getReport', 'getRisk', 'getRiskForecast', 'getSummary', 'getTerritory', 'listDecisions', 'listReports', 'listTokens', 'revokeToken', 'rotateToken'];
+const OPERATION_IDS = ['createAlertSubscription', 'createReport', 'createToken', 'deleteAlertSubscription', 'getAlertCapFeed', 'getDecisionSupport', 'getEcosystem', 'getEcosystemDetail', 'getFraming', 'getHealth', 'getMe', 'getReport', 'getRisk', 'getRiskForecast', 'getSummary', 'getTerritory', 'listAlertDeliveries', 'listAlertSubscriptions', 'listDecisions', 'listReports', 'listTokens', 'revokeToken', 'rotateAlertWebhookSecret', 'rotateToken'];
 
 describe('the wildfire OpenAPI document', () => {
   let db: TestDatabase;

@@ -12,7 +12,8 @@ describe('@firma-riesgo/wildfire-client against the running service', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('wildfire_client');
-    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url }), 'api');
+    // Alert webhooks to loopback (a test token's subscription never sends one).
+    rt = await startWildfire(testConfig({ WILDFIRE_DATABASE_URL: db.url, WILDFIRE_WEBHOOK_ALLOW_PRIVATE: 'true' }), 'api');
     testToken = (await rt.tokens.create({ account: 'client', type: 'test', scopes: ['risk:read', 'ecosystem:read'], municipios: ['28079', '41091'] })).token;
   });
 
@@ -90,6 +91,20 @@ describe('@firma-riesgo/wildfire-client against the running service', () => {
     expect(again).toEqual(created);
     expect(await c.reports()).toMatchObject({ total: 1, data: [{ report_id: created.reportId, format: 'csv', status: 'ready' }] });
     await expect(c.reportFile('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 404, code: 'REPORT_NOT_FOUND', attempts: 1 });
+  });
+
+  it('subscribes to alerts, lists, rotates the secret, reads the CAP feed and deletes the subscription', async () => {
+    const c = client();
+    const created = await c.createAlert({ target: { municipios: ['41091'] }, min_class: 'very_high', webhook_url: 'https://127.0.0.1:9/hook' });
+    expect(created).toMatchObject({ target: { municipios: ['41091'] }, municipalities: 1, min_class: 'very_high', include_forecast: false });
+    expect(created.webhook_secret).toMatch(/^whsec_/);
+    expect((await c.alerts()).map((a) => a.subscription_id)).toEqual([created.subscription_id]);
+    expect((await c.rotateAlertSecret(created.subscription_id)).webhook_secret).not.toBe(created.webhook_secret);
+    expect(await c.alertDeliveries(created.subscription_id, { limit: 10 })).toEqual([]);
+    expect(await c.alertFeed({ lang: 'en', limit: 5 })).toContain('<feed xmlns="http://www.w3.org/2005/Atom"');
+    await c.deleteAlert(created.subscription_id);
+    expect(await c.alerts()).toEqual([]);
+    await expect(c.deleteAlert(created.subscription_id)).rejects.toMatchObject({ status: 404, code: 'SUBSCRIPTION_NOT_FOUND', param: 'subscription_id', attempts: 1 });
   });
 
   it('exposes the rate-limit headers of a live token’s counted call', async () => {

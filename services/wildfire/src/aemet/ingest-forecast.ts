@@ -16,7 +16,7 @@
  */
 import type { LockedRun, Logger } from '@firma-riesgo/service-kit';
 import { daysBetween, monthOf, todayInSpain } from '../calendar';
-import type { ForecastRepository } from '../forecast/repository';
+import type { ForecastDayRow, ForecastRepository } from '../forecast/repository';
 import { step, type FwiCodes } from '../fwi';
 import type { MunicipalitiesService } from '../municipalities/service';
 import { provinceOf } from '../municipalities/provinces';
@@ -54,6 +54,8 @@ export interface AemetForecastDeps {
   logger: Logger;
   sleep: (ms: number) => Promise<void>;
   requestsPerMinute: number;
+  /** Runs after a municipality's forecast days are written (the alerts). */
+  afterWrite?: (municipioId: string, rows: readonly Omit<ForecastDayRow, 'municipioId'>[]) => Promise<unknown>;
 }
 
 /** AEMET's `elaborado` is official Spanish (peninsular) time without a zone. */
@@ -124,6 +126,7 @@ export function createAemetForecast(deps: AemetForecastDeps) {
       if (rows === 'without_forecast') result.without_forecast++;
       else result.written += rows.length > 0 ? 1 : 0;
       await deps.repo.replace(code, Array.isArray(rows) ? rows : [], listed ? null : { issuedOn: today, cursor: code });
+      if (Array.isArray(rows)) await deps.afterWrite?.(code, rows);
       if (result.processed % PROGRESS_EVERY === 0) logger.info({ issued_on: today, processed: result.processed, of: codes.length, written: result.written }, 'AEMET forecast: progress');
       await deps.sleep(paceMs);
     }

@@ -11,3 +11,4 @@ export * from '../storage/tables';
 export * from '../admin-log/tables';
 export * from '../aemet/tables';
 export * from '../forecast/tables';
+export * from '../alerts/tables';
