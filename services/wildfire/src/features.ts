@@ -24,6 +24,8 @@ import { createAemetRepository } from './aemet/repository';
 import { createIngestWeather, createIngestWeatherColumns, type IngestWeatherDeps, type WeatherIngestSummary } from './readings/ingest-weather';
 import { createReadingsRepository } from './readings/repository';
 import { createReadingsService, type ReadingsService } from './readings/service';
+import { READINGS_CHANGED, type LatestReadingCache, type ReadingsChange } from './readings/latest-cache';
+import { credentialChangeNotifier } from '@firma-riesgo/auth';
 import { createGenerateReport, type GenerateReportDeps } from './reports/generate-report';
 import type { ReportGenerationQueue } from './reports/jobs';
 import { createPurgeExpiredFiles } from './reports/purge-expired-files';
@@ -88,6 +90,8 @@ export async function createDataFeatures(deps: {
   aemet?: Pick<WildfireConfig['aemet'], 'apiKey' | 'baseUrl' | 'requestsPerMinute'> & { onRemaining?: (remaining: number) => void; sleep?: (ms: number) => Promise<void> };
   /** Runs a periodic task unless another instance runs it (a Postgres advisory lock). */
   exclusive?: <T>(name: string, work: () => Promise<T>) => Promise<LockedRun<T>>;
+  /** The latest-reading cache of this instance (API with Redis) and the announcer of reading changes to every instance. */
+  latestReadings?: { cache?: LatestReadingCache; announce?: (change: ReadingsChange) => Promise<void> };
 }): Promise<DataFeatures> {
   const { database, clock, logger } = deps;
   const municipalitiesRepo = createMunicipalitiesRepository(database);
@@ -104,7 +108,9 @@ export async function createDataFeatures(deps: {
   const updateAutomaticDecisions = createUpdateAutomaticDecisions({ repo: decisionsRepo, clock });
   const synthetic = createSyntheticData({ cacheSize: deps.syntheticCacheSize, winterRules: deps.winterRules });
   const aemetRepo = createAemetRepository(database);
-  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock, provenance: aemetRepo.provenance });
+  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock, provenance: aemetRepo.provenance, latestCache: deps.latestReadings?.cache });
+  // Once an ingestion commits: this instance's cache drops its readings at once, then every other instance is told.
+  const readingsChanged = credentialChangeNotifier({ ...deps.latestReadings, logger }, 'a readings change');
   const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
   const forecastRepo = createForecastRepository(database);
   const forecast = createForecastService({ repo: forecastRepo, municipalities, synthetic, clock });
@@ -117,6 +123,7 @@ export async function createDataFeatures(deps: {
     highFwi: AUTOMATIC_MIN_FWI,
     winterRules: deps.winterRules,
     now: clock,
+    afterCommit: () => readingsChanged(READINGS_CHANGED),
     afterReadings: async (tx, touched, highRuns) => {
       const counts = await updateAutomaticDecisions(tx, touched, highRuns);
       if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');

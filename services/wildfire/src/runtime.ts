@@ -23,6 +23,7 @@ import { createRateLimits, type RateLimits } from './rate-limits/service';
 import { createMemoryUsageCounter } from './rate-limits/usage-counter';
 import { createTokenCache } from './tokens/token-cache';
 import { followTokenChanges, tokenChangePublisher } from './tokens/token-changes';
+import { createLatestReadingCache, followReadingChanges, readingChangePublisher } from './readings/latest-cache';
 
 /** The CLI generates no report: a report job reaching it would be a wiring mistake, so it fails loudly. */
 const noSealer = {
@@ -87,6 +88,12 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
     publisher: (publisher) => tokenChangePublisher(publisher, config.rateLimits.prefix),
     follow: (subscriber, tokenCache, log) => followTokenChanges(subscriber, config.rateLimits.prefix, tokenCache, log),
   });
+  const latestReadings = life.credentials({
+    ttlMs: config.readingsCache.ttlMs,
+    createCache: () => createLatestReadingCache(config.readingsCache),
+    publisher: (publisher) => readingChangePublisher(publisher, config.rateLimits.prefix),
+    follow: (subscriber, readingsCache, log) => followReadingChanges(subscriber, config.rateLimits.prefix, readingsCache, log),
+  });
   const tokens = createTokensService(createTokensRepository(database.db), clock, { cache, announce, logger });
   const tokenAdmin = createTokenAdministration({ tokens, log: createAdminLogRepository(database.db), clock });
   // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
@@ -102,6 +109,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
     winterRules: config.winterRules,
     aemet: { ...config.aemet, onRemaining: (n) => aemetRemaining.set(n), sleep: options.aemetSleep },
     exclusive,
+    latestReadings,
   });
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);

@@ -96,6 +96,8 @@ export interface IngestWeatherDeps {
   winterRules?: WinterRules;
   /** The instant stamped on the days an ingestion changes (`reading_days`). */
   now: () => Date;
+  /** Runs once an ingestion has committed: tells every instance's latest-reading cache (readings/latest-cache.ts). */
+  afterCommit?: () => Promise<void>;
 }
 
 /** Consecutive days of a municipality (both ends included) at or above an FWI threshold. */
@@ -152,7 +154,7 @@ export function createIngestWeatherColumns(deps: IngestWeatherDeps) {
       const from = rule ? winterStartOf(t.first, rule) : null;
       return from === null ? t : { municipio_id: t.municipio_id, first: from };
     });
-    return deps.repo.withWeatherIngestion(async (ingestion) => {
+    const summary = await deps.repo.withWeatherIngestion(async (ingestion): Promise<WeatherIngestSummary> => {
       const gone = await ingestion.lockMunicipalities(weather.codes);
       if (gone.length > 0) throw unknownMunicipality(weather, gone);
       const starts = await ingestion.starts(walked);
@@ -181,5 +183,7 @@ export function createIngestWeatherColumns(deps: IngestWeatherDeps) {
         spring_starts: result.springStarts,
       };
     });
+    await deps.afterCommit?.();
+    return summary;
   };
 }
