@@ -53,6 +53,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Tests pin the date; everything else takes the system clock. */
   clock?: () => Date;
+  /** Tests: the monotonic milliseconds the latest-reading cache ages its entries by (default performance.now). */
+  cacheNow?: () => number;
   /** Municipality-years of synthetic data kept in memory. */
   syntheticCacheSize?: number;
   /**
@@ -90,7 +92,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   });
   const latestReadings = life.credentials({
     ttlMs: config.readingsCache.ttlMs,
-    createCache: () => createLatestReadingCache(config.readingsCache),
+    createCache: () => createLatestReadingCache({ ...config.readingsCache, now: options.cacheNow }),
     publisher: (publisher) => readingChangePublisher(publisher, config.rateLimits.prefix),
     follow: (subscriber, readingsCache, log) => followReadingChanges(subscriber, config.rateLimits.prefix, readingsCache, log),
   });
