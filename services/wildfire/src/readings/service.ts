@@ -10,7 +10,7 @@ import type { ReadingsRepository } from './repository';
 import type { TProvenance } from './schemas';
 
 export interface ReadingsServiceDeps {
-  repo: Pick<ReadingsRepository, 'latest' | 'range' | 'fwiInWindows' | 'onDay' | 'dayChangedAt' | 'newestDay'>;
+  repo: Pick<ReadingsRepository, 'latest' | 'range' | 'fwiInWindows' | 'territoryDay' | 'dayChangedAt' | 'newestDay'>;
   municipalities: Pick<MunicipalitiesService, 'exists'>;
   synthetic: SyntheticData;
   clock: () => Date;
@@ -89,8 +89,14 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
     /** For other features: stored readings from `from` to `to`, in date order; no access rules. */
     storedRange: (municipioId: string, from: string, to: string): Promise<Reading[]> => repo.range(municipioId, from, to),
 
-    /** For other features: the stored readings of one day of these municipalities (absent: none that day); no access rules. */
-    storedOnDay: (codes: readonly string[], date: string) => repo.onDay(codes, date),
+    /** For other features: every municipality's stored reading of `date` with its place, in INE code order; no access rules. */
+    storedTerritoryDay: (date: string) => repo.territoryDay(date),
+    /**
+     * How many reading changes this instance's cache has heard (ingestions anywhere, a
+     * resubscription): what is derived from stored readings may be kept under it. Always 0
+     * without the cache (no Redis: no change can be heard).
+     */
+    changesHeard: (): number => deps.latestCache?.generation ?? 0,
 
     /** For other features: when the readings of `date` last changed, or null; and the newest loaded day up to a day. */
     dayChangedAt: (date: string) => repo.dayChangedAt(date),
