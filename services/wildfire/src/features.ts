@@ -129,6 +129,7 @@ export async function createDataFeatures(deps: {
       if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
     },
   };
+  const ingestMunicipalities = createIngestMunicipalities({ repo: municipalitiesRepo });
   const { aemet } = deps;
   const aemetClient = aemet?.apiKey ? createAemetClient({ apiKey: aemet.apiKey, baseUrl: aemet.baseUrl, logger, onRemaining: aemet.onRemaining, sleep: aemet.sleep }) : null;
   const aemetForecast =
@@ -169,7 +170,12 @@ export async function createDataFeatures(deps: {
     synthetic,
     ingest: {
       weather: createIngestWeather(weatherDeps),
-      municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
+      // Names, codes and coordinates are part of the kept territory rows: a registry change drops them as an ingestion of readings does.
+      municipalities: async (path) => {
+        const summary = await ingestMunicipalities(path);
+        await readingsChanged(READINGS_CHANGED);
+        return summary;
+      },
       ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
       decisions: createIngestDecisions({ repo: decisionsRepo, municipalities, clock }),
       seasons: createIngestSeasons({ repo: seasonsRepo, clock }),
