@@ -73,6 +73,18 @@ describe('the latest-reading cache of m1', () => {
     await latestDateOn(b, '28079', '2025-07-19');
   });
 
+  it('shows on every instance, within a second, a reading ingested by a worker (AEMET observations run there)', async () => {
+    const worker = await startWildfire(testConfig(env), 'worker', { clock: () => NOW });
+    try {
+      expect((await m1(b, '28079')).status).toBe(200);
+      await worker.ingest.weather(weatherCsv('worker.csv', [['28079', '2025-07-20', 33]]));
+      await latestDateOn(a, '28079', '2025-07-20');
+      await latestDateOn(b, '28079', '2025-07-20');
+    } finally {
+      await worker.close();
+    }
+  });
+
   it('turns a municipality’s first reading into an answer on the other instance (READING_NOT_FOUND is not kept past an ingestion)', async () => {
     expect((await m1(b, '08019')).body.error.code).toBe('READING_NOT_FOUND');
     await a.ingest.weather(weatherCsv('barcelona.csv', [['08019', '2025-07-19', 28]]));
