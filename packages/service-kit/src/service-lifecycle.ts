@@ -66,7 +66,12 @@ export interface ServiceLifecycle<TSchema extends Record<string, unknown>> {
   open<T>(name: string, open: () => T | Promise<T>, close: (value: T) => unknown): Promise<T>;
   /** Releases something already open when the process stops (or the start fails). */
   defer(name: string, close: () => unknown): void;
-  /** The credential cache (API with Redis) and the change announcer (API with Redis, or the CLI's own connection). */
+  /**
+   * A cache kept in step through a Redis change channel (credentials, or data that changes
+   * only when written, such as wildfire's latest readings): the cache (API with Redis) and
+   * the change announcer (API with Redis, or the CLI's or worker's own connection). May be
+   * called once per channel.
+   */
   credentials<Cache, Announce>(channel: CredentialChannel<Cache, Announce>): { cache?: Cache; announce?: Announce };
   /** A job queue: BullMQ with REDIS_URL (a worker in the worker and all roles), else in-process. */
   queue<R extends JobRegistry>(spec: ServiceQueue<R>): JobsRuntime<R>;
@@ -136,7 +141,10 @@ export async function startService<TSchema extends Record<string, unknown>, T>(
 ): Promise<T & StartedService<TSchema>> {
   const stack = new DisposalStack(logger);
   const queues: { runtime: JobsRuntime<JobRegistry>; schedules?: () => ServiceSchedule<JobRegistry>[] }[] = [];
-  let followCredentials: (() => Promise<() => Promise<void>>) | undefined;
+  // Every change channel this process follows (credentials, cached data): each subscribed before the first request.
+  const follows: (() => Promise<() => Promise<void>>)[] = [];
+  // The CLI and a worker announce on one Redis connection of their own, opened on the first channel that needs it.
+  let ownPublisher: Redis | undefined;
   try {
     const { version, database, redis } = await openServiceInfrastructure({
       service: spec.service,
@@ -164,13 +172,16 @@ export async function startService<TSchema extends Record<string, unknown>, T>(
       credentials(channel) {
         const cache = servesHttp(role) && redis && channel.ttlMs > 0 ? channel.createCache() : undefined;
         let publisher = redis;
-        if (role === 'cli' && config.redisUrl) {
-          const own = createRedis(config.redisUrl);
-          own.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-          stack.defer('redis publisher', () => releaseRedis(own));
-          publisher = own;
+        if ((role === 'cli' || role === 'worker') && config.redisUrl) {
+          if (!ownPublisher) {
+            const own = createRedis(config.redisUrl);
+            own.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+            stack.defer('redis publisher', () => releaseRedis(own));
+            ownPublisher = own;
+          }
+          publisher = ownPublisher;
         }
-        if (cache !== undefined && redis) followCredentials = () => channel.follow(redis.duplicate(), cache, logger);
+        if (cache !== undefined && redis) follows.push(() => channel.follow(redis.duplicate(), cache, logger));
         return { cache, announce: publisher && channel.publisher(publisher) };
       },
       queue(queueSpec) {
@@ -198,7 +209,7 @@ export async function startService<TSchema extends Record<string, unknown>, T>(
       }
     }
     // Subscribed before the first request is served, so no change can be missed while caching.
-    if (followCredentials) stack.defer('credential changes', await followCredentials());
+    for (const follow of follows) stack.defer('change channel', await follow());
     let server: Server | undefined;
     let url: string | undefined;
     if (servesHttp(role) && composed.app) {

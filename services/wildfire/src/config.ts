@@ -137,6 +137,8 @@ const ZWildfireEnvSchema = z.object({
   WILDFIRE_USAGE_FLUSH_MS: env.int(5_000, 100),
   WILDFIRE_TOKEN_CACHE_MS: env.int(5_000, 0),
   WILDFIRE_TOKEN_CACHE_SIZE: env.int(10_000, 1),
+  WILDFIRE_READINGS_CACHE_MS: env.int(60_000, 0),
+  WILDFIRE_READINGS_CACHE_SIZE: env.int(10_000, 1),
   WILDFIRE_REPORT_WAIT_MS: env.int(60_000, 1),
   WILDFIRE_PDF_WORKERS: env.int(2, 1),
   WILDFIRE_REPORT_RETENTION_CRON: cron('30 3 * * *'),
@@ -222,6 +224,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     ingestionCron: e.WILDFIRE_INGESTION_CRON,
     /** Token lookups cached per API instance (with Redis only): how long an entry lives (0: no cache) and how many are kept. */
     tokenCache: { ttlMs: e.WILDFIRE_TOKEN_CACHE_MS, maxEntries: e.WILDFIRE_TOKEN_CACHE_SIZE },
+    /** Latest readings cached per API instance for m1 (with Redis only): how long an entry lives (0: no cache; the staleness bound if a change message is lost) and how many are kept. */
+    readingsCache: { ttlMs: e.WILDFIRE_READINGS_CACHE_MS, maxEntries: e.WILDFIRE_READINGS_CACHE_SIZE },
     reports: {
       /** How long POST /api/v1/report waits for the file before answering 202. */
       waitMs: e.WILDFIRE_REPORT_WAIT_MS,

@@ -24,6 +24,8 @@ import { createAemetRepository } from './aemet/repository';
 import { createIngestWeather, createIngestWeatherColumns, type IngestWeatherDeps, type WeatherIngestSummary } from './readings/ingest-weather';
 import { createReadingsRepository } from './readings/repository';
 import { createReadingsService, type ReadingsService } from './readings/service';
+import { READINGS_CHANGED, type LatestReadingCache, type ReadingsChange } from './readings/latest-cache';
+import { credentialChangeNotifier } from '@firma-riesgo/auth';
 import { createGenerateReport, type GenerateReportDeps } from './reports/generate-report';
 import type { ReportGenerationQueue } from './reports/jobs';
 import { createPurgeExpiredFiles } from './reports/purge-expired-files';
@@ -96,6 +98,8 @@ export async function createDataFeatures(deps: {
   exclusive?: <T>(name: string, work: () => Promise<T>) => Promise<LockedRun<T>>;
   /** The alerts' triggering, late-bound (it needs the data services): after observed days commit, and after each municipality of a forecast import. */
   alerts?: Pick<RaiseAlerts, 'observed' | 'forecast'>;
+  /** The latest-reading cache of this instance (API with Redis) and the announcer of reading changes to every instance. */
+  latestReadings?: { cache?: LatestReadingCache; announce?: (change: ReadingsChange) => Promise<void> };
 }): Promise<DataFeatures> {
   const { database, clock, logger } = deps;
   const municipalitiesRepo = createMunicipalitiesRepository(database);
@@ -112,7 +116,9 @@ export async function createDataFeatures(deps: {
   const updateAutomaticDecisions = createUpdateAutomaticDecisions({ repo: decisionsRepo, clock });
   const synthetic = createSyntheticData({ cacheSize: deps.syntheticCacheSize, winterRules: deps.winterRules });
   const aemetRepo = createAemetRepository(database);
-  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock, provenance: aemetRepo.provenance });
+  const readings = createReadingsService({ repo: readingsRepo, municipalities, synthetic, clock, provenance: aemetRepo.provenance, latestCache: deps.latestReadings?.cache });
+  // Once an ingestion commits: this instance's cache drops its readings at once, then every other instance is told.
+  const readingsChanged = credentialChangeNotifier({ ...deps.latestReadings, logger }, 'a readings change');
   const ecosystem = createEcosystemService({ repo: ecosystemRepo, municipalities, readings, synthetic, clock });
   const forecastRepo = createForecastRepository(database);
   const forecast = createForecastService({ repo: forecastRepo, municipalities, synthetic, clock });
@@ -125,12 +131,16 @@ export async function createDataFeatures(deps: {
     highFwi: AUTOMATIC_MIN_FWI,
     winterRules: deps.winterRules,
     now: clock,
-    afterCommit: deps.alerts && ((loaded) => deps.alerts!.observed(loaded)),
+    afterCommit: async (loaded) => {
+      await readingsChanged(READINGS_CHANGED);
+      if (deps.alerts) await deps.alerts.observed(loaded);
+    },
     afterReadings: async (tx, touched, highRuns) => {
       const counts = await updateAutomaticDecisions(tx, touched, highRuns);
       if (counts.created + counts.updated + counts.removed > 0) logger.info(counts, 'updated the automatic decisions of the ingested municipalities');
     },
   };
+  const ingestMunicipalities = createIngestMunicipalities({ repo: municipalitiesRepo });
   const { aemet } = deps;
   const aemetClient = aemet?.apiKey ? createAemetClient({ apiKey: aemet.apiKey, baseUrl: aemet.baseUrl, logger, onRemaining: aemet.onRemaining, sleep: aemet.sleep }) : null;
   const aemetForecast =
@@ -172,7 +182,12 @@ export async function createDataFeatures(deps: {
     synthetic,
     ingest: {
       weather: createIngestWeather(weatherDeps),
-      municipalities: createIngestMunicipalities({ repo: municipalitiesRepo }),
+      // Names, codes and coordinates are part of the kept territory rows: a registry change drops them as an ingestion of readings does.
+      municipalities: async (path) => {
+        const summary = await ingestMunicipalities(path);
+        await readingsChanged(READINGS_CHANGED);
+        return summary;
+      },
       ecosystem: createIngestEcosystem({ repo: ecosystemRepo, municipalities }),
       decisions: createIngestDecisions({ repo: decisionsRepo, municipalities, clock }),
       seasons: createIngestSeasons({ repo: seasonsRepo, clock }),

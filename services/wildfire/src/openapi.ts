@@ -47,6 +47,19 @@ export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Reset': integerHeader('When the current window ends, in epoch seconds.'),
 };
 
+/** The validator headers of a JSON answer that revalidates (m1, m10, m3): see `sendJsonWithEtag`. */
+export const ETAG_HEADERS = {
+  ETag: { description: 'Strong validator of the answer (a digest of its bytes); send it back in If-None-Match to get 304 while it is unchanged.', schema: { type: 'string' as const } },
+};
+
+/** The 304 of such a route: only when the request's If-None-Match names the current ETag; it still counts against the limits. */
+export const NOT_MODIFIED_RESPONSE = {
+  304: {
+    description: 'Not Modified: the request’s If-None-Match names the current ETag; no body. Counts as a request of the budget and of the month, as a 200 does.',
+    headers: { ...ETAG_HEADERS, ...RATE_LIMIT_HEADERS },
+  },
+};
+
 /** The 429 and 503 responses of a rate-limited route (`rateLimit(limits, kind)` in its `before` list). */
 export function rateLimitedResponses(kind: 'data' | 'reports') {
   const limit = kind === 'data' ? 'the data endpoints’ per-minute budget (100 by default)' : 'the report-creation budget (10 per minute by default)';

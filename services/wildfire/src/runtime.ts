@@ -25,6 +25,7 @@ import { createRateLimits, type RateLimits } from './rate-limits/service';
 import { createMemoryUsageCounter } from './rate-limits/usage-counter';
 import { createTokenCache } from './tokens/token-cache';
 import { followTokenChanges, tokenChangePublisher } from './tokens/token-changes';
+import { createLatestReadingCache, followReadingChanges, readingChangePublisher } from './readings/latest-cache';
 
 /** The CLI generates no report: a report job reaching it would be a wiring mistake, so it fails loudly. */
 const noSealer = {
@@ -56,6 +57,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Tests pin the date; everything else takes the system clock. */
   clock?: () => Date;
+  /** Tests: the monotonic milliseconds the latest-reading cache ages its entries by (default performance.now). */
+  cacheNow?: () => number;
   /** Municipality-years of synthetic data kept in memory. */
   syntheticCacheSize?: number;
   /**
@@ -91,6 +94,12 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
     publisher: (publisher) => tokenChangePublisher(publisher, config.rateLimits.prefix),
     follow: (subscriber, tokenCache, log) => followTokenChanges(subscriber, config.rateLimits.prefix, tokenCache, log),
   });
+  const latestReadings = life.credentials({
+    ttlMs: config.readingsCache.ttlMs,
+    createCache: () => createLatestReadingCache({ ...config.readingsCache, now: options.cacheNow }),
+    publisher: (publisher) => readingChangePublisher(publisher, config.rateLimits.prefix),
+    follow: (subscriber, readingsCache, log) => followReadingChanges(subscriber, config.rateLimits.prefix, readingsCache, log),
+  });
   const tokens = createTokensService(createTokensRepository(database.db), clock, { cache, announce, logger });
   const tokenAdmin = createTokenAdministration({ tokens, log: createAdminLogRepository(database.db), clock });
   // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
@@ -109,6 +118,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
     winterRules: config.winterRules,
     aemet: { ...config.aemet, onRemaining: (n) => aemetRemaining.set(n), sleep: options.aemetSleep },
     exclusive,
+    latestReadings,
   });
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
   const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);

@@ -247,7 +247,7 @@ describe('GET /api/v3/m3', () => {
     const { body } = await request(rt.server!).get('/openapi.json');
     const op = body.paths['/api/v3/m3'].get;
     expect(op.security).toEqual([{ BearerToken: ['risk:read'] }]);
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '422', '429', '503'].filter((s) => s in op.responses).sort());
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '304', '400', '401', '403', '404', '422', '429', '503'].filter((s) => s in op.responses).sort());
     const schema = body.components.schemas.M3DecisionSupport;
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['danger_class', 'aemet_level', 'percentile', 'percentile_basis', 'trend', 'fire_behaviour', 'season', 'measures', 'actions', 'sources']));
     for (const [field, prop] of Object.entries(body.components.schemas.FireBehaviour.properties as Record<string, { description?: string }>)) expect([field, prop.description]).toEqual([field, expect.any(String)]);

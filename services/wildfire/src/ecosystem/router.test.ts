@@ -162,7 +162,8 @@ describe('GET /api/v3/m10 and GET /ecosystem', () => {
       const op = body.paths[path].get;
       expect(op.security).toEqual([{ BearerToken: ['ecosystem:read'] }]);
       expect(op.parameters.map((p: { name: string; required?: boolean }) => [p.name, p.required ?? false])).toEqual([['municipio_id', true]]);
-      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '503']);
+      // m10 revalidates (ETag, 304); /ecosystem carries updated_at instead.
+      expect(Object.keys(op.responses).sort()).toEqual([...(path === '/api/v3/m10' ? ['200', '304'] : ['200']), '400', '401', '403', '404', '429', '503']);
       expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${schema}` });
       expect(op.responses['404'].description).toMatch(/MUNICIPALITY_NOT_FOUND.*ECOSYSTEM_NOT_FOUND/);
       expect(op.responses['403'].description).toMatch(/INSUFFICIENT_SCOPE.*ecosystem:read.*municipality list/);

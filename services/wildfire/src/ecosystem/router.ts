@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
-import { errorResponse, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../openapi';
+import { sendJsonWithEtag } from '../conditional-json';
+import { errorResponse, ETAG_HEADERS, NOT_MODIFIED_RESPONSE, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../openapi';
 import { rateLimit, type RouteAuth } from '../rate-limits/middleware';
 import { principalOf, requireToken } from '../tokens/authenticate';
 import { fuelModelInfo, vegetationTypeInfo } from './classes';
@@ -59,16 +60,19 @@ export function ecosystemRouter(registry: OpenAPIRegistry, auth: RouteAuth, ecos
     summary: 'Ecosystem of a municipality',
     description:
       'Vegetation type, fuel model, fuel load, fuel moisture index and forest cover of a municipality. Needs the `ecosystem:read` scope. ' +
-      `${SOURCES} \`GET /ecosystem\` answers the same fields plus their names and provenance.`,
+      `${SOURCES} \`GET /ecosystem\` answers the same fields plus their names and provenance. ` +
+      'Strong ETag; a request whose If-None-Match names it answers 304 (counted against the limits as a 200).',
     tags: ['ecosystem'],
     security: [{ BearerToken: ['ecosystem:read'] }],
     before,
     query: ZEcosystemQuerySchema,
     responses: {
-      200: { description: 'The ecosystem of the municipality', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ZEcosystemSchema } } },
+      200: { description: 'The ecosystem of the municipality', headers: { ...RATE_LIMIT_HEADERS, ...ETAG_HEADERS }, content: { 'application/json': { schema: ZEcosystemSchema } } },
+      ...NOT_MODIFIED_RESPONSE,
       ...ERRORS,
     },
-    handler: async ({ query }, _req, res): Promise<TEcosystem> => ecosystemBody(await ecosystem.profile(principalOf(res.locals), query.municipio_id)),
+    handler: async ({ query }, _req, res): Promise<undefined> =>
+      sendJsonWithEtag(res, ecosystemBody(await ecosystem.profile(principalOf(res.locals), query.municipio_id)) satisfies TEcosystem),
   });
   defineRoute(router, registry, {
     method: 'get',

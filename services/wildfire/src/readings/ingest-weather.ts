@@ -96,7 +96,7 @@ export interface IngestWeatherDeps {
   winterRules?: WinterRules;
   /** The instant stamped on the days an ingestion changes (`reading_days`). */
   now: () => Date;
-  /** Runs once the ingestion has committed, with its municipalities and newest day (the alerts). */
+  /** Runs once the ingestion has committed, with its municipalities and newest day: tells every instance's latest-reading cache (readings/latest-cache.ts), then raises the alerts. */
   afterCommit?: (loaded: { municipios: readonly string[]; newestDay: string }) => Promise<unknown>;
 }
 
@@ -154,7 +154,7 @@ export function createIngestWeatherColumns(deps: IngestWeatherDeps) {
       const from = rule ? winterStartOf(t.first, rule) : null;
       return from === null ? t : { municipio_id: t.municipio_id, first: from };
     });
-    const summary = await deps.repo.withWeatherIngestion(async (ingestion) => {
+    const summary = await deps.repo.withWeatherIngestion(async (ingestion): Promise<WeatherIngestSummary> => {
       const gone = await ingestion.lockMunicipalities(weather.codes);
       if (gone.length > 0) throw unknownMunicipality(weather, gone);
       const starts = await ingestion.starts(walked);

@@ -11,6 +11,7 @@ import { type StoredStart } from './compute-readings';
 import { LABEL_NUMBER, READING_VALUE_COLUMNS, ReadingColumns } from './reading-columns';
 import type { RiskLabel } from '../risk/risk-score';
 import type { Reading } from './reading';
+import type { Place } from '../municipalities/repository';
 import { StoredReadingsDecoder } from './stored-readings-binary';
 import { readingDays, readings } from './tables';
 
@@ -42,9 +43,18 @@ const INGEST_LOCK = 'wildfire:ingest-weather';
 const LATEST_READING = `SELECT date::text AS date, temp, rh, ws, prec, ffmc, dmc, dc, isi, bui, fwi, dsr, risk_score AS "riskScore", risk_label AS "riskLabel"
   FROM readings WHERE municipio_id = $1 ORDER BY date DESC LIMIT 1`;
 
-/** The readings of one day for a list of municipalities: one primary-key probe per code. */
+/**
+ * Every municipality's reading of one day with its place, in INE code order: the whole-area
+ * reads' one query (a primary-key probe of readings per municipality; one without a reading
+ * that day is absent).
+ */
+/** The stored readings of one day of a list of municipalities (the alerts' triggering). */
 const READINGS_ON_DAY = `SELECT municipio_id AS "municipioId", date::text AS date, temp, rh, ws, prec, ffmc, dmc, dc, isi, bui, fwi, dsr, risk_score AS "riskScore", risk_label AS "riskLabel"
   FROM readings WHERE municipio_id = ANY($1::text[]) AND date = $2::date ORDER BY municipio_id`;
+
+const TERRITORY_DAY = `SELECT m.ine_code AS "ineCode", m.name, m.province_code AS "provinceCode", m.province, m.community_code AS "communityCode", m.community, m.lat, m.lon,
+  r.date::text AS date, r.temp, r.rh, r.ws, r.prec, r.ffmc, r.dmc, r.dc, r.isi, r.bui, r.fwi, r.dsr, r.risk_score AS "riskScore", r.risk_label AS "riskLabel"
+  FROM municipalities m JOIN readings r ON r.municipio_id = m.ine_code AND r.date = $1::date ORDER BY m.ine_code`;
 
 /** Each touched municipality with its first day in the file, as a relation t(municipio_id, first) from $1 and $2. */
 const TOUCHED = 'unnest($1::text[], $2::date[]) AS t(municipio_id, first)';
@@ -183,6 +193,11 @@ export function createReadingsRepository(database: WildfireDatabase) {
     async onDay(codes: readonly string[], date: string): Promise<(Reading & { municipioId: string })[]> {
       if (codes.length === 0) return [];
       const { rows } = await pool.query<Reading & { municipioId: string }>({ name: 'wildfire-readings-on-day', text: READINGS_ON_DAY, values: [codes, date] });
+      return rows;
+    },
+    /** Every municipality's stored reading of `date` with its place (absent: none that day), in INE code order: one statement. */
+    async territoryDay(date: string): Promise<(Reading & Place)[]> {
+      const { rows } = await pool.query<Reading & Place>({ name: 'wildfire-readings-territory-day', text: TERRITORY_DAY, values: [date] });
       return rows;
     },
     /** When the readings of `date` last changed (reading_days), or null when none was ever loaded. */

@@ -201,10 +201,10 @@ describe('GET /api/v3/m1', () => {
       ['date_from', false],
       ['date_to', false],
     ]);
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '422', '429', '503']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '304', '400', '401', '403', '404', '422', '429', '503']);
     expect(op.responses['429'].description).toMatch(/RATE_LIMIT_EXCEEDED.*QUOTA_EXCEEDED/);
     expect(Object.keys(op.responses['429'].headers)).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
-    expect(Object.keys(op.responses['200'].headers)).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+    expect(Object.keys(op.responses['200'].headers)).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'ETag']);
     expect(op.responses['422'].description).toMatch(/DATE_OUT_OF_RANGE.*INVALID_DATE_RANGE.*DATE_RANGE_TOO_LARGE/);
     expect(op.responses['404'].description).toMatch(/MUNICIPALITY_NOT_FOUND/);
     expect(body.components.schemas).toHaveProperty('Reading');

@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
-import { errorResponse, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../openapi';
+import { sendJsonWithEtag } from '../conditional-json';
+import { errorResponse, ETAG_HEADERS, NOT_MODIFIED_RESPONSE, RATE_LIMIT_HEADERS, rateLimitedResponses } from '../openapi';
 import { rateLimit, type RouteAuth } from '../rate-limits/middleware';
 import { principalOf, requireToken } from '../tokens/authenticate';
 import { readingBody } from './records';
@@ -17,7 +18,8 @@ export function readingsRouter(registry: OpenAPIRegistry, auth: RouteAuth, readi
     summary: 'Daily fire risk of a municipality',
     description:
       'Without dates: the latest reading (test tokens: today in Spain). With `date_from` and/or `date_to`: `{municipio_id, date_from, date_to, data}` ' +
-      'with the readings of the range in date order. Needs the `risk:read` scope. Live tokens read loaded data; test tokens read deterministic synthetic data.',
+      'with the readings of the range in date order. Needs the `risk:read` scope. Live tokens read loaded data; test tokens read deterministic synthetic data. ' +
+      'Strong ETag; a request whose If-None-Match names it answers 304 (counted against the limits as a 200).',
     tags: ['risk'],
     security: [{ BearerToken: ['risk:read'] }],
     before: [requireToken(auth, { scopes: ['risk:read'] }), rateLimit(auth.limits, 'data')],
@@ -25,9 +27,10 @@ export function readingsRouter(registry: OpenAPIRegistry, auth: RouteAuth, readi
     responses: {
       200: {
         description: 'The latest reading (no dates), or the readings of the range',
-        headers: RATE_LIMIT_HEADERS,
+        headers: { ...RATE_LIMIT_HEADERS, ...ETAG_HEADERS },
         content: { 'application/json': { schema: ZM1ResponseSchema } },
       },
+      ...NOT_MODIFIED_RESPONSE,
       400: errorResponse('MISSING_REQUIRED_PARAM (municipio_id absent) or INVALID_PARAM_FORMAT (municipio_id not 5 digits, a date not YYYY-MM-DD or not a real day)'),
       401: errorResponse('MISSING_AUTH_HEADER or INVALID_API_KEY'),
       403: errorResponse('INSUFFICIENT_SCOPE (needs risk:read, or municipio_id is outside the token’s municipality list), or IP_NOT_ALLOWED'),
@@ -37,15 +40,16 @@ export function readingsRouter(registry: OpenAPIRegistry, auth: RouteAuth, readi
       ),
       ...rateLimitedResponses('data'),
     },
-    handler: async ({ query }, _req, res): Promise<TReading | TReadingRange> => {
+    handler: async ({ query }, _req, res): Promise<undefined> => {
       const caller = principalOf(res.locals);
       const id = query.municipio_id;
       if (query.date_from === undefined && query.date_to === undefined) {
         const { reading, source, provenance } = await readings.latest(caller, id);
-        return readingBody(id, reading, source, provenance);
+        return sendJsonWithEtag(res, readingBody(id, reading, source, provenance) satisfies TReading);
       }
       const { range, readings: days, source, provenance } = await readings.range(caller, id, query);
-      return { municipio_id: id, date_from: range.from, date_to: range.to, data: days.map((r) => readingBody(id, r, source, provenance.get(r.date))) };
+      const body: TReadingRange = { municipio_id: id, date_from: range.from, date_to: range.to, data: days.map((r) => readingBody(id, r, source, provenance.get(r.date))) };
+      return sendJsonWithEtag(res, body);
     },
   });
   return router;

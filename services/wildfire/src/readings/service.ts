@@ -5,16 +5,19 @@ import type { MunicipalitiesService } from '../municipalities/service';
 import type { SyntheticData } from '../synthetic/synthetic-data';
 import { resolveDateRange, type DateRange } from './date-range';
 import type { Reading } from './reading';
+import type { LatestReadingCache, LatestStored } from './latest-cache';
 import type { ReadingsRepository } from './repository';
 import type { TProvenance } from './schemas';
 
 export interface ReadingsServiceDeps {
-  repo: Pick<ReadingsRepository, 'latest' | 'range' | 'fwiInWindows' | 'onDay' | 'dayChangedAt' | 'newestDay'>;
+  repo: Pick<ReadingsRepository, 'latest' | 'range' | 'fwiInWindows' | 'onDay' | 'territoryDay' | 'dayChangedAt' | 'newestDay'>;
   municipalities: Pick<MunicipalitiesService, 'exists'>;
   synthetic: SyntheticData;
   clock: () => Date;
   /** Where stored readings' weather came from (AEMET observations), by date; absent: none is kept. */
   provenance?: (municipioId: string, from: string, to: string) => Promise<ReadonlyMap<string, TProvenance>>;
+  /** This instance's latest-reading cache (API with Redis); absent: every m1 reads Postgres. */
+  latestCache?: LatestReadingCache;
 }
 
 const NO_PROVENANCE: ReadonlyMap<string, TProvenance> = new Map();
@@ -34,6 +37,24 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
     if (!(await deps.municipalities.exists(municipioId))) throw municipalityNotFound(municipioId);
   }
 
+  /**
+   * The latest stored reading with its provenance, from this instance's cache when it has
+   * it, else Postgres (and then cached, unless a change was heard meanwhile). Throws
+   * MUNICIPALITY_NOT_FOUND for an unknown code, which is never cached.
+   */
+  async function storedLatest(municipioId: string): Promise<LatestStored> {
+    const cached = deps.latestCache?.get(municipioId);
+    if (cached) return cached.entry;
+    const generation = deps.latestCache?.generation ?? 0;
+    // One query when a reading is stored: a reading's municipality exists (checked by ingestion, kept by a trigger: readings/tables.ts).
+    const reading = await repo.latest(municipioId);
+    let entry: LatestStored = null;
+    if (reading) entry = { reading, provenance: (await provenanceOf(municipioId, reading.date, reading.date)).get(reading.date) };
+    else await requireKnown(municipioId);
+    deps.latestCache?.set(municipioId, { entry }, generation);
+    return entry;
+  }
+
   return {
     /** The newest reading: today's for test tokens, the last stored day for live ones. */
     async latest(caller: DataCaller, municipioId: string): Promise<{ reading: Reading; source: ReadingSource; provenance?: TProvenance }> {
@@ -43,10 +64,8 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
         const today = todayInSpain(deps.clock());
         return { reading: synthetic.readings(municipioId, today, today)[0]!, source: 'synthetic' };
       }
-      // One query when a reading is stored: a reading's municipality exists (checked by ingestion, kept by a trigger: readings/tables.ts).
-      const reading = await repo.latest(municipioId);
-      if (reading) return { reading, source: 'observed', provenance: (await provenanceOf(municipioId, reading.date, reading.date)).get(reading.date) };
-      await requireKnown(municipioId);
+      const stored = await storedLatest(municipioId);
+      if (stored) return { reading: stored.reading, source: 'observed', provenance: stored.provenance };
       throw new NotFoundError(`No reading is stored for municipality ${municipioId} yet`, 'READING_NOT_FOUND', { param: 'municipio_id' });
     },
 
@@ -70,8 +89,16 @@ export function createReadingsService(deps: ReadingsServiceDeps) {
     /** For other features: stored readings from `from` to `to`, in date order; no access rules. */
     storedRange: (municipioId: string, from: string, to: string): Promise<Reading[]> => repo.range(municipioId, from, to),
 
-    /** For other features: the stored readings of one day of these municipalities (absent: none that day); no access rules. */
+    /** For other features: every municipality's stored reading of `date` with its place, in INE code order; no access rules. */
+    /** For other features (the alerts): the stored readings of `date` of these municipalities; no access rules. */
     storedOnDay: (codes: readonly string[], date: string) => repo.onDay(codes, date),
+    storedTerritoryDay: (date: string) => repo.territoryDay(date),
+    /**
+     * How many reading changes this instance's cache has heard (ingestions anywhere, a
+     * resubscription): what is derived from stored readings may be kept under it. Always 0
+     * without the cache (no Redis: no change can be heard).
+     */
+    changesHeard: (): number => deps.latestCache?.generation ?? 0,
 
     /** For other features: when the readings of `date` last changed, or null; and the newest loaded day up to a day. */
     dayChangedAt: (date: string) => repo.dayChangedAt(date),

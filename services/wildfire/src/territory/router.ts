@@ -5,7 +5,7 @@ import { defineRoute, type OpenAPIRegistry } from '@firma-riesgo/service-kit';
 import { errorResponse, RATE_LIMIT_HEADERS } from '../openapi';
 import { alsoRateLimit, rateLimit, type RouteAuth } from '../rate-limits/middleware';
 import { principalOf, requireToken } from '../tokens/authenticate';
-import { secondsToNextIngestion, sendCached } from './cached-answer';
+import { createSharedAnswers, secondsToNextIngestion, sendCached } from './cached-answer';
 import { summaryCsv, territoryCsv, territoryGeoJson, territoryJson } from './formats';
 import { renderMapPage } from './map-page';
 import { territoryMapSvg } from './map-svg';
@@ -14,6 +14,8 @@ import { ZSummaryQuerySchema, ZSummarySchema, ZTerritoryQuerySchema, ZTerritoryS
 import type { TerritoryService } from './service';
 
 const text = { type: 'string' as const };
+/** Whole-area representations kept per instance (area and media type of a day's version; compressed, about 0.1–0.5 MB each for all of Spain). */
+const SHARED_ANSWERS_KEPT = 32;
 const header = (description: string) => ({ description, schema: text });
 
 /** Headers of every whole-area answer (200 and 304). */
@@ -67,6 +69,8 @@ export function territoryRouter(registry: OpenAPIRegistry, auth: RouteAuth, terr
   const router = express.Router();
   const before = [requireToken(auth, { scopes: ['risk:read'] }), alsoRateLimit(auth.limits, 'territory'), rateLimit(auth.limits, 'data')];
   const maxAge = () => secondsToNextIngestion(config.ingestionCron, config.clock());
+  // Whole-area answers every live token without a municipality list gets alike: tag and compressed bytes made once per version.
+  const sharedAnswers = createSharedAnswers(SHARED_ANSWERS_KEPT);
 
   defineRoute(router, registry, {
     method: 'get',
@@ -103,14 +107,19 @@ export function territoryRouter(registry: OpenAPIRegistry, auth: RouteAuth, terr
       const t = await territory.territory(principalOf(res.locals), query);
       const type: TerritoryType = negotiate(req, Object.keys(TERRITORY_TYPES) as TerritoryType[]);
       const representation = TERRITORY_TYPES[type];
-      const json = t.rows.map((r) => JSON.stringify(r));
-      await sendCached(req, res, {
+      const { json } = t;
+      const answer = {
         contentType: representation.contentType,
-        validator: [type, t.date, t.areaName, t.source, ...json],
+        // Lazy: read only when no kept tag stands for it.
+        validator: (function* () {
+          yield* [type, t.date, t.areaName, t.source];
+          yield* json;
+        })(),
         lastModified: t.changedAt,
         maxAgeSeconds: maxAge(),
         body: () => representation.body(t, json),
-      });
+      };
+      await sendCached(req, res, answer, t.shared === null ? undefined : { answers: sharedAnswers, key: `${t.shared}|${type}` });
       return undefined;
     },
   });

@@ -17,6 +17,10 @@ import { summariseAreas } from './summary';
 
 /** Days of synthetic territory kept for test tokens (all of Spain is about 2.5 MB a day). */
 const SYNTHETIC_DAYS_KEPT = 4;
+/** Versions of a day of stored readings of all of Spain kept (rows and their JSON, about 5 MB each). */
+const LIVE_DAYS_KEPT = 4;
+/** How long a kept day is believed when no change can be heard (no Redis): a municipality re-ingested by another process shows within it. */
+const LIVE_DAY_TTL_MS = 60_000;
 /** Synthetic series computed between two yields to the event loop (2–3 ms each). */
 const SYNTHETIC_BATCH = 8;
 
@@ -26,16 +30,33 @@ export interface Territory {
   /** What the area is called, for titles: a province, a community, or Spain. */
   areaName: string;
   rows: TTerritoryReading[];
+  /** Each row serialised once (for the ETag and the JSON body), in the rows' order. */
+  json: readonly string[];
   /** When the day's readings last changed (Last-Modified). */
   changedAt: Date | null;
+  /**
+   * Set when the caller sees the whole area (a live token without a municipality list): the
+   * version of the answer's content, the same for every such caller, under which its
+   * representations may be kept and shared. Null: the answer is this caller's own.
+   */
+  shared: string | null;
+}
+
+/** A day of stored readings of all of Spain, rows and JSON, as one query answered it. */
+interface LiveDay {
+  rows: TTerritoryReading[];
+  json: string[];
+  until: number;
 }
 
 export interface TerritoryServiceDeps {
-  readings: Pick<ReadingsService, 'storedOnDay' | 'dayChangedAt' | 'newestStoredDay'>;
+  readings: Pick<ReadingsService, 'storedTerritoryDay' | 'dayChangedAt' | 'newestStoredDay' | 'changesHeard'>;
   municipalities: Pick<MunicipalitiesService, 'inArea'>;
   seasons: Pick<SeasonsService, 'seasonOn'>;
   synthetic: SyntheticData;
   clock: () => Date;
+  /** Monotonic milliseconds for the kept days' TTL; tests move it. */
+  now?: () => number;
 }
 
 export function territoryRow(place: Place, reading: Reading, source: ReadingSource): TTerritoryReading {
@@ -65,6 +86,29 @@ export function createTerritoryService(deps: TerritoryServiceDeps) {
   // process (all of Spain is 20–30 s of one core), so they can never take more than one
   // core's share, and a request waiting its turn finds the series its predecessor made.
   let syntheticTurn: Promise<unknown> = Promise.resolve();
+  // Live days: all of Spain from one query, kept under the day's version (when its readings last
+  // changed, and the reading changes this instance heard); areas and token lists filter after.
+  const liveDays = new LruCache<string, Promise<LiveDay>>(LIVE_DAYS_KEPT);
+  const now = deps.now ?? (() => performance.now());
+
+  function liveDay(version: string, date: string): Promise<LiveDay> {
+    const kept = liveDays.get(version);
+    if (kept) {
+      // A failed or expired read is made again (its promise settles once; later callers see it).
+      const fresh = kept.then((day) => day.until > now(), () => false);
+      return fresh.then((ok) => (ok ? kept : readLiveDay(version, date)));
+    }
+    return readLiveDay(version, date);
+  }
+
+  function readLiveDay(version: string, date: string): Promise<LiveDay> {
+    const read = deps.readings.storedTerritoryDay(date).then((stored) => {
+      const rows = stored.map((r) => territoryRow(r, r, 'observed'));
+      return { rows, json: rows.map((r) => JSON.stringify(r)), until: now() + LIVE_DAY_TTL_MS };
+    });
+    liveDays.set(version, read);
+    return read;
+  }
 
   function syntheticDay(places: readonly Place[], date: string): Promise<Map<string, Reading>> {
     const run = syntheticTurn.then(() => computeSyntheticDay(places, date));
@@ -97,19 +141,34 @@ export function createTerritoryService(deps: TerritoryServiceDeps) {
 
   async function territory(caller: DataCaller, query: TTerritoryQuery): Promise<Territory> {
     const date = await resolveDate(caller, query.date);
-    const all = await deps.municipalities.inArea({ provinceCode: query.province, communityCode: query.community });
     const allowed = caller.municipios && new Set(caller.municipios);
-    const places = allowed ? all.filter((p) => allowed.has(p.ineCode)) : all;
     const areaName = query.province ? provinceOf(`${query.province}000`)!.name : query.community ? COMMUNITIES[query.community]! : 'España';
     if (caller.type === 'test') {
+      const all = await deps.municipalities.inArea({ provinceCode: query.province, communityCode: query.community });
+      const places = allowed ? all.filter((p) => allowed.has(p.ineCode)) : all;
       const day = await syntheticDay(places, date);
       // Synthetic data never change: the day's noon stands for when they were made (never after now).
       const noon = new Date(Math.min(Date.parse(`${date}T10:00:00Z`), deps.clock().getTime()));
-      return { date, source: 'synthetic', areaName, rows: places.map((p) => territoryRow(p, day.get(p.ineCode)!, 'synthetic')), changedAt: noon };
+      const rows = places.map((p) => territoryRow(p, day.get(p.ineCode)!, 'synthetic'));
+      return { date, source: 'synthetic', areaName, rows, json: rows.map((r) => JSON.stringify(r)), changedAt: noon, shared: null };
     }
-    const [stored, changedAt] = await Promise.all([deps.readings.storedOnDay(places.map((p) => p.ineCode), date), deps.readings.dayChangedAt(date)]);
-    const byCode = new Map(places.map((p) => [p.ineCode, p]));
-    return { date, source: 'observed', areaName, rows: stored.map((r) => territoryRow(byCode.get(r.municipioId)!, r, 'observed')), changedAt };
+    const changedAt = await deps.readings.dayChangedAt(date);
+    const version = `${date}@${changedAt?.getTime() ?? 'never'}@${deps.readings.changesHeard()}`;
+    const day = await liveDay(version, date);
+    // The area, then the token's list: filtered after the cache, never before it.
+    const inArea = (r: TTerritoryReading) => (query.province ? r.province_code === query.province : query.community ? r.community_code === query.community : true);
+    const keep = (r: TTerritoryReading) => inArea(r) && (!allowed || allowed.has(r.municipio_id));
+    const shared = allowed ? null : `${version}|${query.province ?? ''}|${query.community ?? ''}`;
+    if (!query.province && !query.community && !allowed) return { date, source: 'observed', areaName, rows: day.rows, json: day.json, changedAt, shared };
+    const rows: TTerritoryReading[] = [];
+    const json: string[] = [];
+    day.rows.forEach((r, i) => {
+      if (keep(r)) {
+        rows.push(r);
+        json.push(day.json[i]!);
+      }
+    });
+    return { date, source: 'observed', areaName, rows, json, changedAt, shared };
   }
 
   return {

@@ -188,6 +188,31 @@ describe('GET /api/v3/m1/territorio', () => {
     console.info(`territory sizes in bytes (108 municipalities): ${JSON.stringify(sizes)}`);
   });
 
+  it('keeps a whole-area answer per version of the day: a narrower token filters after it, a new ingestion replaces it at once', async () => {
+    const url = `${rt.url}/api/v3/m1/territorio?date=${DAY}`;
+    const ask = (bearer: string) => rawGet(url, { Authorization: `Bearer ${bearer}`, 'Accept-Encoding': 'gzip' });
+    const rowsOf = (body: Buffer) => JSON.parse(gunzipSync(body).toString('utf8')) as TTerritoryReading[];
+    const whole = await ask(live);
+    const kept = await ask(await token());
+    expect(kept.body.equals(whole.body)).toBe(true);
+    expect(kept.headers.etag).toBe(whole.headers.etag);
+    const narrow = await ask(await token(['risk:read'], { municipios: ['41091'] }));
+    expect(rowsOf(narrow.body).map((r) => r.municipio_id)).toEqual(['41091']);
+    expect(narrow.headers.etag).not.toBe(whole.headers.etag);
+    const before = rowsOf(whole.body).find((r) => r.municipio_id === '41004')!;
+    const file = join(shortTempDir(), 'again.csv');
+    writeFileSync(file, `municipio_id,date,temp,rh,ws,prec\n41004,${DAY},${before.temp + 3},${before.rh},${before.ws},${before.prec}\n`);
+    now = new Date(NOW.getTime() + 60_000);
+    try {
+      await rt.ingest.weather(file);
+      const after = await ask(live);
+      expect(after.headers.etag).not.toBe(whole.headers.etag);
+      expect(rowsOf(after.body).find((r) => r.municipio_id === '41004')!.temp).toBe(before.temp + 3);
+    } finally {
+      now = NOW;
+    }
+  });
+
   it('answers test tokens the synthetic readings m1 answers them, for every municipality of the area', async () => {
     const test = await token(['risk:read'], { type: 'test' });
     const res = await get('/api/v3/m1/territorio?province=38&date=2025-07-15', test);
