@@ -226,6 +226,10 @@ async function benchIngestion(wf, pool, csv, municipalities, dayCount, year, hos
   const inProcess = await timed(() => wf.ingest.weather(csv));
   if (inProcess.result.inserted !== rows) throw new Error(`ingest weather inserted ${inProcess.result.inserted} readings, expected ${rows}`);
   rateRow('reference: the same ingestion in-process', rows, 'readings/s', inProcess.seconds, base);
+  // The command's fixed cost: npx and the CLI's start-up, with no database work (its own usage text).
+  const startUp = [];
+  for (let round = 0; round < rounds; round++) startUp.push((await timed(() => command('npx', ['wildfire', 'ingest', 'weather', '--help'], env))).seconds);
+  console.log(`${'reference: npx wildfire ingest weather --help'.padEnd(46)} ${median(startUp).toFixed(2).padStart(25)} s (npx and loading the CLI, no database)`);
   await writeFloor(pool, rows, base);
 }
 
