@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseWinterRules } from './fwi/winter';
 import { ConfigError, env, isCronPattern, parseConfig, serviceEnv, serviceSettings, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
-import { PADES_LEVELS } from '@firma-riesgo/pdf-core';
+import { PADES_LEVELS } from './reports/pdf-stack';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '@firma-riesgo/webhooks';
 
 /** One API version marked deprecated: its responses will carry `Deprecation` and `Sunset`. */

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { createTsaClient, createWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
+import type { SigningIdentity } from '@firma-riesgo/pdf-core';
 import { createLogger, createMetrics, runIfUnlocked, startService, type JobsRuntime, type Logger, type ProcessRole, type ServiceLifecycle, type ServiceRuntime, type StartedService } from '@firma-riesgo/service-kit';
 import { Gauge } from 'prom-client';
-import { createWildfireApp } from './app';
 import { todayInSpain } from './calendar';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
@@ -13,8 +12,7 @@ import { WILDFIRE_QUEUE, wildfireJobHandlers, wildfireJobs, wildfireSchedules, t
 import type { ReportGenerationQueue } from './reports/jobs';
 import type { ReportSchedules } from './reports/report-schedules';
 import type { ReportsService } from './reports/service';
-import { loadReportSealIdentity } from './reports/seal-identity';
-import { createReportSealer, reportRevocationClient } from './reports/seal-report';
+import { lazyWorkerPool, pdfCore } from './reports/pdf-stack';
 import { createTokensRepository } from './tokens/repository';
 import { createTokensService, type TokensService } from './tokens/service';
 import { createTokenAdministration, type TokenAdministration } from './tokens/administration';
@@ -121,18 +119,11 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
     latestReadings,
   });
   // Loaded at start-up (not by the CLI, which seals nothing), so a bad WILDFIRE_SIGNING_P12_PATH or password stops the process at once.
-  const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await loadReportSealIdentity(config);
-  const sealer =
-    identity &&
-    createReportSealer({
-      identity,
-      tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined,
-      level: config.signing.padesLevel,
-      revocation: reportRevocationClient(config, identity),
-      clock,
-    });
-  // Threads start on the first PDF, so a process that renders none never loads the layout engine.
-  const pdfPool = await life.open('pdf workers', () => createWorkerPool({ size: config.reports.pdfWorkers }), (pool) => pool.close());
+  // The PDF stack is loaded only here and on the first PDF (reports/pdf-stack.ts): the CLI's start-up does without it.
+  const identity: SigningIdentity | undefined = life.role === 'cli' ? undefined : await (await import('./reports/seal-identity')).loadReportSealIdentity(config);
+  const sealer = identity && (await sealerOf(identity, config, clock));
+  // Threads start on the first PDF, so a process that renders none never loads the layout engine (nor pdf-core).
+  const pdfPool = await life.open('pdf workers', () => lazyWorkerPool({ size: config.reports.pdfWorkers }), (pool) => pool.close());
   // Late-bound: the job handlers need the reports, and the reports enqueue jobs.
   const enqueuer: ReportGenerationQueue = {
     enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts),
@@ -188,10 +179,12 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   // The runtime answers the data services (the CLI and tests use them), not the synthetic model they share.
   const { synthetic: _shared, ...dataServices } = data;
   const features: WildfireFeatures = { ...dataServices, config, logger, jobs, tokens, tokenAdmin, reports, reportSchedules, limits, clock, alerts: alertFeatures.alerts };
+  // The HTTP app's modules (routers, schemas, the OpenAPI document) only in the roles that serve it.
+  const createWildfireApp = life.serves ? (await import('./app')).createWildfireApp : undefined;
   return {
     runtime: features,
     app: () =>
-      createWildfireApp({
+      createWildfireApp!({
         config,
         logger,
         metrics,
@@ -217,4 +210,16 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
       }),
     demoCredential: config.demoToken ? () => tokens.createDemoTokenIfEmpty() : undefined,
   };
+}
+
+/** The report sealer of the roles that seal, with its TSA and revocation clients. */
+async function sealerOf(identity: SigningIdentity, config: WildfireConfig, clock: () => Date) {
+  const [{ createTsaClient }, { createReportSealer, reportRevocationClient }] = await Promise.all([pdfCore(), import('./reports/seal-report')]);
+  return createReportSealer({
+    identity,
+    tsa: config.signing.tsaUrl ? createTsaClient({ url: config.signing.tsaUrl }) : undefined,
+    level: config.signing.padesLevel,
+    revocation: reportRevocationClient(config, identity),
+    clock,
+  });
 }

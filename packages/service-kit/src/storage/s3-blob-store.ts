@@ -1,17 +1,5 @@
 import { Readable } from 'node:stream';
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectVersionsCommand,
-  ListObjectsV2Command,
-  type ObjectIdentifier,
-  S3Client,
-  type ServerSideEncryption,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { ObjectIdentifier, S3Client, ServerSideEncryption } from '@aws-sdk/client-s3';
 import { checkBlobKey, collectBlob, type BlobSource, type BlobStore } from './blob-store';
 
 /** The S3_* variables, parsed (storage-config.ts). */
@@ -55,6 +43,19 @@ const isMissing = (err: unknown) => {
 
 /** Blobs in an S3-compatible bucket; large writes go up as a multipart upload, aborted if the stream fails. */
 export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { client: S3Client } {
+  // The AWS SDK is loaded here, not when service-kit is: a process on local or postgres
+  // storage, and every CLI start, does without it (about a tenth of a CLI's start-up).
+  const {
+    AbortMultipartUploadCommand,
+    DeleteObjectCommand,
+    DeleteObjectsCommand,
+    GetObjectCommand,
+    HeadObjectCommand,
+    ListObjectVersionsCommand,
+    ListObjectsV2Command,
+    S3Client,
+  } = require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
+  const { Upload } = require('@aws-sdk/lib-storage') as typeof import('@aws-sdk/lib-storage');
   const { settings } = options;
   const client = new S3Client({
     endpoint: settings.endpoint,

@@ -131,6 +131,7 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
       await (res.locals as ToolLocals)[COUNTED];
       const file = (res.locals as ToolLocals)[RESULT_FILE];
       if (file) return void writeFile(res, file.data, file.options);
+      if (result !== undefined) return void writeBody(res, Buffer.from(JSON.stringify(result)), 'application/json');
       return result;
     },
   });
@@ -220,9 +221,20 @@ const mb = (bytes: number) => String(Math.round((bytes / 1024 / 1024) * 100) / 1
 
 function writeFile(res: Response, data: Uint8Array, options: FileOptions): void {
   res.attachment(options.filename);
-  res.type(options.contentType);
   for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
-  res.status(200).send(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  writeBody(res, Buffer.from(data.buffer, data.byteOffset, data.byteLength), options.contentType);
+}
+
+/**
+ * A tool's 200 answer, written as it is: not through `res.send`, whose ETag hashes the
+ * whole body (SHA-1 of every output: a POST's answer is never revalidated, so the hash
+ * bought nothing). Same media type (`application/json; charset=utf-8` for JSON) and
+ * Content-Length as `res.send` gave, and no ETag.
+ */
+function writeBody(res: Response, body: Buffer, contentType: string): void {
+  res.type(contentType);
+  res.setHeader('Content-Length', String(body.length));
+  res.status(200).end(body);
 }
 
 export const sendPdf = (res: Response, data: Uint8Array, filename: string, headers?: Record<string, string>) =>

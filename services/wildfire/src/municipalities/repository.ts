@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { withLockedTransaction, withTransaction } from '../db/locked-transaction';
 import type { Database } from '@firma-riesgo/service-kit';
 import type { schema } from '../db';
@@ -67,6 +67,16 @@ export function createMunicipalitiesRepository(database: WildfireDatabase) {
     /** Every code with what weather ingestion needs to place it: latitude and province. */
     async locations(): Promise<Map<string, { lat: number | null; provinceCode: string }>> {
       const rows = await db.select({ ineCode: municipalities.ineCode, lat: municipalities.lat, provinceCode: municipalities.provinceCode }).from(municipalities);
+      return new Map(rows.map((r) => [r.ineCode, { lat: r.lat, provinceCode: r.provinceCode }]));
+    },
+
+    /** As `locations`, for these codes only (a weather file's): the codes with no municipality are absent. */
+    async locationsOf(codes: readonly string[]): Promise<Map<string, { lat: number | null; provinceCode: string }>> {
+      if (codes.length === 0) return new Map();
+      const rows = await db
+        .select({ ineCode: municipalities.ineCode, lat: municipalities.lat, provinceCode: municipalities.provinceCode })
+        .from(municipalities)
+        .where(inArray(municipalities.ineCode, [...codes]));
       return new Map(rows.map((r) => [r.ineCode, { lat: r.lat, provinceCode: r.provinceCode }]));
     },
 

@@ -8,7 +8,7 @@ export interface MunicipalityNames {
   community: string;
 }
 
-export function createMunicipalitiesService(repo: Pick<MunicipalitiesRepository, 'seedVersion' | 'count' | 'seedRegistry' | 'exists' | 'find' | 'locations' | 'inArea' | 'points'>) {
+export function createMunicipalitiesService(repo: Pick<MunicipalitiesRepository, 'seedVersion' | 'count' | 'seedRegistry' | 'exists' | 'find' | 'locations' | 'locationsOf' | 'inArea' | 'points'>) {
   return {
     /**
      * Start-up step after the migrations: loads the built-in registry when the table is
@@ -23,6 +23,8 @@ export function createMunicipalitiesService(repo: Pick<MunicipalitiesRepository,
     exists: (ineCode: string) => repo.exists(ineCode),
     find: (ineCode: string) => repo.find(ineCode),
     locations: () => repo.locations(),
+    /** The locations of these codes only (a weather file's), without reading all 8,131. */
+    locationsOf: (codes: readonly string[]) => repo.locationsOf(codes),
     /** The municipalities of a province (INE 01–52) or a community (01–19), or all of Spain, in code order. */
     inArea: (area: { provinceCode?: string; communityCode?: string }) => repo.inArea(area),
     /** Each municipality's point and altitude, for placing weather stations. */

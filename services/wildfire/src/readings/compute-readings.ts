@@ -53,17 +53,22 @@ export interface ComputedReadings {
   highFwi: number;
 }
 
-/** ISO day of a day number, cached: a file spans few distinct days. */
-function isoTable() {
-  const days = new Map<number, string>();
-  return (day: number) => {
-    let iso = days.get(day);
-    if (iso === undefined) {
-      iso = isoOfPgDay(day);
-      days.set(day, iso);
+/** ISO day and month (1–12) of a day number, cached: a file spans few distinct days, and a string cut per reading was garbage to collect. */
+function dayTable() {
+  const isos = new Map<number, string>();
+  const months = new Map<number, number>();
+  const iso = (day: number) => {
+    let text = isos.get(day);
+    if (text === undefined) {
+      text = isoOfPgDay(day);
+      isos.set(day, text);
+      months.set(day, Number(text.slice(5, 7)));
     }
-    return iso;
+    return text;
   };
+  /** After `iso(day)`. */
+  const month = (day: number) => months.get(day)!;
+  return { iso, month };
 }
 
 /**
@@ -120,7 +125,7 @@ export function* computeReadingsInBatches(
   }
   const storedDay = stored.day;
   const [storedTemp, storedRh, storedWs, storedPrec] = stored.values as [Float64Array, Float64Array, Float64Array, Float64Array];
-  const isoOf = isoTable();
+  const { iso: isoOf, month: monthOf } = dayTable();
   const { inserts, updates, highRuns, highFwi } = result;
   const out = new Float64Array(READING_VALUE_COLUMNS.length);
   let computed = 0;
@@ -162,7 +167,7 @@ export function* computeReadingsInBatches(
       const iso = isoOf(day);
       carrier.beginDay(day, iso);
       // As fwi/series.ts `step`, without an object per day.
-      const month = Number(iso.slice(5, 7));
+      const month = monthOf(day);
       const ffmc = fwi.ffmc(codes.ffmc, temp, rh, ws, prec);
       const dmc = fwi.dmc(codes.dmc, temp, rh, prec, lat, month, tables.dmc);
       const dc = fwi.dc(codes.dc, temp, rh, prec, lat, month, tables.dc);

@@ -232,6 +232,21 @@ describe('wildfire ingest weather / municipalities against Postgres', () => {
     });
 
     it.each([
+      // An unknown code is refused on its first line, whatever the rows after it hold; a bad row before it wins.
+      ['an unknown code, then a bad value', [[2501, (l: string) => l.replace(/^30030/, '99999')], [2510, (l: string) => l.replace(/,(\d+),([\d.]+),([\d.]+)$/, ',142,$2,$3')]], 'line 2501, column "municipio_id": no municipality has the INE code 99999'],
+      ['two unknown codes', [[2501, (l: string) => l.replace(/^30030/, '99999')], [2501 + 365, (l: string) => l.replace(/^30030/, '99998')]], 'line 2501, column "municipio_id": no municipality has the INE code 99999'],
+      ['a bad value, then an unknown code', [[2490, (l: string) => l.replace(/,(\d+),([\d.]+),([\d.]+)$/, ',142,$2,$3')], [2501, (l: string) => l.replace(/^30030/, '99999')]], 'line 2490, column "rh": expected a relative humidity between 0 and 100, got "142"'],
+      ['an unknown code and a bad value on one line', [[2501, (l: string) => l.replace(/^30030/, '99999').replace(/,(\d+),([\d.]+),([\d.]+)$/, ',142,$2,$3')]], 'line 2501, column "municipio_id": no municipality has the INE code 99999'],
+    ] as const)('the first of several bad rows: %s', async (_label, corruptions, message) => {
+      const copy = [...lines];
+      for (const [lineNo, corrupt] of corruptions) copy[lineNo - 1] = corrupt(copy[lineNo - 1]!);
+      const result = await cli('ingest', 'weather', file(copy.join('\n')));
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).toContain('nothing was loaded');
+    });
+
+    it.each([
       ['a missing column', 'municipio_id,date,temp,rh,ws\n28079,2024-01-01,10,50,5\n', 'line 1: missing column "prec"'],
       ['an empty file', '', 'the file is empty'],
       ['a header without rows', `${HEADER}\n`, 'no weather rows'],

@@ -81,7 +81,7 @@ function unknownMunicipality(weather: WeatherColumns, gone: readonly string[]): 
 
 export interface IngestWeatherDeps {
   repo: Pick<ReadingsRepository, 'withWeatherIngestion'>;
-  municipalities: Pick<MunicipalitiesService, 'locations'>;
+  municipalities: Pick<MunicipalitiesService, 'locations' | 'locationsOf'>;
   /** Today in Spain: the file may hold no later day. */
   today: () => string;
   /**
@@ -110,12 +110,30 @@ export interface HighFwiRun {
 export function createIngestWeather(deps: IngestWeatherDeps) {
   const ingestColumns = createIngestWeatherColumns(deps);
   return async function ingestWeather(path: string): Promise<WeatherIngestSummary> {
-    const locations = await deps.municipalities.locations();
     const today = deps.today();
-    // Validation needs no database: a refused file never opens the transaction.
-    const weather = await weatherColumnsOf(path, { isKnown: (code) => locations.has(code), today });
-    if (weather.length === 0) throw new CsvInputError('the file has a header but no weather rows', 2);
-    return ingestColumns(weather, locations);
+    // Validation reads no transaction: a refused file never opens one. The file is read first,
+    // each code noted with its first line; then only the file's municipalities are looked up.
+    const firstLine = new Map<string, number>();
+    const noted = (code: string, line: number) => {
+      if (!firstLine.has(code)) firstLine.set(code, line);
+      return true;
+    };
+    let weather: WeatherColumns | undefined;
+    let failure: unknown;
+    try {
+      weather = await weatherColumnsOf(path, { isKnown: noted, today });
+    } catch (err) {
+      failure = err;
+    }
+    const locations = await deps.municipalities.locationsOf([...firstLine.keys()]);
+    // The first bad row wins, as when each code was checked as it was read: an unknown code
+    // is refused on its first line, before that line's other columns are read.
+    let unknown: { code: string; line: number } | undefined;
+    for (const [code, line] of firstLine) if (!locations.has(code) && (unknown === undefined || line < unknown.line)) unknown = { code, line };
+    if (unknown && (failure === undefined || (failure instanceof CsvInputError && unknown.line <= failure.line))) throw unknownMunicipalityError(unknown.line, unknown.code);
+    if (failure !== undefined) throw failure;
+    if (weather!.length === 0) throw new CsvInputError('the file has a header but no weather rows', 2);
+    return ingestColumns(weather!, locations);
   };
 }
 

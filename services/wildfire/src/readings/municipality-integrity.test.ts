@@ -43,8 +43,9 @@ describe('readings name existing municipalities without a per-row foreign key', 
       repo: createReadingsRepository(rt.database),
       // The file is validated against the municipalities as they were; 30031 is deleted before the transaction starts.
       municipalities: {
-        locations: async () => {
-          const known = await rt.municipalities.locations();
+        locations: () => rt.municipalities.locations(),
+        locationsOf: async (codes) => {
+          const known = await rt.municipalities.locationsOf(codes);
           await rt.database.pool.query("DELETE FROM municipalities WHERE ine_code = '30031'");
           return known;
         },

@@ -27,13 +27,19 @@ export interface WeatherRow {
   prec: number;
 }
 
+/** What validating a weather file needs: whether a code names a municipality (asked with the line it is first read on), and today. */
+export interface WeatherContext {
+  isKnown(municipioId: string, line: number): boolean;
+  today: string;
+}
+
 const between = (min: number, max: number, comma: boolean) => (raw: string) => {
   const value = parseNumber(raw, comma);
   return value !== undefined && value >= min && value <= max ? value : undefined;
 };
 
 /** Validates the data rows of a weather file once `onHeader` has seen its header; `row` throws CsvInputError naming line and column. */
-export function weatherValidator(context: { isKnown(municipioId: string): boolean; today: string }) {
+export function weatherValidator(context: WeatherContext) {
   let read: ReturnType<typeof fieldReader> | undefined;
   let comma = false;
   const isDate = (raw: string) => (parseIsoDay(raw) ? raw : undefined);
@@ -46,7 +52,7 @@ export function weatherValidator(context: { isKnown(municipioId: string): boolea
     row(record: CsvRecord): WeatherRow {
       const field = read!;
       const municipioId = field(record, 'municipio_id', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), 'expected a 5-digit INE code');
-      if (!context.isKnown(municipioId)) {
+      if (!context.isKnown(municipioId, record.line)) {
         throw unknownMunicipalityError(record.line, municipioId);
       }
       const date = field(record, 'date', isDate, 'expected a date in the form YYYY-MM-DD');
@@ -73,7 +79,7 @@ export function weatherValidator(context: { isKnown(municipioId: string): boolea
 /** Validated rows in file order; throws CsvInputError at the first bad row, naming its line and column. */
 export async function* weatherRows(
   lines: AsyncIterable<string> | Iterable<string>,
-  context: { isKnown(municipioId: string): boolean; today: string },
+  context: WeatherContext,
 ): AsyncGenerator<WeatherRow> {
   const validator = weatherValidator(context);
   for await (const record of csvRecords(lines, (header, names) => validator.onHeader(header, names))) yield validator.row(record);

@@ -14,7 +14,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { pgDayOf } from '../db/binary-copy';
 import { CsvInputError, csvHeader, csvLineText, csvRecord, type CsvHeader } from '../csv-input';
-import { EARLIEST_WEATHER_DATE, weatherValidator } from './weather-csv';
+import { EARLIEST_WEATHER_DATE, weatherValidator, type WeatherContext } from './weather-csv';
 import { WeatherColumns } from './weather-columns';
 
 const COMMA = 0x2c;
@@ -100,7 +100,7 @@ async function expectedRows(path: string): Promise<number> {
 /** The file's rows in columns; throws CsvInputError at the first bad row. `chunkBytes` is the read size (tests vary it to move the chunk boundaries). */
 export async function weatherColumnsOf(
   path: string,
-  context: { isKnown(municipioId: string): boolean; today: string },
+  context: WeatherContext,
   { chunkBytes = 64 * 1024 }: { chunkBytes?: number } = {},
 ): Promise<WeatherColumns> {
   const columns = new WeatherColumns(await expectedRows(path));
@@ -153,7 +153,7 @@ export async function weatherColumnsOf(
     let m = numbers[code]!;
     if (m === 0) {
       const text = b.toString('latin1', ms, ms + 5);
-      m = context.isKnown(text) ? columns.number(text) + 1 : -1;
+      m = context.isKnown(text, lineNo) ? columns.number(text) + 1 : -1;
       numbers[code] = m;
     }
     if (m < 0) return false;

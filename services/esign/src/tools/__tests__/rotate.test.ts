@@ -20,6 +20,16 @@ describe('POST /firma/tools/rotate', () => {
     expect(await rotations(res.body)).toEqual([90, 90, 90]);
   });
 
+  it('answers the PDF with its length and no ETag (a POST answer is never revalidated: nothing hashes the output)', async () => {
+    const res = await svc.post('rotate').field('angle', '180').attach('file', await textPdf(2), 'a.pdf');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="?a-rotated\.pdf"?$/);
+    expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    expect(res.headers.etag).toBeUndefined();
+    expect(await rotations(res.body)).toEqual([180, 180]);
+  });
+
   it('rotates only the listed pages, on top of their existing rotation', async () => {
     const doc = await PDFDocument.load(await textPdf(4));
     doc.getPage(2).setRotation(degrees(90));

@@ -9,6 +9,15 @@ describe('POST /firma/tools/split', () => {
 
   const decode = (item: { data_base64: string }) => Buffer.from(item.data_base64, 'base64');
 
+  it('answers its JSON as JSON, with its length and no ETag (nothing hashes the output)', async () => {
+    const res = await svc.post('split').field('every', '1').attach('file', await textPdf(2), 'libro.pdf');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(res.body)));
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.body.parts).toBe(2);
+  });
+
   it('splits by ranges into one valid PDF per range, each with exactly its pages', async () => {
     const res = await svc.post('split').field('ranges', '1-3, 4-6,7-').attach('file', await textPdf(10), 'libro.pdf');
     expect(res.status).toBe(200);
