@@ -56,6 +56,12 @@ export interface SignatureVerification {
   revocation: RevocationReport;
   /** The best proof of existence used at the validation time (ISO): the earliest valid timestamp covering it; null without one. */
   poeTime: string | null;
+  /**
+   * With no revocation data at hand for a certificate whose chain reaches an anchor: the
+   * certificate and its issuer (DER), for a caller to fetch an answer for and verify again
+   * with `revocationData`. Null otherwise.
+   */
+  revocationLookup: { certificate: Uint8Array; issuer: Uint8Array } | null;
 }
 
 export interface RevocationReport {
@@ -145,7 +151,8 @@ function judgeAtTime(pdf: Buffer, text: string, checked: Checked[], at: Date, fe
   const dssCerts = dss.filter((i) => i.kind === 'cert').flatMap((i) => x509OrNone(i.der));
   const end = (s: SignatureVerification) => (s.byteRange && s.byteRange.length === 4 ? s.byteRange[2]! + s.byteRange[3]! : -1);
   const judge = ({ result, signed }: Checked, stamps: DocumentTimestampProof[]) => {
-    const { best, good } = findRevocation(result, signed, dssCerts, items);
+    const { best, good, cert, issuer } = findRevocation(result, signed, dssCerts, items);
+    if (best.status === 'unknown' && result.chainTrusted && cert && issuer) result.revocationLookup = { certificate: new Uint8Array(cert.raw), issuer: new Uint8Array(issuer.raw) };
     result.revocation = {
       status: best.status,
       source: best.source,
@@ -168,13 +175,14 @@ function judgeAtTime(pdf: Buffer, text: string, checked: Checked[], at: Date, fe
 }
 
 function findRevocation(result: SignatureVerification, signed: pkijs.SignedData | null, dssCerts: X509Certificate[], items: RevocationItem[]) {
-  const none = { best: { status: 'unknown' as const, source: null, revokedAt: null, thisUpdate: null, offset: -1 }, good: [] };
-  if (!result.certificate || !signed || items.length === 0) return none;
+  const none = { best: { status: 'unknown' as const, source: null, revokedAt: null, thisUpdate: null, offset: -1 }, good: [], cert: null, issuer: null };
+  if (!result.certificate || !signed) return none;
   const pool = [...(signed.certificates ?? []).flatMap((c) => (c instanceof pkijs.Certificate ? x509OrNone(Buffer.from(c.toSchema().toBER())) : [])), ...dssCerts];
   const cert = pool.find((c) => createHash('sha256').update(c.raw).digest('hex') === result.certificate!.sha256);
   if (!cert || result.certificate.selfSigned) return none;
   const issuer = pool.find((c) => c.subject === cert.issuer && verifiesWith(cert, c));
-  return issuer ? revocationStatus(cert, issuer, items) : none;
+  if (!issuer) return none;
+  return { ...revocationStatus(cert, issuer, items), cert, issuer };
 }
 
 function verifiesWith(cert: X509Certificate, issuer: X509Certificate): boolean {
@@ -226,6 +234,7 @@ function verifyOne(
     subIndication: null,
     revocation: { status: 'unknown', source: null, revokedAt: null, thisUpdate: null },
     poeTime: null,
+    revocationLookup: null,
   };
   const finish = (): Checked => {
     result.passed = result.integrity && result.signatureValid && result.coversDocument && result.essCertificateMatches && result.timestampValid !== false;

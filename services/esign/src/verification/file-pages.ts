@@ -69,7 +69,7 @@ export function renderFileReport(report: TFileVerification, locale: Locale, nonc
 <dt>${escapeHtml(t.kind)}</dt><dd>${escapeHtml(t.kinds[s.kind])}</dd>
 <dt>${escapeHtml(t.detectedLevel)}</dt><dd>${escapeHtml(s.detected_level ?? '—')}</dd>
 <dt>${escapeHtml(t.indication)}</dt><dd><code>${escapeHtml(s.sub_indication ? `${s.indication} / ${s.sub_indication}` : s.indication)}</code></dd>
-<dt>${escapeHtml(t.revocation)}</dt><dd>${escapeHtml(t.revocationStatus[s.revocation.status])}${s.revocation.revoked_at ? ` ${escapeHtml(t.revokedAt(''))}${time(s.revocation.revoked_at)}` : ''}${s.revocation.source ? ` (${escapeHtml(t.revocationSource[s.revocation.source])})` : ''}</dd>
+<dt>${escapeHtml(t.revocation)}</dt><dd>${escapeHtml(t.revocationStatus[s.revocation.status])}${s.revocation.revoked_at ? ` ${escapeHtml(t.revokedOn)} ${time(s.revocation.revoked_at)}` : ''}${s.revocation.source ? ` (${escapeHtml(t.revocationSource[s.revocation.source])})` : ''}</dd>
 <dt>${escapeHtml(t.poeTime)}</dt><dd>${time(s.poe_time)}</dd>
 </dl>
 ${s.problems.length ? `<h3>${escapeHtml(t.problems)}</h3>\n<ul>${s.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''}

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { createTsaClient, generateSelfSignedPkcs12, loadPkcs12, sealPdf } from '@firma-riesgo/pdf-core';
 import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
@@ -134,5 +135,28 @@ describe('verification indications (POST /verificar)', () => {
     expect(res.text).not.toContain('<de>');
     expect(res.text).toContain('<code>TOTAL_PASSED</code>');
     expect(res.text).toContain('<dd>B-LTA</dd>');
+  });
+
+  it('asks the issuer when the file holds no revocation data: a B-T seal made before the revocation passes, one made after fails REVOKED', async () => {
+    const pkiSeal = await loadPkcs12(readFileSync(env.pki!.seal.p12), 'test');
+    const tsa = createTsaClient({ url: env.tsa!.url });
+    const seal = async () => (await sealPdf(await samplePdf(), { identity: pkiSeal, tsa, reason: 'x', fieldName: 'sello-pki', signingTime: new Date() })).pdf;
+    const before = await seal();
+    const first = await verify(before);
+    expect(first.body.signatures[0]).toMatchObject({ chain_trusted: true, indication: 'TOTAL_PASSED', revocation: { status: 'good', source: 'fetched', revoked_at: null } });
+    // openssl records the revocation to the second: revoke in a later second than the stamp.
+    const stamped = Date.parse(first.body.signatures[0].timestamp_time as string);
+    while (Date.now() < Math.floor(stamped / 1000) * 1000 + 1000) await new Promise((resolve) => setTimeout(resolve, 50));
+    await env.pki!.revokeByIntermediate(env.pki!.seal.cert);
+    const after = await seal();
+
+    const old = (await verify(before)).body.signatures[0];
+    expect(old).toMatchObject({ indication: 'TOTAL_PASSED', sub_indication: null, revocation: { status: 'revoked', source: 'fetched' } });
+    expect(Date.parse(old.poe_time)).toBeLessThan(Date.parse(old.revocation.revoked_at));
+    const res = await verify(after);
+    expect(res.body.signatures[0]).toMatchObject({ indication: 'TOTAL_FAILED', sub_indication: 'REVOKED', revocation: { status: 'revoked', source: 'fetched' } });
+    const html = await verify(after, 'text/html').query({ lang: 'en' });
+    expect(html.text).toContain('<code>TOTAL_FAILED / REVOKED</code>');
+    expect(html.text).toContain('revoked on <time');
   });
 });

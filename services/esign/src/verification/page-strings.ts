@@ -58,7 +58,7 @@ export const FILE_TEXT = {
     revocation: 'Revocación del certificado',
     revocationStatus: { good: 'no revocado', revoked: 'revocado', unknown: 'sin datos' },
     revocationSource: { dss: 'según los datos del archivo (DSS)', fetched: 'según el emisor, consultado ahora' },
-    revokedAt: (when: string) => `el ${when}`,
+    revokedOn: 'el',
     poeTime: 'Prueba de existencia (sello de tiempo)',
   },
   en: {
@@ -117,7 +117,7 @@ export const FILE_TEXT = {
     revocation: 'Certificate revocation',
     revocationStatus: { good: 'not revoked', revoked: 'revoked', unknown: 'no data' },
     revocationSource: { dss: 'per the file\'s validation data (DSS)', fetched: 'per the issuer, asked now' },
-    revokedAt: (when: string) => `on ${when}`,
+    revokedOn: 'on',
     poeTime: 'Proof of existence (timestamp)',
   },
 } satisfies Record<Locale, unknown>;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@firma-riesgo/errors';
 import { UnavailableError, ValidationError } from '../errors';
-import { WorkerTimeoutError, type PdfVerification, type PdfWorkerPool, type SignatureVerification } from '@firma-riesgo/pdf-core';
+import { fetchRevocationData, WorkerTimeoutError, type PdfVerification, type PdfWorkerPool, type RevocationClient, type SignatureVerification, type VerifyPdfOptions } from '@firma-riesgo/pdf-core';
 import type { TFileVerification, TKnownDocument } from './schemas';
 
 /** Time a worker may spend on one uploaded file; a hostile file past it is a 422, the worker terminated. */
@@ -18,6 +18,12 @@ export interface VerifyFileDeps {
   findKnownPdf?: (sha256: string) => Promise<TKnownDocument | null>;
   /** The validation time when the request names none (tests inject one). */
   clock?: () => Date;
+  /**
+   * Fetches an OCSP response or CRL for a signing certificate whose chain reaches a trust
+   * anchor when the file holds none (a B-B or B-T file), under the revocation outbound
+   * policy (ESIGN_VERIFY_FETCH_REVOCATION); unset: only the file's DSS is read.
+   */
+  revocation?: Pick<RevocationClient, 'answerFor'>;
 }
 
 /**
@@ -29,9 +35,19 @@ export function createVerifyFile(deps: VerifyFileDeps) {
   return async function verifyFile(bytes: Buffer, client?: string, at?: Date): Promise<TFileVerification> {
     if (bytes.length === 0) throw ValidationError.single('form', 'file', 'The file is empty', 'file_empty');
     if (!bytes.subarray(0, 1024).includes('%PDF-')) throw ValidationError.single('form', 'file', 'The file is not a PDF (no %PDF- header)', 'not_pdf');
+    const validationTime = at ?? deps.clock?.() ?? new Date();
+    const run = (revocationData?: VerifyPdfOptions['revocationData']) =>
+      deps.pool.run(
+        'verify-signatures',
+        { pdf: new Uint8Array(bytes), maxSignatures: MAX_VERIFIED_SIGNATURES, trustAnchors: deps.trustAnchorsDer.map((der) => new Uint8Array(der)), validationTime, revocationData },
+        { timeoutMs: FILE_VERIFICATION_BUDGET_MS, client },
+      );
     let report: PdfVerification;
     try {
-      report = await deps.pool.run('verify-signatures', { pdf: new Uint8Array(bytes), maxSignatures: MAX_VERIFIED_SIGNATURES, trustAnchors: deps.trustAnchorsDer.map((der) => new Uint8Array(der)), validationTime: at ?? deps.clock?.() ?? new Date() }, { timeoutMs: FILE_VERIFICATION_BUDGET_MS, client });
+      report = await run();
+      // No revocation data in the file for a trusted chain: ask the issuer, then judge again with its answer.
+      const fetched = deps.revocation ? await fetchRevocationData(report, deps.revocation) : null;
+      if (fetched) report = await run(fetched);
     } catch (err) {
       if (err instanceof WorkerTimeoutError) throw ValidationError.single('form', 'file', 'The PDF could not be verified within the time allowed', 'verification_timeout');
       if (err instanceof UnavailableError) throw err;
