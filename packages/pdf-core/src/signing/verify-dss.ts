@@ -5,7 +5,8 @@ import { inflateSync } from 'node:zlib';
  * rest of verification: each `/Type /DSS` dictionary's /Certs, /OCSPs and /CRLs arrays of
  * references, each reference's latest `N G obj ... stream` read by its /Length. The offset
  * of each stream says which document timestamps cover it (their byte ranges end after it).
- * Bounded: a hostile file costs at most MAX_ITEMS streams of at most MAX_ITEM_BYTES.
+ * Bounded: a hostile file costs at most MAX_ITEMS streams of at most MAX_ITEM_BYTES, and
+ * MAX_TOTAL_BYTES in all.
  */
 
 export interface DssItem {
@@ -18,6 +19,8 @@ export interface DssItem {
 const MAX_DSS_DICTIONARIES = 64;
 const MAX_ITEMS = 256;
 const MAX_ITEM_BYTES = 1024 * 1024;
+/** Bytes of DSS items read in all (inflated). */
+const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
 const DSS_WINDOW = 64 * 1024;
 const KEYS = { Certs: 'cert', OCSPs: 'ocsp', CRLs: 'crl' } as const;
 
@@ -25,6 +28,7 @@ export function readDssItems(pdf: Buffer, text: string): DssItem[] {
   const items: DssItem[] = [];
   const seen = new Set<string>();
   let objects: Map<string, number> | null = null;
+  let total = 0;
   const dssType = /\/Type\s*\/DSS\b/g;
   for (let m = dssType.exec(text), count = 0; m && count < MAX_DSS_DICTIONARIES; m = dssType.exec(text), count++) {
     // The dictionary around the match: from its `obj` (or the `<<` before it) to the `endobj` after it.
@@ -42,7 +46,10 @@ export function readDssItems(pdf: Buffer, text: string): DssItem[] {
         objects ??= objectOffsets(text);
         const offset = objects.get(`${ref[1]} ${ref[2]}`);
         const item = offset === undefined ? null : readStream(pdf, text, offset);
-        if (item) items.push({ kind, ...item });
+        if (!item) continue;
+        total += item.der.length;
+        if (total > MAX_TOTAL_BYTES) return items;
+        items.push({ kind, ...item });
       }
     }
   }

@@ -142,7 +142,7 @@ type Checked = { result: SignatureVerification; signed: pkijs.SignedData | null 
  * first, as the proofs of existence the signatures they cover may rely on.
  */
 function judgeAtTime(pdf: Buffer, text: string, checked: Checked[], at: Date, fetched: VerifyPdfOptions['revocationData']): void {
-  const dss = checked.length > 0 ? readDssItems(pdf, text) : [];
+  const dss = checked.some((c) => c.result.chainTrusted) ? readDssItems(pdf, text) : [];
   const items: RevocationItem[] = [
     ...dss.filter((i) => i.kind !== 'cert').map((i) => ({ kind: i.kind as 'ocsp' | 'crl', der: i.der, source: 'dss' as const, offset: i.offset })),
     ...(fetched?.ocsps ?? []).map((der) => ({ kind: 'ocsp' as const, der: Buffer.from(der), source: 'fetched' as const, offset: -1 })),
@@ -176,7 +176,8 @@ function judgeAtTime(pdf: Buffer, text: string, checked: Checked[], at: Date, fe
 
 function findRevocation(result: SignatureVerification, signed: pkijs.SignedData | null, dssCerts: X509Certificate[], items: RevocationItem[]) {
   const none = { best: { status: 'unknown' as const, source: null, revokedAt: null, thisUpdate: null, offset: -1 }, good: [], cert: null, issuer: null };
-  if (!result.certificate || !signed) return none;
+  // Revocation is judged for a chain that reaches an anchor: only those can pass, and a hostile file's answers are never parsed otherwise.
+  if (!result.certificate || !signed || !result.chainTrusted) return none;
   const pool = [...(signed.certificates ?? []).flatMap((c) => (c instanceof pkijs.Certificate ? x509OrNone(Buffer.from(c.toSchema().toBER())) : [])), ...dssCerts];
   const cert = pool.find((c) => createHash('sha256').update(c.raw).digest('hex') === result.certificate!.sha256);
   if (!cert || result.certificate.selfSigned) return none;
