@@ -30,6 +30,8 @@ export interface OpensslPki {
   tsa: { cert: string; key: string; chain: string };
   /** Requests the loopback CRL server answered. */
   crlServed: number;
+  /** Issues another seal certificate under the intermediate (a rotated identity), with its PKCS#12 (password "test"). */
+  issueSeal(name: string): Promise<{ cert: string; key: string; p12: string }>;
   /** Revokes a certificate issued by the intermediate (index updated, CRL regenerated). */
   revokeByIntermediate(certFile: string): Promise<void>;
   /** Stops (`false`) or restarts (`true`) both OCSP responders; the CRL server likewise. */
@@ -170,6 +172,17 @@ export async function startOpensslPki(options: { /** Lifetime of the seal certif
     seal,
     tsa,
     crlServed: 0,
+    async issueSeal(name) {
+      const out = { cert: join(dir, `${name}.pem`), key: join(dir, `${name}.key`), p12: join(dir, `${name}.p12`) };
+      await issue(intermediate, name, `/CN=${name}/O=Firma tests`, leafExtensions(intermediate, 'keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=1.3.6.1.5.5.7.3.36'), out, options.sealDays);
+      await run('openssl', ['pkcs12', '-export', '-inkey', out.key, '-in', out.cert, '-certfile', join(dir, 'chain.pem'), '-out', out.p12, '-passout', 'pass:test']);
+      await gencrl(intermediate);
+      if (intermediate.responder) {
+        await stopResponder(intermediate);
+        await startResponder(intermediate);
+      }
+      return out;
+    },
     async revokeByIntermediate(certFile) {
       await run('openssl', ['ca', '-config', intermediate.config, '-revoke', certFile]);
       await gencrl(intermediate);
