@@ -9,6 +9,7 @@ import { InvalidTenantNameError } from './keys/service';
 import type { KeyRecord } from './keys/repository';
 import { keyState } from './keys/rules';
 import { formatFileVerification } from './verification/cli-report';
+import { ZFileVerificationQuerySchema } from './verification/schemas';
 import { esignStorageCommands } from './storage/cli-storage';
 
 type Out = { log(line: string): void; error(line: string): void };
@@ -77,9 +78,9 @@ function commands(): CliCommand<EsignRuntime>[] {
     },
     {
       name: 'verify',
-      synopsis: 'FILE.pdf [--json]',
-      description: 'Verify the PAdES signatures of a PDF, as POST /verificar does (same checks, same JSON). Exit 0 when valid, 1 when not.',
-      options: { json: { type: 'boolean' } },
+      synopsis: 'FILE.pdf [--at ISO-8601] [--json]',
+      description: 'Verify the PAdES signatures of a PDF, as POST /verificar does (same checks, same JSON); --at judges them at another time, as ?at= does. Exit 0 when valid, 1 when not.',
+      options: { json: { type: 'boolean' }, at: { type: 'string' } },
       positionals: { count: 1, name: 'FILE.pdf' },
       async run({ values, positionals }, { open, out }) {
         let bytes: Buffer;
@@ -88,9 +89,11 @@ function commands(): CliCommand<EsignRuntime>[] {
         } catch (err) {
           throw new CliUsageError(`cannot read ${positionals[0]}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         }
+        const at = typeof values.at === 'string' ? ZFileVerificationQuerySchema.shape.at.safeParse(values.at) : null;
+        if (at && !at.success) throw new CliUsageError(`--at must be an ISO 8601 date-time (2031-05-04T09:00:00Z), not "${values.at}"`);
         const rt = await open();
         // The operator's own call: one client of the worker pool's fair share, like any other.
-        const report = await rt.signing.verification.verifyFile(bytes, 'cli');
+        const report = await rt.signing.verification.verifyFile(bytes, 'cli', at?.data ? new Date(at.data) : undefined);
         out.log(values.json ? JSON.stringify(report, null, 2) : formatFileVerification(report));
         return report.valid ? 0 : 1;
       },

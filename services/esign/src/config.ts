@@ -58,6 +58,7 @@ const ZEsignEnvSchema = z.object({
   ESIGN_TRUST_ANCHORS: z.string().optional(),
   ESIGN_REVOCATION_ALLOWLIST: env.list(),
   ESIGN_REVOCATION_TIMEOUT_MS: env.int(10_000, 100),
+  ESIGN_VERIFY_FETCH_REVOCATION: env.bool(true),
   WEBHOOK_ALLOW_PRIVATE: env.bool(false),
   WEBHOOK_ALLOW_HTTP: env.bool(false),
   WEBHOOK_RETRY_SCHEDULE: z
@@ -167,6 +168,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     jsonLimit: e.ESIGN_JSON_LIMIT,
     /** DER certificates POST /verificar accepts as chain ends, besides our own root and seal certificate. */
     trustAnchorsDer: anchors.ders,
+    /** POST /verificar asks a trusted signing certificate's issuer for its revocation status when the file holds none (under signing.revocation's policy). */
+    verifyFetchRevocation: e.ESIGN_VERIFY_FETCH_REVOCATION,
     signing: {
       p12Path: e.SIGNING_P12_PATH,
       p12Password: e.SIGNING_P12_PASSWORD,

@@ -128,6 +128,12 @@ describe('esign configuration', () => {
     expect(() => loadConfig({ ...tsa, ESIGN_PADES_LEVEL: 'LTA' })).toThrow(/ESIGN_PADES_LEVEL/);
   });
 
+  it('asks issuers for revocation data during verification unless ESIGN_VERIFY_FETCH_REVOCATION=false', () => {
+    expect(loadConfig({}).verifyFetchRevocation).toBe(true);
+    expect(loadConfig({ ESIGN_VERIFY_FETCH_REVOCATION: 'false' }).verifyFetchRevocation).toBe(false);
+    expect(() => loadConfig({ ESIGN_VERIFY_FETCH_REVOCATION: 'sometimes' })).toThrow(/ESIGN_VERIFY_FETCH_REVOCATION/);
+  });
+
   it('reads ESIGN_TRUST_ANCHORS as a PEM bundle, and stops the start on a missing file or one without readable certificates', () => {
     const dir = mkdtempSync(join(tmpdir(), 'esign-anchors-'));
     try {

@@ -1,6 +1,6 @@
-import { padesOptions } from './signatures/pades-options';
+import { configuredRevocationClient, padesOptions } from './signatures/pades-options';
 import { createLocalPki, type LocalPki } from './pki/service';
-import { createTsaClient, type PdfWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
+import { createTsaClient, withLocalRevocation, type PdfWorkerPool, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import type { Database, JobQueue, Logger, QueueDepth } from '@firma-riesgo/service-kit';
 import { createAuditRepository } from './audit/repository';
 import type { EsignConfig } from './config';
@@ -198,6 +198,7 @@ export function createSigningFeatures(deps: {
         pool: deps.pool,
         ownCertificateDer: deps.identity.certificateDer,
         trustAnchorsDer: [...config.trustAnchorsDer, ...(deps.identity.localRoot ? [deps.identity.localRoot.certificateDer] : []), deps.identity.certificateDer],
+        revocation: config.verifyFetchRevocation ? withLocalRevocation(deps.identity, configuredRevocationClient(config)) : undefined,
       },
     }),
     emailSent: createRecordEmailSent({

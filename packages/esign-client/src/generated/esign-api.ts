@@ -521,7 +521,7 @@ export interface paths {
         put?: never;
         /**
          * Verify the signatures of any uploaded PDF
-         * @description No authentication; limited per client IP. The PAdES signatures of the uploaded file (multipart field `file`, at most ESIGN_MAX_UPLOAD_MB) are checked on a worker thread within a time budget; the file is never stored. JSON with `Accept: application/json`, an HTML report otherwise. Not a PDF, or a file that cannot be checked in time: 422.
+         * @description No authentication; limited per client IP. The PAdES signatures of the uploaded file (multipart field `file`, at most ESIGN_MAX_UPLOAD_MB) are checked on a worker thread within a time budget; the file is never stored. JSON with `Accept: application/json`, an HTML report otherwise. `?at=` judges the signatures at another time (certificate expiry, revocation, proof of existence); a malformed `at` is a 422 validation error. Not a PDF, or a file that cannot be checked in time: 422.
          */
         post: operations["verifyUploadedPdf"];
         delete?: never;
@@ -2127,6 +2127,11 @@ export interface components {
             cancelled: number;
         };
         FileVerification: {
+            /**
+             * Format: date-time
+             * @description The time the signatures were judged at: `?at=`, else now
+             */
+            validation_time: string;
             file_sha256: string;
             /** @description At least one signature, every signature passes, and nothing was modified after the last one */
             valid: boolean;
@@ -2192,15 +2197,21 @@ export interface components {
             /** @description The signer certificate chains (through the certificates in the signature) to ESIGN_TRUST_ANCHORS, this service's local root or its seal certificate */
             chain_trusted: boolean;
             /**
-             * @description ETSI EN 319 102-1 indication (revocation at a time is not judged)
+             * @description ETSI EN 319 102-1 indication at the validation time (`validation_time`)
              * @enum {string}
              */
             indication: "TOTAL_PASSED" | "INDETERMINATE" | "TOTAL_FAILED";
             /**
-             * @description ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED
+             * @description ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED. REVOKED: the certificate was revoked before the proof of existence; REVOKED_NO_POE: revoked, and no timestamp proves the signature existed before; OUT_OF_BOUNDS_NO_POE: the certificate has expired at the validation time and nothing proves validation data from before its expiry (B-LTA does); NOT_YET_VALID: the validation time is before the certificate's validity
              * @enum {string|null}
              */
-            sub_indication: "HASH_FAILURE" | "SIG_CRYPTO_FAILURE" | "FORMAT_FAILURE" | "NO_SIGNING_CERTIFICATE_FOUND" | "NO_CERTIFICATE_CHAIN_FOUND" | null;
+            sub_indication: "HASH_FAILURE" | "SIG_CRYPTO_FAILURE" | "FORMAT_FAILURE" | "NO_SIGNING_CERTIFICATE_FOUND" | "NO_CERTIFICATE_CHAIN_FOUND" | "REVOKED" | "REVOKED_NO_POE" | "OUT_OF_BOUNDS_NO_POE" | "NOT_YET_VALID" | null;
+            revocation: components["schemas"]["RevocationStatus"];
+            /**
+             * Format: date-time
+             * @description The best proof of existence used: the earliest valid timestamp covering the signature (its signature timestamp, or a document timestamp) not after the validation time; null without one
+             */
+            poe_time: string | null;
         };
         CertificateFacts: {
             subject: string;
@@ -2215,6 +2226,36 @@ export interface components {
             /** @description The certificate is the one this service seals with */
             issued_by_this_service: boolean;
         } | null;
+        /**
+         * @example {
+         *       "status": "good",
+         *       "source": "dss",
+         *       "revoked_at": null,
+         *       "this_update": "2026-05-04T09:00:02.000Z"
+         *     }
+         */
+        RevocationStatus: {
+            /**
+             * @description The signing (or TSA) certificate's status in the OCSP responses and CRLs at hand; a revoked answer wins
+             * @enum {string}
+             */
+            status: "good" | "revoked" | "unknown";
+            /**
+             * @description From the file's DSS, or fetched from the issuer during verification; null when unknown
+             * @enum {string|null}
+             */
+            source: "dss" | "fetched" | null;
+            /**
+             * Format: date-time
+             * @description Revocation time, when revoked
+             */
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @description thisUpdate of the OCSP response or CRL used
+             */
+            this_update: string | null;
+        };
         Verification: {
             /** Format: uuid */
             document_id: string;
@@ -4609,6 +4650,8 @@ export interface operations {
             query?: {
                 /** @description Language of the HTML page (Spanish by default, or from Accept-Language) */
                 lang?: "es" | "en";
+                /** @description Validation time (ISO 8601 date-time, e.g. `2031-05-04T09:00:00Z`): certificate expiry and revocation are judged at it, and only timestamps not after it count as proof of existence. Default: now */
+                at?: string;
             };
             header?: never;
             path?: never;
@@ -4663,7 +4706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No file, not a PDF, or not verifiable within the time budget */
+            /** @description No file, not a PDF, a malformed `at`, or not verifiable within the time budget */
             422: {
                 headers: {
                     [name: string]: unknown;

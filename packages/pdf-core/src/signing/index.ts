@@ -6,6 +6,7 @@ export * from './incremental-update';
 export * from './pades';
 export * from './inspect';
 export * from './verify';
+export * from './verify-fetch';
 export * from './local-pki';
 export * from './local-pki-responder';
 export * from './revocation-client';

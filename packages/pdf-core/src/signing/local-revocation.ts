@@ -23,13 +23,18 @@ export function withLocalRevocation(identity: SigningIdentity, inner: Revocation
   if (!root) return inner;
   const rootDer = root.certificateDer;
   const statusOf = localStatusOf(identity);
+  const local = async (cert: pkijs.Certificate, issuer: pkijs.Certificate) => {
+    const request = new pkijs.OCSPRequest();
+    await request.createForCertificate(cert, { hashAlgorithm: 'SHA-1', issuerCertificate: issuer }, pkijsEngine());
+    const der = await answerOcspRequest(Buffer.from(request.toSchema(true).toBER()), { root, statusOf, now: clock(), validityMs: LOCAL_REVOCATION_VALIDITY_MS });
+    return { kind: 'ocsp' as const, der, responderCerts: [] };
+  };
+  const ours = (issuer: pkijs.Certificate) => Buffer.from(issuer.toSchema().toBER()).equals(rootDer);
   return {
     async evidenceFor(cert, issuer) {
-      if (!Buffer.from(issuer.toSchema().toBER()).equals(rootDer)) return inner.evidenceFor(cert, issuer);
-      const request = new pkijs.OCSPRequest();
-      await request.createForCertificate(cert, { hashAlgorithm: 'SHA-1', issuerCertificate: issuer }, pkijsEngine());
-      const der = await answerOcspRequest(Buffer.from(request.toSchema(true).toBER()), { root, statusOf, now: clock(), validityMs: LOCAL_REVOCATION_VALIDITY_MS });
-      return { kind: 'ocsp', der, responderCerts: [] };
+      return ours(issuer) ? local(cert, issuer) : inner.evidenceFor(cert, issuer);
     },
+    // The local root never revokes: its answer is good for the certificate in use, unknown for others.
+    answerFor: inner.answerFor && (async (cert, issuer) => (ours(issuer) ? { ...(await local(cert, issuer)), revoked: false } : inner.answerFor!(cert, issuer))),
   };
 }

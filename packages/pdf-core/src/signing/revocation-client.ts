@@ -15,6 +15,11 @@ export interface RevocationClient {
    * RevocationError when neither can be had or the certificate is revoked.
    */
   evidenceFor(cert: pkijs.Certificate, issuer: pkijs.Certificate): Promise<RevocationEvidence>;
+  /**
+   * The same checked answer, whatever status it gives (a verifier judges a revoked
+   * certificate by the time of its revocation); rejects when no answer can be had.
+   */
+  answerFor?(cert: pkijs.Certificate, issuer: pkijs.Certificate): Promise<RevocationEvidence & { revoked: boolean }>;
 }
 
 export class RevocationError extends Error {
@@ -71,7 +76,7 @@ export function createRevocationClient(options: RevocationClientOptions = {}): R
   const timeoutMs = options.timeoutMs ?? 10_000;
   const clock = options.clock ?? (() => new Date());
   const skew = options.clockSkewMs ?? 5 * 60 * 1000;
-  const cache = new Map<string, { evidence: RevocationEvidence; until: number }>();
+  const cache = new Map<string, { answer: { evidence: RevocationEvidence; revoked: boolean }; until: number }>();
   const engine = pkijsEngine();
 
   function fresh(thisUpdate: Date, nextUpdate: Date | undefined, what: string): void {
@@ -80,7 +85,7 @@ export function createRevocationClient(options: RevocationClientOptions = {}): R
     if (nextUpdate && nextUpdate.getTime() < now - skew) throw new RevocationError(`${what}: nextUpdate has passed (stale answer)`);
   }
 
-  async function ocsp(url: string, cert: pkijs.Certificate, issuer: pkijs.Certificate): Promise<RevocationEvidence & { until?: Date }> {
+  async function ocsp(url: string, cert: pkijs.Certificate, issuer: pkijs.Certificate): Promise<RevocationEvidence & { until?: Date; revoked: boolean }> {
     const request = new pkijs.OCSPRequest();
     await request.createForCertificate(cert, { hashAlgorithm: 'SHA-1', issuerCertificate: issuer }, engine);
     const nonce = randomBytes(16);
@@ -114,10 +119,9 @@ export function createRevocationClient(options: RevocationClientOptions = {}): R
     if (!single) throw new RevocationError(`OCSP ${url}: no answer for the certificate asked about`);
     fresh(single.thisUpdate, single.nextUpdate, `OCSP ${url}`);
     const tag = (single.certStatus as asn1js.BaseBlock).idBlock.tagNumber;
-    if (tag === 1) throw new RevocationError(`OCSP ${url}: the certificate is revoked`, true);
-    if (tag !== 0) throw new RevocationError(`OCSP ${url}: the responder does not know the certificate`);
+    if (tag !== 0 && tag !== 1) throw new RevocationError(`OCSP ${url}: the responder does not know the certificate`);
     const responderCerts = signer === issuer ? [] : [signer];
-    return { kind: 'ocsp', der, responderCerts, until: single.nextUpdate };
+    return { kind: 'ocsp', der, responderCerts, until: single.nextUpdate, revoked: tag === 1 };
   }
 
   /** The issuer itself, or a certificate in the response that the issuer gave id-kp-OCSPSigning. */
@@ -139,7 +143,7 @@ export function createRevocationClient(options: RevocationClientOptions = {}): R
     throw new RevocationError('OCSP response signed by neither the issuer nor a responder it authorised');
   }
 
-  async function crl(url: string, cert: pkijs.Certificate, issuer: pkijs.Certificate): Promise<RevocationEvidence & { until?: Date }> {
+  async function crl(url: string, cert: pkijs.Certificate, issuer: pkijs.Certificate): Promise<RevocationEvidence & { until?: Date; revoked: boolean }> {
     let der = await fetchBytes(url, { method: 'GET', accept: 'application/pkix-crl', timeoutMs, maxBytes: MAX_CRL_BYTES, check: options.check });
     const text = der.subarray(0, 64).toString('latin1');
     if (text.includes('-----BEGIN X509 CRL-----')) der = Buffer.from(der.toString('latin1').replace(/-----[^-]+-----|\s+/g, ''), 'base64');
@@ -147,34 +151,44 @@ export function createRevocationClient(options: RevocationClientOptions = {}): R
     if (!list.issuer.isEqual(issuer.subject)) throw new RevocationError(`CRL ${url} is not the issuer's`);
     if (!(await list.verify({ issuerCertificate: issuer }, engine))) throw new RevocationError(`CRL ${url}: the signature does not verify`);
     fresh(list.thisUpdate.value, list.nextUpdate?.value, `CRL ${url}`);
-    if (list.isCertificateRevoked(cert)) throw new RevocationError(`CRL ${url}: the certificate is revoked`, true);
-    return { kind: 'crl', der, until: list.nextUpdate?.value };
+    return { kind: 'crl', der, until: list.nextUpdate?.value, revoked: list.isCertificateRevoked(cert) };
+  }
+
+  /** The first answer of the AIA's OCSP responders, then of the CRL distribution points; a revoked one is final. */
+  async function answer(cert: pkijs.Certificate, issuer: pkijs.Certificate): Promise<{ evidence: RevocationEvidence; revoked: boolean }> {
+    const key = Buffer.from(cert.toSchema().toBER()).toString('base64');
+    const cached = cache.get(key);
+    if (cached && cached.until > clock().getTime()) return cached.answer;
+    const errors: string[] = [];
+    const sources = [
+      ...certificateUris(cert, 'ocsp').map((url) => () => ocsp(url, cert, issuer)),
+      ...certificateUris(cert, 'crl').map((url) => () => crl(url, cert, issuer)),
+    ];
+    for (const source of sources) {
+      try {
+        // A revoked answer is final: no fallback may contradict it.
+        const { until, revoked, ...evidence } = await source();
+        const found = { evidence, revoked };
+        if (until && until.getTime() > clock().getTime()) cache.set(key, { answer: found, until: until.getTime() });
+        return found;
+      } catch (err) {
+        errors.push((err as Error).message);
+      }
+    }
+    const subject = cert.subject.typesAndValues.map((tv) => String(tv.value.valueBlock.value)).join(', ');
+    if (sources.length === 0) throw new RevocationError(`the certificate "${subject}" names no OCSP responder and no CRL`);
+    throw new RevocationError(`no revocation data for "${subject}": ${errors.join('; ')}`);
   }
 
   return {
+    async answerFor(cert, issuer) {
+      const { evidence, revoked } = await answer(cert, issuer);
+      return { ...evidence, revoked };
+    },
     async evidenceFor(cert, issuer) {
-      const key = Buffer.from(cert.toSchema().toBER()).toString('base64');
-      const cached = cache.get(key);
-      if (cached && cached.until > clock().getTime()) return cached.evidence;
-      const errors: string[] = [];
-      const sources = [
-        ...certificateUris(cert, 'ocsp').map((url) => () => ocsp(url, cert, issuer)),
-        ...certificateUris(cert, 'crl').map((url) => () => crl(url, cert, issuer)),
-      ];
-      for (const source of sources) {
-        try {
-          const { until, ...evidence } = await source();
-          if (until && until.getTime() > clock().getTime()) cache.set(key, { evidence, until: until.getTime() });
-          return evidence;
-        } catch (err) {
-          // A revoked answer is final: no fallback may contradict it.
-          if (err instanceof RevocationError && err.revoked) throw err;
-          errors.push((err as Error).message);
-        }
-      }
-      const subject = cert.subject.typesAndValues.map((tv) => String(tv.value.valueBlock.value)).join(', ');
-      if (sources.length === 0) throw new RevocationError(`the certificate "${subject}" names no OCSP responder and no CRL`);
-      throw new RevocationError(`no revocation data for "${subject}": ${errors.join('; ')}`);
+      const { evidence, revoked } = await answer(cert, issuer);
+      if (revoked) throw new RevocationError(`${evidence.kind === 'ocsp' ? 'OCSP' : 'CRL'}: the certificate is revoked`, true);
+      return evidence;
     },
   };
 }

@@ -5,8 +5,8 @@ import * as pkijs from 'pkijs';
  * What a validator in the terms of ETSI EN 319 102-1 concludes about each signature: the
  * PAdES level the whole file reaches for it (ETSI EN 319 142-1: B-B, B-T with a signature
  * timestamp, B-LT with a later DSS holding validation data, B-LTA with a document timestamp
- * over that DSS) and an indication with its sub-indication. Revocation at a time is not
- * judged here: a chain reaching a trust anchor with intact cryptography is TOTAL_PASSED.
+ * over that DSS) and an indication with its sub-indication. Revocation and certificate
+ * validity at a time are judged after this (verify-over-time.ts) on what passes here.
  */
 
 /** What the assessment reads of a verified signature (verify.ts `AssessedSignature`, which carries more). */
@@ -25,7 +25,16 @@ export interface AssessedSignature {
 }
 
 export type Indication = 'TOTAL_PASSED' | 'INDETERMINATE' | 'TOTAL_FAILED';
-export type SubIndication = 'HASH_FAILURE' | 'SIG_CRYPTO_FAILURE' | 'FORMAT_FAILURE' | 'NO_SIGNING_CERTIFICATE_FOUND' | 'NO_CERTIFICATE_CHAIN_FOUND';
+export type SubIndication =
+  | 'HASH_FAILURE'
+  | 'SIG_CRYPTO_FAILURE'
+  | 'FORMAT_FAILURE'
+  | 'NO_SIGNING_CERTIFICATE_FOUND'
+  | 'NO_CERTIFICATE_CHAIN_FOUND'
+  | 'REVOKED'
+  | 'REVOKED_NO_POE'
+  | 'OUT_OF_BOUNDS_NO_POE'
+  | 'NOT_YET_VALID';
 export type DetectedLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
 /** Longest issuer chain followed from a signer certificate to an anchor. */

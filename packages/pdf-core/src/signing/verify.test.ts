@@ -198,8 +198,10 @@ describe('verifying PAdES signatures', () => {
     afterAll(() => pool.close());
 
     it('answers the same report from a worker thread as in process', async () => {
-      const result = await pool.run('verify-signatures', { pdf: new Uint8Array(bt.pdf) }, { timeoutMs: 20_000 });
-      expect(result).toEqual(verifyPdfSignatures(bt.pdf));
+      const validationTime = new Date();
+      const result = await pool.run('verify-signatures', { pdf: new Uint8Array(bt.pdf), validationTime }, { timeoutMs: 20_000 });
+      expect(result).toEqual(verifyPdfSignatures(bt.pdf, { validationTime }));
+      expect(result.validationTime).toBe(validationTime.toISOString());
     });
   });
 });

@@ -1,7 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
+import * as pkijs from 'pkijs';
 import { anchorCertificates, chainReachesAnchor, detectLevels, indicationOf, type DetectedLevel, type Indication, type SubIndication } from './verify-assessment';
 import { checkDocumentTimestamp, checkSigner, checkTimestamp, CmsFormatError, parseSignedData, type CertificateFacts } from './verify-cms';
 
+import { readDssItems } from './verify-dss';
+import { judgeOverTime, type DocumentTimestampProof } from './verify-over-time';
+import { revocationStatus, type RevocationItem } from './verify-revocation';
 import { endOfContent, endsRevision, fieldNamesByReference, findSignatureDictionaries, pdfDate, pdfString, type SignatureDictionary } from './pdf-text-scan';
 
 export type { CertificateFacts } from './verify-cms';
@@ -48,9 +52,31 @@ export interface SignatureVerification {
   /** ETSI EN 319 102-1 indication, and its sub-indication unless TOTAL_PASSED. */
   indication: Indication;
   subIndication: SubIndication | null;
+  /** The signing (or TSA) certificate's revocation status from the file's DSS or the data passed in. */
+  revocation: RevocationReport;
+  /** The best proof of existence used at the validation time (ISO): the earliest valid timestamp covering it; null without one. */
+  poeTime: string | null;
+  /**
+   * With no revocation data at hand for a certificate whose chain reaches an anchor: the
+   * certificate and its issuer (DER), for a caller to fetch an answer for and verify again
+   * with `revocationData`. Null otherwise.
+   */
+  revocationLookup: { certificate: Uint8Array; issuer: Uint8Array } | null;
+}
+
+export interface RevocationReport {
+  status: 'good' | 'revoked' | 'unknown';
+  /** Where the answer came from: the file's DSS, or fetched by the caller (`revocationData`); null when unknown. */
+  source: 'dss' | 'fetched' | null;
+  /** Revocation time (ISO), when revoked. */
+  revokedAt: string | null;
+  /** thisUpdate of the OCSP response or CRL used (ISO). */
+  thisUpdate: string | null;
 }
 
 export interface PdfVerification {
+  /** The time the signatures were judged at (ISO): `validationTime`, else now. */
+  validationTime: string;
   fileSha256: string;
   signatures: SignatureVerification[];
   /** Bytes (an incremental update) after the last signature's byte range. */
@@ -68,6 +94,10 @@ export interface VerifyPdfOptions {
   maxContentsBytes?: number;
   /** DER certificates a signer's chain must reach for TOTAL_PASSED (none: every signature is INDETERMINATE). */
   trustAnchors?: Uint8Array[];
+  /** The time to judge at (certificate expiry, revocation); default now. */
+  validationTime?: Date;
+  /** OCSP responses and CRLs (DER) the caller fetched, besides those in the file's DSS. */
+  revocationData?: { ocsps: Uint8Array[]; crls: Uint8Array[] };
 }
 
 export const DEFAULT_MAX_SIGNATURES = 50;
@@ -84,7 +114,8 @@ export function verifyPdfSignatures(input: Uint8Array, options: VerifyPdfOptions
   if (dicts.length > maxSignatures) problems.push(`the file has more than ${maxSignatures} signatures; only the first ${maxSignatures} were checked`);
   const fields = fieldNamesByReference(text);
   const anchors = anchorCertificates(options.trustAnchors);
-  const signatures = dicts.slice(0, maxSignatures).map((dict) => verifyOne(pdf, text, dict, fields, options.maxContentsBytes ?? DEFAULT_MAX_CONTENTS_BYTES, anchors));
+  const checked = dicts.slice(0, maxSignatures).map((dict) => verifyOne(pdf, text, dict, fields, options.maxContentsBytes ?? DEFAULT_MAX_CONTENTS_BYTES, anchors));
+  const signatures = checked.map((c) => c.result);
   const levels = detectLevels(text, signatures);
   signatures.forEach((s, i) => {
     s.detectedLevel = levels[i] ?? null;
@@ -92,6 +123,8 @@ export function verifyPdfSignatures(input: Uint8Array, options: VerifyPdfOptions
     s.indication = indication;
     s.subIndication = subIndication;
   });
+  const validationTime = options.validationTime ?? new Date();
+  judgeAtTime(pdf, text, checked, validationTime, options.revocationData);
 
   const ends = signatures.map((s) => (s.byteRange && s.byteRange.length === 4 ? s.byteRange[2]! + s.byteRange[3]! : -1));
   const lastEnd = Math.max(-1, ...ends);
@@ -99,7 +132,74 @@ export function verifyPdfSignatures(input: Uint8Array, options: VerifyPdfOptions
   if (signatures.length === 0) problems.push('the file has no signatures');
   if (modifiedAfterLastSignature) problems.push('the file was changed after its last signature (bytes or an incremental update follow it)');
   const valid = signatures.length > 0 && dicts.length <= maxSignatures && signatures.every((s) => s.passed) && !modifiedAfterLastSignature;
-  return { fileSha256: createHash('sha256').update(pdf).digest('hex'), signatures, modifiedAfterLastSignature, valid, problems };
+  return { validationTime: validationTime.toISOString(), fileSha256: createHash('sha256').update(pdf).digest('hex'), signatures, modifiedAfterLastSignature, valid, problems };
+}
+
+type Checked = { result: SignatureVerification; signed: pkijs.SignedData | null };
+
+/**
+ * Revocation and certificate validity at `at` (verify-over-time.ts): document timestamps
+ * first, as the proofs of existence the signatures they cover may rely on.
+ */
+function judgeAtTime(pdf: Buffer, text: string, checked: Checked[], at: Date, fetched: VerifyPdfOptions['revocationData']): void {
+  const dss = checked.some((c) => c.result.chainTrusted) ? readDssItems(pdf, text) : [];
+  const items: RevocationItem[] = [
+    ...dss.filter((i) => i.kind !== 'cert').map((i) => ({ kind: i.kind as 'ocsp' | 'crl', der: i.der, source: 'dss' as const, offset: i.offset })),
+    ...(fetched?.ocsps ?? []).map((der) => ({ kind: 'ocsp' as const, der: Buffer.from(der), source: 'fetched' as const, offset: -1 })),
+    ...(fetched?.crls ?? []).map((der) => ({ kind: 'crl' as const, der: Buffer.from(der), source: 'fetched' as const, offset: -1 })),
+  ];
+  const dssCerts = dss.filter((i) => i.kind === 'cert').flatMap((i) => x509OrNone(i.der));
+  const end = (s: SignatureVerification) => (s.byteRange && s.byteRange.length === 4 ? s.byteRange[2]! + s.byteRange[3]! : -1);
+  const judge = ({ result, signed }: Checked, stamps: DocumentTimestampProof[]) => {
+    const { best, good, cert, issuer } = findRevocation(result, signed, dssCerts, items);
+    if (best.status === 'unknown' && result.chainTrusted && cert && issuer) result.revocationLookup = { certificate: new Uint8Array(cert.raw), issuer: new Uint8Array(issuer.raw) };
+    result.revocation = {
+      status: best.status,
+      source: best.source,
+      revokedAt: best.revokedAt?.toISOString() ?? null,
+      thisUpdate: best.thisUpdate?.toISOString() ?? null,
+    };
+    const timed = { ...result, end: end(result) };
+    const judged = judgeOverTime(timed, { at, revocation: best, goodAnswers: good, stamps });
+    result.indication = judged.indication;
+    result.subIndication = judged.subIndication;
+    result.poeTime = judged.poeTime;
+  };
+  const stamps = checked.filter((c) => c.result.kind === 'document-timestamp');
+  for (const stamp of stamps) judge(stamp, []);
+  const proofs: DocumentTimestampProof[] = stamps
+    .map((c) => c.result)
+    .filter((s) => s.timestampTime !== null)
+    .map((s) => ({ time: new Date(s.timestampTime!), end: end(s), passed: s.indication === 'TOTAL_PASSED' }));
+  for (const c of checked) if (c.result.kind === 'signature') judge(c, proofs);
+}
+
+function findRevocation(result: SignatureVerification, signed: pkijs.SignedData | null, dssCerts: X509Certificate[], items: RevocationItem[]) {
+  const none = { best: { status: 'unknown' as const, source: null, revokedAt: null, thisUpdate: null, offset: -1 }, good: [], cert: null, issuer: null };
+  // Revocation is judged for a chain that reaches an anchor: only those can pass, and a hostile file's answers are never parsed otherwise.
+  if (!result.certificate || !signed || !result.chainTrusted) return none;
+  const pool = [...(signed.certificates ?? []).flatMap((c) => (c instanceof pkijs.Certificate ? x509OrNone(Buffer.from(c.toSchema().toBER())) : [])), ...dssCerts];
+  const cert = pool.find((c) => createHash('sha256').update(c.raw).digest('hex') === result.certificate!.sha256);
+  if (!cert || result.certificate.selfSigned) return none;
+  const issuer = pool.find((c) => c.subject === cert.issuer && verifiesWith(cert, c));
+  if (!issuer) return none;
+  return { ...revocationStatus(cert, issuer, items), cert, issuer };
+}
+
+function verifiesWith(cert: X509Certificate, issuer: X509Certificate): boolean {
+  try {
+    return cert.verify(issuer.publicKey);
+  } catch {
+    return false;
+  }
+}
+
+function x509OrNone(der: Buffer): X509Certificate[] {
+  try {
+    return [new X509Certificate(der)];
+  } catch {
+    return [];
+  }
 }
 
 function verifyOne(
@@ -109,8 +209,9 @@ function verifyOne(
   fields: Map<string, string>,
   maxContentsBytes: number,
   anchors: ReturnType<typeof anchorCertificates>,
-): SignatureVerification {
+): Checked {
   const problems: string[] = [];
+  let signed: pkijs.SignedData | null = null;
   const body = text.slice(dict.start, dict.end);
   const result: SignatureVerification = {
     field: fields.get(`${dict.objectNumber} ${dict.generation}`) ?? null,
@@ -132,10 +233,13 @@ function verifyOne(
     detectedLevel: null,
     indication: 'INDETERMINATE',
     subIndication: null,
+    revocation: { status: 'unknown', source: null, revokedAt: null, thisUpdate: null },
+    poeTime: null,
+    revocationLookup: null,
   };
-  const finish = () => {
+  const finish = (): Checked => {
     result.passed = result.integrity && result.signatureValid && result.coversDocument && result.essCertificateMatches && result.timestampValid !== false;
-    return result;
+    return { result, signed };
   };
 
   const rangeMatch = /\/ByteRange\s*\[([^\]]{0,200})\]/.exec(body);
@@ -167,7 +271,6 @@ function verifyOne(
     problems.push('the signature /Contents is not a hex string');
     return finish();
   }
-  let signed;
   try {
     signed = parseSignedData(trimDer(Buffer.from(hex, 'hex')));
   } catch (err) {

@@ -1,5 +1,5 @@
 import { createOutboundCheck } from '@firma-riesgo/auth';
-import { createRevocationClient, withLocalRevocation, type SealOptions, type SigningIdentity } from '@firma-riesgo/pdf-core';
+import { createRevocationClient, withLocalRevocation, type RevocationClient, type SealOptions, type SigningIdentity } from '@firma-riesgo/pdf-core';
 import type { EsignConfig } from '../config';
 
 /** The level every seal reaches (ESIGN_PADES_LEVEL) and what fetches its revocation data. */
@@ -11,8 +11,14 @@ export type PadesOptions = Required<Pick<SealOptions, 'level'>> & Pick<SealOptio
  * outbound policy (config.signing.revocation).
  */
 export function padesOptions(config: EsignConfig, identity: SigningIdentity): PadesOptions {
-  const { padesLevel, revocation } = config.signing;
+  const { padesLevel } = config.signing;
   if (padesLevel !== 'B-LT' && padesLevel !== 'B-LTA') return { level: padesLevel };
+  return { level: padesLevel, revocation: withLocalRevocation(identity, configuredRevocationClient(config)) };
+}
+
+/** A revocation client under config.signing.revocation's outbound policy and timeout (sealing, and POST /verificar's lookups). */
+export function configuredRevocationClient(config: EsignConfig): RevocationClient {
+  const { revocation } = config.signing;
   const check = createOutboundCheck({
     allowPrivate: revocation.allowPrivate,
     allowHttp: true,
@@ -20,5 +26,5 @@ export function padesOptions(config: EsignConfig, identity: SigningIdentity): Pa
     dnsTimeoutMs: revocation.dnsTimeoutMs,
     dnsServers: revocation.dnsServers,
   });
-  return { level: padesLevel, revocation: withLocalRevocation(identity, createRevocationClient({ timeoutMs: revocation.timeoutMs, check })) };
+  return createRevocationClient({ timeoutMs: revocation.timeoutMs, check });
 }

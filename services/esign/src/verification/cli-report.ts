@@ -7,6 +7,7 @@ export function formatFileVerification(report: TFileVerification): string {
   const lines = [
     report.valid ? 'VALID: every signature passes and nothing changed after the last one.' : 'NOT VALID: the document cannot be confirmed.',
     `File SHA-256: ${report.file_sha256}`,
+    `Validation time: ${report.validation_time}`,
   ];
   if (report.known_document) lines.push(`Known document ${report.known_document.document_id} (${report.known_document.status}): ${report.known_document.name}`);
   if (report.modified_after_last_signature) lines.push('Modified after the last signature.');
@@ -17,6 +18,7 @@ export function formatFileVerification(report: TFileVerification): string {
       `Signature ${i + 1}${s.field ? ` (field ${s.field})` : ''}: ${s.signer ?? 'unknown signer'}`,
       `  ${s.sub_indication ? `${s.indication}/${s.sub_indication}` : s.indication} (${s.kind === 'document_timestamp' ? 'document timestamp' : `signature, ${s.detected_level ?? '-'} in the file`}), chain to a trust anchor ${mark(s.chain_trusted)}`,
       `  level ${s.level ?? '-'}, signing time ${s.signing_time ?? '-'}, timestamp ${s.timestamp_time ?? '-'}`,
+      `  revocation ${s.revocation.status}${s.revocation.revoked_at ? ` at ${s.revocation.revoked_at}` : ''}${s.revocation.source ? ` (${s.revocation.source === 'dss' ? 'DSS' : 'fetched'})` : ''}, proof of existence ${s.poe_time ?? '-'}`,
       `  integrity ${mark(s.integrity)}, signature ${mark(s.signature_valid)}, covers document ${mark(s.covers_document)}, ESS certificate ${mark(s.ess_certificate_matches)}, timestamp ${mark(s.timestamp_valid)}`,
     );
     if (s.certificate) {

@@ -40,6 +40,18 @@ describe('npx esign verify FILE.pdf', () => {
     expect(JSON.parse(res.out)).toMatchObject({ valid: false, signatures: [], modified_after_last_signature: false, known_document: null });
   });
 
+  it('judges the signatures at --at, past the certificate\'s validity, as ?at= does; a malformed --at is a usage error', async () => {
+    const res = await cli(['verify', signed, '--at', '2200-01-01T00:00:00Z']);
+    expect(res.out).toContain('Validation time: 2200-01-01T00:00:00.000Z');
+    // Past the self-signed certificate's expiry, with no timestamp proving anything earlier.
+    expect(res.out).toMatch(/INDETERMINATE\/NO_CERTIFICATE_CHAIN_FOUND .*\n.*\n  revocation unknown, proof of existence -/);
+    const json = await cli(['verify', signed, '--json', '--at', '2200-01-01T00:00:00+01:00']);
+    expect(JSON.parse(json.out)).toMatchObject({ validation_time: '2199-12-31T23:00:00.000Z' });
+    const bad = await cli(['verify', signed, '--at', 'mañana']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--at must be an ISO 8601 date-time');
+  });
+
   it('is a usage error for a file that cannot be read', async () => {
     const res = await cli(['verify', join(dataDir, 'missing.pdf')]);
     expect(res.code).toBe(2);

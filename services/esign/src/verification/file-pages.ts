@@ -69,6 +69,8 @@ export function renderFileReport(report: TFileVerification, locale: Locale, nonc
 <dt>${escapeHtml(t.kind)}</dt><dd>${escapeHtml(t.kinds[s.kind])}</dd>
 <dt>${escapeHtml(t.detectedLevel)}</dt><dd>${escapeHtml(s.detected_level ?? '—')}</dd>
 <dt>${escapeHtml(t.indication)}</dt><dd><code>${escapeHtml(s.sub_indication ? `${s.indication} / ${s.sub_indication}` : s.indication)}</code></dd>
+<dt>${escapeHtml(t.revocation)}</dt><dd>${escapeHtml(t.revocationStatus[s.revocation.status])}${s.revocation.revoked_at ? ` ${escapeHtml(t.revokedOn)} ${time(s.revocation.revoked_at)}` : ''}${s.revocation.source ? ` (${escapeHtml(t.revocationSource[s.revocation.source])})` : ''}</dd>
+<dt>${escapeHtml(t.poeTime)}</dt><dd>${time(s.poe_time)}</dd>
 </dl>
 ${s.problems.length ? `<h3>${escapeHtml(t.problems)}</h3>\n<ul>${s.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''}
 <table>
@@ -110,6 +112,7 @@ ${
 ${report.problems.length ? `<ul>${report.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''}
 ${signatures}
 <dl>
+<dt>${escapeHtml(t.validationTime)}</dt><dd>${time(report.validation_time)}</dd>
 <dt>${escapeHtml(t.fileSha)}</dt><dd><code>${escapeHtml(report.file_sha256)}</code></dd>
 </dl>
 <p><a href="/verificar?lang=${locale}">${escapeHtml(t.again)}</a></p>

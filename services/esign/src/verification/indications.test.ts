@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { createTsaClient, generateSelfSignedPkcs12, loadPkcs12, sealPdf } from '@firma-riesgo/pdf-core';
 import { eventually, linkOf, mailText, otpOf, samplePdf, startTestEsign, type TestEsign } from '../__tests__/support';
@@ -88,6 +89,42 @@ describe('verification indications (POST /verificar)', () => {
     expect(res.body.valid).toBe(true);
   });
 
+  it('judges at `?at=`: the B-LTA copy passes later on its DSS; a B-T seal past its certificate\'s expiry is out of bounds, before its start not yet valid', async () => {
+    const now = await verify(sealedCopy);
+    const [signature, archive] = now.body.signatures as Array<Record<string, any>>;
+    expect(signature).toMatchObject({ revocation: { status: 'good', source: 'dss', revoked_at: null }, poe_time: signature!.timestamp_time });
+    expect(archive).toMatchObject({ kind: 'document_timestamp', poe_time: archive!.timestamp_time });
+
+    const later = new Date(Date.now() + 10 * 24 * 3600 * 1000).toISOString();
+    const res = await verify(sealedCopy).query({ at: later });
+    expect(res.status).toBe(200);
+    expect(res.body.validation_time).toBe(later);
+    expect(res.body.signatures.map((s: { indication: string }) => s.indication)).toEqual(['TOTAL_PASSED', 'TOTAL_PASSED']);
+
+    // The service's seal certificate, judged a day after its expiry: the B-T seal has no proven validation data.
+    const bt = await sealPdf(await samplePdf(), { identity: env.rt.signing.identity, tsa: createTsaClient({ url: env.tsa!.url }), reason: 'x', fieldName: 'sello-bt', signingTime: new Date() });
+    const expired = new Date(new Date(signature!.certificate.not_after).getTime() + 24 * 3600 * 1000).toISOString();
+    const out = await verify(bt.pdf).query({ at: expired });
+    expect(out.body.signatures[0]).toMatchObject({ indication: 'INDETERMINATE', sub_indication: 'OUT_OF_BOUNDS_NO_POE', poe_time: out.body.signatures[0].timestamp_time });
+    // Before the certificate existed.
+    const early = new Date(new Date(signature!.certificate.not_before).getTime() - 1000).toISOString();
+    expect((await verify(bt.pdf).query({ at: early })).body.signatures[0]).toMatchObject({ indication: 'INDETERMINATE', sub_indication: 'NOT_YET_VALID', poe_time: null });
+
+    const html = await verify(bt.pdf, 'text/html').query({ at: expired, lang: 'en' });
+    expect(html.text).toContain('<code>INDETERMINATE / OUT_OF_BOUNDS_NO_POE</code>');
+    expect(html.text).toContain(`<dt>Validation time</dt><dd><time datetime="${expired}">`);
+  });
+
+  it('answers the documented 422 validation error for a malformed `at`, JSON and HTML alike', async () => {
+    for (const at of ['mañana', '2031-02-30T00:00:00Z', '2031-05-04']) {
+      for (const accept of ['application/json', 'text/html']) {
+        const res = await verify(sealedCopy, accept).query({ at });
+        expect(res.status).toBe(422);
+        expect(res.body.detail[0].loc).toEqual(['query', 'at']);
+      }
+    }
+  });
+
   it('names the known document in the HTML report, escaped, with a link to its verification page', async () => {
     const json = await verify(sealedCopy);
     expect(json.body.known_document).toEqual({ document_id: documentId, status: 'signed', final_sha256_matches: false, name: 'Contrato <de> "arras" & más' });
@@ -98,5 +135,28 @@ describe('verification indications (POST /verificar)', () => {
     expect(res.text).not.toContain('<de>');
     expect(res.text).toContain('<code>TOTAL_PASSED</code>');
     expect(res.text).toContain('<dd>B-LTA</dd>');
+  });
+
+  it('asks the issuer when the file holds no revocation data: a B-T seal made before the revocation passes, one made after fails REVOKED', async () => {
+    const pkiSeal = await loadPkcs12(readFileSync(env.pki!.seal.p12), 'test');
+    const tsa = createTsaClient({ url: env.tsa!.url });
+    const seal = async () => (await sealPdf(await samplePdf(), { identity: pkiSeal, tsa, reason: 'x', fieldName: 'sello-pki', signingTime: new Date() })).pdf;
+    const before = await seal();
+    const first = await verify(before);
+    expect(first.body.signatures[0]).toMatchObject({ chain_trusted: true, indication: 'TOTAL_PASSED', revocation: { status: 'good', source: 'fetched', revoked_at: null } });
+    // openssl records the revocation to the second: revoke in a later second than the stamp.
+    const stamped = Date.parse(first.body.signatures[0].timestamp_time as string);
+    while (Date.now() < Math.floor(stamped / 1000) * 1000 + 1000) await new Promise((resolve) => setTimeout(resolve, 50));
+    await env.pki!.revokeByIntermediate(env.pki!.seal.cert);
+    const after = await seal();
+
+    const old = (await verify(before)).body.signatures[0];
+    expect(old).toMatchObject({ indication: 'TOTAL_PASSED', sub_indication: null, revocation: { status: 'revoked', source: 'fetched' } });
+    expect(Date.parse(old.poe_time)).toBeLessThan(Date.parse(old.revocation.revoked_at));
+    const res = await verify(after);
+    expect(res.body.signatures[0]).toMatchObject({ indication: 'TOTAL_FAILED', sub_indication: 'REVOKED', revocation: { status: 'revoked', source: 'fetched' } });
+    const html = await verify(after, 'text/html').query({ lang: 'en' });
+    expect(html.text).toContain('<code>TOTAL_FAILED / REVOKED</code>');
+    expect(html.text).toContain('revoked on <time');
   });
 });

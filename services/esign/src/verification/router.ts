@@ -14,6 +14,7 @@ import { FILE_TEXT } from './page-strings';
 import {
   ZErasedVerificationSchema,
   ZFileVerificationBodySchema,
+  ZFileVerificationQuerySchema,
   ZFileVerificationSchema,
   ZVerificationParamsSchema,
   ZVerificationQuerySchema,
@@ -100,22 +101,22 @@ export function verificationRouter(
     operationId: 'verifyUploadedPdf',
     summary: 'Verify the signatures of any uploaded PDF',
     description:
-      'No authentication; limited per client IP. The PAdES signatures of the uploaded file (multipart field `file`, at most ESIGN_MAX_UPLOAD_MB) are checked on a worker thread within a time budget; the file is never stored. JSON with `Accept: application/json`, an HTML report otherwise. Not a PDF, or a file that cannot be checked in time: 422.',
+      'No authentication; limited per client IP. The PAdES signatures of the uploaded file (multipart field `file`, at most ESIGN_MAX_UPLOAD_MB) are checked on a worker thread within a time budget; the file is never stored. JSON with `Accept: application/json`, an HTML report otherwise. `?at=` judges the signatures at another time (certificate expiry, revocation, proof of existence); a malformed `at` is a 422 validation error. Not a PDF, or a file that cannot be checked in time: 422.',
     tags: ['verification'],
     security: [],
-    query: ZVerificationQuerySchema,
+    query: ZFileVerificationQuerySchema,
     body: ZFileVerificationBodySchema,
     bodyContentType: 'multipart/form-data',
     responses: {
       200: { description: 'The verification report', content: { 'application/json': { schema: ZFileVerificationSchema }, ...HTML } },
       413: errorResponse('The file is larger than ESIGN_MAX_UPLOAD_MB'),
-      422: errorResponse('No file, not a PDF, or not verifiable within the time budget'),
+      422: errorResponse('No file, not a PDF, a malformed `at`, or not verifiable within the time budget'),
       429: errorResponse('Too many verifications from this client; wait `Retry-After` seconds'),
     },
     before: [clientRateLimit(deps.limiter, { clientOf: ipClient, what: 'verifications' }), multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes }), markFile],
     handler: async ({ query }, req, res) => {
       const file = uploadedFiles(req, 'file')[0]!;
-      const report = await deps.verification.verifyFile(file.buffer, ipClient(req));
+      const report = await deps.verification.verifyFile(file.buffer, ipClient(req), query.at ? new Date(query.at) : undefined);
       if (wantsJson(req)) return report;
       const nonce = randomBytes(16).toString('base64');
       pageHeaders(res, nonce);

@@ -14,6 +14,17 @@ export const ZVerificationQuerySchema = z.object({
 
 const ZLevel = z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']);
 
+/** `POST /verificar`: the page's language and the time to judge the signatures at. */
+export const ZFileVerificationQuerySchema = ZVerificationQuerySchema.extend({
+  at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe(
+      'Validation time (ISO 8601 date-time, e.g. `2031-05-04T09:00:00Z`): certificate expiry and revocation are judged at it, and only timestamps not after it count as proof of existence. Default: now',
+    )
+    .openapi({ example: '2031-05-04T09:00:00Z' }),
+});
+
 export const ZVerifiedSignatureSchema = z
   .object({
     status: z.enum(REQUEST_STATUSES),
@@ -72,6 +83,15 @@ export const ZCertificateFactsSchema = z
   })
   .openapi('CertificateFacts');
 
+export const ZRevocationSchema = z
+  .object({
+    status: z.enum(['good', 'revoked', 'unknown']).describe('The signing (or TSA) certificate\'s status in the OCSP responses and CRLs at hand; a revoked answer wins'),
+    source: z.enum(['dss', 'fetched']).nullable().describe('From the file\'s DSS, or fetched from the issuer during verification; null when unknown'),
+    revoked_at: z.iso.datetime().nullable().describe('Revocation time, when revoked'),
+    this_update: z.iso.datetime().nullable().describe('thisUpdate of the OCSP response or CRL used'),
+  })
+  .openapi('RevocationStatus', { example: { status: 'good', source: 'dss', revoked_at: null, this_update: '2026-05-04T09:00:02.000Z' } });
+
 export const ZSignatureCheckSchema = z
   .object({
     field: z.string().nullable().describe('The signature field name'),
@@ -91,16 +111,34 @@ export const ZSignatureCheckSchema = z
       'The PAdES level the file reaches for this signature: B-B, B-T with a signature timestamp, B-LT with a later DSS holding validation data, B-LTA with a valid document timestamp over that DSS; null for a document timestamp. `level` stays the level the CMS alone shows',
     ),
     chain_trusted: z.boolean().describe('The signer certificate chains (through the certificates in the signature) to ESIGN_TRUST_ANCHORS, this service\'s local root or its seal certificate'),
-    indication: z.enum(['TOTAL_PASSED', 'INDETERMINATE', 'TOTAL_FAILED']).describe('ETSI EN 319 102-1 indication (revocation at a time is not judged)'),
+    indication: z.enum(['TOTAL_PASSED', 'INDETERMINATE', 'TOTAL_FAILED']).describe('ETSI EN 319 102-1 indication at the validation time (`validation_time`)'),
     sub_indication: z
-      .enum(['HASH_FAILURE', 'SIG_CRYPTO_FAILURE', 'FORMAT_FAILURE', 'NO_SIGNING_CERTIFICATE_FOUND', 'NO_CERTIFICATE_CHAIN_FOUND'])
+      .enum([
+        'HASH_FAILURE',
+        'SIG_CRYPTO_FAILURE',
+        'FORMAT_FAILURE',
+        'NO_SIGNING_CERTIFICATE_FOUND',
+        'NO_CERTIFICATE_CHAIN_FOUND',
+        'REVOKED',
+        'REVOKED_NO_POE',
+        'OUT_OF_BOUNDS_NO_POE',
+        'NOT_YET_VALID',
+      ])
       .nullable()
-      .describe('ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED'),
+      .describe(
+        'ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED. REVOKED: the certificate was revoked before the proof of existence; REVOKED_NO_POE: revoked, and no timestamp proves the signature existed before; OUT_OF_BOUNDS_NO_POE: the certificate has expired at the validation time and nothing proves validation data from before its expiry (B-LTA does); NOT_YET_VALID: the validation time is before the certificate\'s validity',
+      ),
+    revocation: ZRevocationSchema,
+    poe_time: z.iso
+      .datetime()
+      .nullable()
+      .describe('The best proof of existence used: the earliest valid timestamp covering the signature (its signature timestamp, or a document timestamp) not after the validation time; null without one'),
   })
   .openapi('SignatureCheck');
 
 export const ZFileVerificationSchema = z
   .object({
+    validation_time: z.iso.datetime().describe('The time the signatures were judged at: `?at=`, else now'),
     file_sha256: z.string(),
     valid: z.boolean().describe('At least one signature, every signature passes, and nothing was modified after the last one'),
     modified_after_last_signature: z.boolean(),

@@ -37,12 +37,12 @@ export function createVerificationService(deps: {
     const doc = request ? await repos.documents.find(request.documentId, now) : null;
     return doc ? { document_id: doc.id, status: doc.status, final_sha256_matches: false, name: doc.title ?? doc.filename } : null;
   }
-  const verifyUploaded = deps.files ? createVerifyFile({ findKnownPdf, ...deps.files }) : null;
+  const verifyUploaded = deps.files ? createVerifyFile({ findKnownPdf, clock, ...deps.files }) : null;
   return {
-    /** The signatures of any uploaded PDF; `client` is whose share of the worker pool it uses. */
-    async verifyFile(bytes: Buffer, client?: string): Promise<TFileVerification> {
+    /** The signatures of any uploaded PDF, judged at `at` (default the clock's now); `client` is whose share of the worker pool it uses. */
+    async verifyFile(bytes: Buffer, client?: string, at?: Date): Promise<TFileVerification> {
       if (!verifyUploaded) throw new UnavailableError('File verification is not configured', 'SERVICE_UNAVAILABLE');
-      return verifyUploaded(bytes, client);
+      return verifyUploaded(bytes, client, at);
     },
 
     async verify(documentId: string): Promise<VerificationResult> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@firma-riesgo/errors';
 import { UnavailableError, ValidationError } from '../errors';
-import { WorkerTimeoutError, type PdfVerification, type PdfWorkerPool, type SignatureVerification } from '@firma-riesgo/pdf-core';
+import { fetchRevocationData, WorkerTimeoutError, type PdfVerification, type PdfWorkerPool, type RevocationClient, type SignatureVerification, type VerifyPdfOptions } from '@firma-riesgo/pdf-core';
 import type { TFileVerification, TKnownDocument } from './schemas';
 
 /** Time a worker may spend on one uploaded file; a hostile file past it is a 422, the worker terminated. */
@@ -16,6 +16,14 @@ export interface VerifyFileDeps {
   trustAnchorsDer: Buffer[];
   /** Our stored signed or final PDF with this SHA-256, if any. */
   findKnownPdf?: (sha256: string) => Promise<TKnownDocument | null>;
+  /** The validation time when the request names none (tests inject one). */
+  clock?: () => Date;
+  /**
+   * Fetches an OCSP response or CRL for a signing certificate whose chain reaches a trust
+   * anchor when the file holds none (a B-B or B-T file), under the revocation outbound
+   * policy (ESIGN_VERIFY_FETCH_REVOCATION); unset: only the file's DSS is read.
+   */
+  revocation?: Pick<RevocationClient, 'answerFor'>;
 }
 
 /**
@@ -24,12 +32,22 @@ export interface VerifyFileDeps {
  */
 export function createVerifyFile(deps: VerifyFileDeps) {
   const ownSha256 = createHash('sha256').update(deps.ownCertificateDer).digest('hex');
-  return async function verifyFile(bytes: Buffer, client?: string): Promise<TFileVerification> {
+  return async function verifyFile(bytes: Buffer, client?: string, at?: Date): Promise<TFileVerification> {
     if (bytes.length === 0) throw ValidationError.single('form', 'file', 'The file is empty', 'file_empty');
     if (!bytes.subarray(0, 1024).includes('%PDF-')) throw ValidationError.single('form', 'file', 'The file is not a PDF (no %PDF- header)', 'not_pdf');
+    const validationTime = at ?? deps.clock?.() ?? new Date();
+    const run = (revocationData?: VerifyPdfOptions['revocationData']) =>
+      deps.pool.run(
+        'verify-signatures',
+        { pdf: new Uint8Array(bytes), maxSignatures: MAX_VERIFIED_SIGNATURES, trustAnchors: deps.trustAnchorsDer.map((der) => new Uint8Array(der)), validationTime, revocationData },
+        { timeoutMs: FILE_VERIFICATION_BUDGET_MS, client },
+      );
     let report: PdfVerification;
     try {
-      report = await deps.pool.run('verify-signatures', { pdf: new Uint8Array(bytes), maxSignatures: MAX_VERIFIED_SIGNATURES, trustAnchors: deps.trustAnchorsDer.map((der) => new Uint8Array(der)) }, { timeoutMs: FILE_VERIFICATION_BUDGET_MS, client });
+      report = await run();
+      // No revocation data in the file for a trusted chain: ask the issuer, then judge again with its answer.
+      const fetched = deps.revocation ? await fetchRevocationData(report, deps.revocation) : null;
+      if (fetched) report = await run(fetched);
     } catch (err) {
       if (err instanceof WorkerTimeoutError) throw ValidationError.single('form', 'file', 'The PDF could not be verified within the time allowed', 'verification_timeout');
       if (err instanceof UnavailableError) throw err;
@@ -40,6 +58,7 @@ export function createVerifyFile(deps: VerifyFileDeps) {
     }
     const known = (await deps.findKnownPdf?.(report.fileSha256)) ?? null;
     return {
+      validation_time: report.validationTime,
       file_sha256: report.fileSha256,
       valid: report.valid,
       modified_after_last_signature: report.modifiedAfterLastSignature,
@@ -77,6 +96,8 @@ function signatureRecord(s: SignatureVerification, ownSha256: string): TFileVeri
     chain_trusted: s.chainTrusted,
     indication: s.indication,
     sub_indication: s.subIndication,
+    revocation: { status: s.revocation.status, source: s.revocation.source, revoked_at: s.revocation.revokedAt, this_update: s.revocation.thisUpdate },
+    poe_time: s.poeTime,
   };
 }
 

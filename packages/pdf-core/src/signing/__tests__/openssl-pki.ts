@@ -30,6 +30,8 @@ export interface OpensslPki {
   tsa: { cert: string; key: string; chain: string };
   /** Requests the loopback CRL server answered. */
   crlServed: number;
+  /** Issues another seal certificate under the intermediate (a rotated identity), with its PKCS#12 (password "test"). */
+  issueSeal(name: string): Promise<{ cert: string; key: string; p12: string }>;
   /** Revokes a certificate issued by the intermediate (index updated, CRL regenerated). */
   revokeByIntermediate(certFile: string): Promise<void>;
   /** Stops (`false`) or restarts (`true`) both OCSP responders; the CRL server likewise. */
@@ -97,7 +99,7 @@ function caConfig(ca: { dir: string; cert: string; key: string }): string {
  * responder (a real `openssl ocsp -index ... -port` per CA) and a CRL (served over
  * loopback HTTP, made with `openssl ca -gencrl`) in its AIA and distribution points.
  */
-export async function startOpensslPki(): Promise<OpensslPki> {
+export async function startOpensslPki(options: { /** Lifetime of the seal certificate (default the CA's 30 days): short for time-travel tests. */ sealDays?: number } = {}): Promise<OpensslPki> {
   const dir = mkdtempSync(join(tmpdir(), 'pki-'));
   const crlPort = await freePort();
   const crlBase = `http://127.0.0.1:${crlPort}`;
@@ -126,16 +128,16 @@ export async function startOpensslPki(): Promise<OpensslPki> {
 
   await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', root.key, '-out', root.cert, '-days', '30', '-subj', '/CN=Test PKI Root/O=Firma tests',
     '-addext', 'basicConstraints=critical,CA:true', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-addext', 'subjectKeyIdentifier=hash']);
-  const issue = async (ca: TestCa, name: string, subject: string, extensions: string, out: { cert: string; key: string }) => {
+  const issue = async (ca: TestCa, name: string, subject: string, extensions: string, out: { cert: string; key: string }, days?: number) => {
     const csr = join(dir, `${name}.csr`);
     const ext = join(dir, `${name}.ext`);
     writeFileSync(ext, extensions);
     await run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', out.key, '-out', csr, '-subj', subject]);
-    await run('openssl', ['ca', '-batch', '-config', ca.config, '-notext', '-in', csr, '-out', out.cert, '-extfile', ext]);
+    await run('openssl', ['ca', '-batch', '-config', ca.config, '-notext', '-in', csr, '-out', out.cert, '-extfile', ext, ...(days ? ['-days', String(days)] : [])]);
   };
   await issue(root, 'intermediate', '/CN=Test PKI Intermediate/O=Firma tests', leafExtensions(root, 'keyUsage=critical,keyCertSign,cRLSign').replace('CA:false', 'CA:true,pathlen:0'), intermediate);
   const seal = { cert: join(dir, 'seal.pem'), key: join(dir, 'seal.key'), p12: join(dir, 'seal.p12') };
-  await issue(intermediate, 'seal', '/CN=Sello de prueba/O=Firma tests', leafExtensions(intermediate, 'keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=1.3.6.1.5.5.7.3.36'), seal);
+  await issue(intermediate, 'seal', '/CN=Sello de prueba/O=Firma tests', leafExtensions(intermediate, 'keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=1.3.6.1.5.5.7.3.36'), seal, options.sealDays);
   const tsa = { cert: join(dir, 'tsa.pem'), key: join(dir, 'tsa.key'), chain: join(dir, 'tsa-chain.pem') };
   await issue(intermediate, 'tsa', '/CN=Test PKI TSA/O=Firma tests', leafExtensions(intermediate, 'keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=critical,timeStamping'), tsa);
   writeFileSync(tsa.chain, readFileSync(intermediate.cert, 'latin1') + readFileSync(root.cert, 'latin1'));
@@ -170,6 +172,17 @@ export async function startOpensslPki(): Promise<OpensslPki> {
     seal,
     tsa,
     crlServed: 0,
+    async issueSeal(name) {
+      const out = { cert: join(dir, `${name}.pem`), key: join(dir, `${name}.key`), p12: join(dir, `${name}.p12`) };
+      await issue(intermediate, name, `/CN=${name}/O=Firma tests`, leafExtensions(intermediate, 'keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=1.3.6.1.5.5.7.3.36'), out, options.sealDays);
+      await run('openssl', ['pkcs12', '-export', '-inkey', out.key, '-in', out.cert, '-certfile', join(dir, 'chain.pem'), '-out', out.p12, '-passout', 'pass:test']);
+      await gencrl(intermediate);
+      if (intermediate.responder) {
+        await stopResponder(intermediate);
+        await startResponder(intermediate);
+      }
+      return out;
+    },
     async revokeByIntermediate(certFile) {
       await run('openssl', ['ca', '-config', intermediate.config, '-revoke', certFile]);
       await gencrl(intermediate);
