@@ -38,6 +38,9 @@ describe('AEMET forecast', () => {
     fake = await startFakeAemet();
     db = await createTestDatabase('wildfire_aemet_forecast');
     env = { WILDFIRE_DATABASE_URL: db.url, LOG_LEVEL: 'silent', AEMET_API_KEY: FAKE_AEMET_KEY, AEMET_BASE_URL: fake.baseUrl };
+    // No station hours: the observations poll at start observes nothing, so only the three days stored below chain a forecast
+    // (every municipality has its built-in point, so the recorded stations would otherwise observe hundreds).
+    fake.serve('observacion/convencional/todas', []);
     rt = await startWildfire(testConfig(env), 'api', { clock: () => AFTERNOON, aemetSleep: async () => undefined });
     // Observed up to yesterday (codes FFMC 90, DMC 40, DC 300): the forecast chains from them.
     for (const code of ['01001', '28079', '41091']) await storeReading(rt, code, '2025-07-15', 20);
