@@ -1,0 +1,1 @@
+ALTER TABLE "decisions" ADD COLUMN "forecast" boolean DEFAULT false NOT NULL;
