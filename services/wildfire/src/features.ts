@@ -225,6 +225,7 @@ export function createReportFeatures(deps: {
       ecosystem: data.ecosystem,
       pool: deps.pool,
       sealer: deps.sealer,
+      territory: data.territory,
       files,
       clock,
       accountConcurrency: config.reports.accountConcurrency,

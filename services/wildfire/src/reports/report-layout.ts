@@ -26,7 +26,16 @@ export function reportHeader(content: TReportContent): string {
   return parts.join(' · ');
 }
 
-export function reportLayout(content: TReportContent): LayoutDocument {
+/** The province map of a PDF report (report-map.ts): the SVG, its day and how many municipalities it draws. */
+export interface ReportMap {
+  svg: string;
+  date: string;
+  drawn: number;
+  /** The token that asked for the report sees only some of the province's municipalities. */
+  restricted: boolean;
+}
+
+export function reportLayout(content: TReportContent, map?: ReportMap): LayoutDocument {
   const s = REPORT_STRINGS[content.lang];
   const f = formatter(s);
   const cls = (code: keyof ReportStrings['classNames']) => s.classNames[code];
@@ -130,6 +139,12 @@ export function reportLayout(content: TReportContent): LayoutDocument {
       ? [p(s.p90Sentence(f.num(content.month.p90_fwi), f.num(content.p90_percentile), name, history.first_year!, history.last_year!))]
       : []),
     ...reportChart(content, s, f),
+    ...(map
+      ? [
+          { type: 'heading', level: 3, content: t(s.map.heading(content.municipality.province, map.date)) } as LayoutBlock,
+          { type: 'svg', svg: map.svg, caption: t(s.map.caption(content.municipality.name, map.drawn, map.date, map.restricted)) } as LayoutBlock,
+        ]
+      : []),
     h(s.sections.daily),
     p(s.dailyTable.legend),
     {
