@@ -139,12 +139,6 @@ export function reportLayout(content: TReportContent, map?: ReportMap): LayoutDo
       ? [p(s.p90Sentence(f.num(content.month.p90_fwi), f.num(content.p90_percentile), name, history.first_year!, history.last_year!))]
       : []),
     ...reportChart(content, s, f),
-    ...(map
-      ? [
-          { type: 'heading', level: 3, content: t(s.map.heading(content.municipality.province, map.date)) } as LayoutBlock,
-          { type: 'svg', svg: map.svg, caption: t(s.map.caption(content.municipality.name, map.drawn, map.date, map.restricted)) } as LayoutBlock,
-        ]
-      : []),
     h(s.sections.daily),
     p(s.dailyTable.legend),
     {
@@ -173,6 +167,14 @@ export function reportLayout(content: TReportContent, map?: ReportMap): LayoutDo
     p(m.ecosystem),
     p(m.sources),
     { type: 'list', items: content.sources.map((src) => t(`${m.sourceNames[src.id] ?? src.name}: ${src.url}`)) },
+    // The province map: a page of its own at the end, so it never splits the sections before it.
+    ...(map
+      ? ([
+          { type: 'page-break' },
+          { type: 'heading', level: 2, content: t(s.map.heading(content.municipality.province, map.date)) },
+          { type: 'svg', svg: map.svg, caption: t(s.map.caption(content.municipality.name, map.drawn, map.date, map.restricted)) },
+        ] satisfies LayoutBlock[])
+      : []),
   ];
 
   return {

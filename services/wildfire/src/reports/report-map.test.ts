@@ -65,8 +65,10 @@ describe('monthly report: the province map', () => {
 
   it('draws the province on the municipality’s worst day, every municipality with a reading in its class colour, the municipality ringed', async () => {
     const pdf = await pdfOf(await token());
-    const text = flat(await pdfPages(pdf));
-    expect(text).toContain('Mapa de la provincia de Madrid el 2025-07-20, el peor día del mes');
+    const pages = await pdfPages(pdf);
+    const text = flat(pages);
+    // The last page: the map, after the methodology and sources.
+    expect(flat(pages.slice(-1))).toContain('Anexo: mapa de la provincia de Madrid el 2025-07-20, el peor día del mes');
     // The map's own title and legend, as real text.
     expect(text).toContain('Peligro de incendio forestal: Madrid, 2025-07-20');
     expect(text).toContain('Clase de peligro (FWI, EFFIS)');

@@ -191,7 +191,7 @@ const ES: ReportStrings = {
     captionNoHistory: 'No hay datos de otros años con los que trazar la media y el máximo históricos.',
   },
   map: {
-    heading: (province, date) => `Mapa de la provincia de ${province} el ${date}, el peor día del mes`,
+    heading: (province, date) => `Anexo: mapa de la provincia de ${province} el ${date}, el peor día del mes`,
     caption: (municipality, drawn, date, restricted) =>
       `Cada punto es un municipio de la provincia con lectura el ${date}, del color de su clase de peligro EFFIS (${drawn} municipios); ${municipality} va rodeado por un anillo negro. ` +
       (restricted ? 'Solo se muestran los municipios que el token que pidió el informe puede consultar.' : 'Se muestran todos los municipios de la provincia con lectura ese día.'),
@@ -339,7 +339,7 @@ const EN: ReportStrings = {
     captionNoHistory: 'There are no data for other years to draw the historical mean and maximum from.',
   },
   map: {
-    heading: (province, date) => `Map of the province of ${province} on ${date}, the worst day of the month`,
+    heading: (province, date) => `Annex: map of the province of ${province} on ${date}, the worst day of the month`,
     caption: (municipality, drawn, date, restricted) =>
       `Each point is a municipality of the province with a reading on ${date}, in the colour of its EFFIS danger class (${drawn} municipalities); ${municipality} has a black ring. The map's own labels are in Spanish. ` +
       (restricted ? 'Only the municipalities the token that asked for the report may read are shown.' : 'Every municipality of the province with a reading that day is shown.'),
