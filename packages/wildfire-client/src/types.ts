@@ -306,6 +306,8 @@ export interface Decision {
   legal_basis: string | null;
   source_url: string | null;
   origin: 'ingested' | 'automatic';
+  /** An automatic decision taken on forecast days (they start after today; replaced with each forecast). */
+  forecast: boolean;
   danger_class: DangerClass | null;
   created_at: string;
 }

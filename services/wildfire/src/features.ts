@@ -17,6 +17,7 @@ import { createMunicipalitiesRepository } from './municipalities/repository';
 import { createMunicipalitiesService, type MunicipalitiesService } from './municipalities/service';
 import { createAemetClient } from './aemet/client';
 import { createAemetForecast, type AemetForecast } from './aemet/ingest-forecast';
+import { replaceForecastDecisions } from './decisions/forecast-decisions';
 import { createAemetObservations, type AemetObservations } from './aemet/ingest-observations';
 import { createForecastRepository } from './forecast/repository';
 import { createForecastService, type ForecastService } from './forecast/service';
@@ -123,7 +124,7 @@ export async function createDataFeatures(deps: {
   const forecastRepo = createForecastRepository(database);
   const forecast = createForecastService({ repo: forecastRepo, municipalities, synthetic, clock });
   const decisionSupport = createDecisionSupportService({ readings, municipalities, seasons, ecosystem, synthetic, clock, forecastDays: forecast.daysAfter });
-  const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock });
+  const decisions = createDecisionsService({ repo: decisionsRepo, municipalities, readings, synthetic, clock, forecastDays: forecast.daysAfter });
   const weatherDeps: IngestWeatherDeps = {
     repo: readingsRepo,
     municipalities,
@@ -156,6 +157,10 @@ export async function createDataFeatures(deps: {
           sleep: aemet!.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
           requestsPerMinute: aemet!.requestsPerMinute,
           afterWrite: deps.alerts && ((code, rows) => deps.alerts!.forecast(code, rows)),
+          forecastDecisions: async (tx, municipioId, days) => {
+            const counts = await replaceForecastDecisions(tx, municipioId, days, clock());
+            if (counts.created + counts.updated + counts.removed > 0) logger.info({ municipio_id: municipioId, ...counts }, 'updated the automatic decisions of the forecast days');
+          },
         })
       : null;
   const aemetObservations =
@@ -245,6 +250,7 @@ export function createReportFeatures(deps: {
       ecosystem: data.ecosystem,
       pool: deps.pool,
       sealer: deps.sealer,
+      territory: data.territory,
       files,
       clock,
       accountConcurrency: config.reports.accountConcurrency,

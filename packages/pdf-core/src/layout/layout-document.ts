@@ -63,6 +63,21 @@ export interface LayoutChart {
   caption: LayoutInline[];
 }
 
+/**
+ * A vector figure given as SVG (e.g. a map), drawn by pdfmake's SVG support: shapes and
+ * text, the text in the document's fonts. Only self-contained drawings: an SVG that could
+ * reach anything else (`<image>`, `<use>`, `<a>`, `<script>`, `<style>`, `<foreignObject>`,
+ * any `href` or `url(`) is refused when the document is laid out. The root needs `width`
+ * and `height`; it is scaled to `width` points (default the page's width between the
+ * margins, never wider). `caption`, printed under it, is its text alternative.
+ */
+export interface LayoutSvg {
+  type: 'svg';
+  svg: string;
+  width?: number;
+  caption: LayoutInline[];
+}
+
 export type LayoutBlock =
   | { type: 'title'; content: LayoutInline[] }
   | { type: 'heading'; level: 2 | 3; content: LayoutInline[] }
@@ -80,6 +95,7 @@ export type LayoutBlock =
     }
   | { type: 'signatures'; boxes: { label: LayoutInline[]; name: LayoutInline[] }[] }
   | LayoutChart
+  | LayoutSvg
   | { type: 'page-break' };
 
 export interface LayoutMetadata {

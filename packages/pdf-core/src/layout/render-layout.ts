@@ -41,7 +41,8 @@ let engine: Engine | undefined;
 /**
  * pdfmake is a module-level singleton. The fonts are read once into its virtual file
  * system, and every other file or URL access is refused: nothing in a document can
- * make the renderer read a file or reach the network.
+ * make the renderer read a file or reach the network (an svg block's text opens the
+ * same font files by their paths, which the document does not choose).
  */
 function loadEngine(): Engine {
   if (engine) return engine;
@@ -51,9 +52,10 @@ function loadEngine(): Engine {
   for (const [role, family] of [['main', MAIN], ['fallback', FALLBACK]] as const) {
     families[family] = {};
     for (const [style, file] of Object.entries(FONT_FILES[role])) {
-      const name = `${family}-${style}.ttf`;
-      pdfmake.virtualfs.writeFileSync(name, readFileSync(file));
-      families[family][style] = name;
+      // Named by its real path: pdfmake reads the copy in its virtual file system, and the text of
+      // an svg block (svg-to-pdfkit, which opens fonts through pdfkit) finds the same file.
+      pdfmake.virtualfs.writeFileSync(file, readFileSync(file));
+      families[family][style] = file;
     }
   }
   pdfmake.setFonts(families);
@@ -84,6 +86,16 @@ function inlines(coverage: FontCoverage, content: LayoutInline[]): Content[] {
       ...(run.font === 'fallback' ? { font: FALLBACK } : {}),
     })),
   );
+}
+
+/** Anything in an SVG that could load, link or run something, or style it from outside its own attributes. */
+const SVG_REACHING_OUT = /<\s*(?:image|use|a|script|style|foreignObject|feImage)\b|\bhref\s*=|url\s*\(|<!ENTITY|<!DOCTYPE/i;
+
+/** The SVG of an `svg` block, refused (a thrown error) unless it is a self-contained drawing with its size. */
+function selfContainedSvg(svg: string): string {
+  if (SVG_REACHING_OUT.test(svg)) throw new Error('svg block: only self-contained drawings (no images, links, scripts, styles, entities or url())');
+  if (!/^\s*<svg\b[^>]*\swidth="[\d.]+"[^>]*\sheight="[\d.]+"/.test(svg)) throw new Error('svg block: the root <svg> needs numeric width and height');
+  return svg;
 }
 
 /** pdfmake's lightHorizontalLines with 3 pt instead of 8 pt either side of a cell: for tables of many columns. */
@@ -145,6 +157,14 @@ function block(coverage: FontCoverage, b: LayoutBlock): Content {
     }
     case 'chart':
       return chartContent(b, CONTENT_WIDTH, text);
+    case 'svg':
+      return {
+        stack: [
+          { svg: selfContainedSvg(b.svg), width: Math.min(b.width ?? CONTENT_WIDTH, CONTENT_WIDTH), font: MAIN },
+          { text: text(b.caption), style: 'paragraph', margin: [0, 6, 0, 0] },
+        ],
+        unbreakable: true,
+      };
     case 'page-break':
       return { text: '', pageBreak: 'after' };
   }

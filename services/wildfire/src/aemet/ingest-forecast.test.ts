@@ -1,8 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
-import { captureOutput, expectErrorBody, storeReading, testConfig } from '../__tests__/support';
+import { captureOutput, expectErrorBody, shortTempDir, storeReading, testConfig } from '../__tests__/support';
+import { addDays } from '../calendar';
 import { runCli } from '../cli';
+import { decisions } from '../decisions/tables';
 import { forecastDays, forecastRuns } from '../forecast/tables';
 import { step, type FwiCodes } from '../fwi';
 import { provinceOf } from '../municipalities/provinces';
@@ -23,6 +27,18 @@ const INPUTS = [
   { date: '2025-07-22', temp: 28.25, rh: 27.5, ws: 12, prec: 0 },
 ];
 
+/** The runs of consecutive days an API answer puts at very_high or extreme: where automatic decisions belong. */
+function veryHighRuns(days: readonly { date: string; danger_class: string }[]): [string, string][] {
+  const runs: [string, string][] = [];
+  for (const d of days) {
+    if (d.danger_class !== 'very_high' && d.danger_class !== 'extreme') continue;
+    const last = runs[runs.length - 1];
+    if (last && addDays(last[1], 1) === d.date) last[1] = d.date;
+    else runs.push([d.date, d.date]);
+  }
+  return runs;
+}
+
 /** The AEMET forecast importer and GET /api/v3/m1/forecast, on a loopback AEMET and Postgres. */
 describe('AEMET forecast', () => {
   let fake: FakeAemet;
@@ -38,6 +54,9 @@ describe('AEMET forecast', () => {
     fake = await startFakeAemet();
     db = await createTestDatabase('wildfire_aemet_forecast');
     env = { WILDFIRE_DATABASE_URL: db.url, LOG_LEVEL: 'silent', AEMET_API_KEY: FAKE_AEMET_KEY, AEMET_BASE_URL: fake.baseUrl };
+    // No station hours: the observations poll at start observes nothing, so only the three days stored below chain a forecast
+    // (every municipality has its built-in point, so the recorded stations would otherwise observe hundreds).
+    fake.serve('observacion/convencional/todas', []);
     rt = await startWildfire(testConfig(env), 'api', { clock: () => AFTERNOON, aemetSleep: async () => undefined });
     // Observed up to yesterday (codes FFMC 90, DMC 40, DC 300): the forecast chains from them.
     for (const code of ['01001', '28079', '41091']) await storeReading(rt, code, '2025-07-15', 20);
@@ -104,6 +123,70 @@ describe('AEMET forecast', () => {
     // m1 itself keeps refusing the future.
     const future = await request(rt.server!).get('/api/v3/m1?municipio_id=28079&date_from=2025-07-17').set('Authorization', `Bearer ${live}`);
     expectErrorBody(future, 422, 'DATE_OUT_OF_RANGE', 'date_from');
+  });
+
+  it('takes automatic decisions on the forecast days at very_high or above, marked forecast, replaced with each forecast, apart from the observed ones', async () => {
+    const automatic = async (code: string) =>
+      (await rt.database.db.select().from(decisions).where(eq(decisions.scopeCode, code)).orderBy(asc(decisions.dateFrom))).map((d) => ({
+        id: d.decisionId,
+        from: d.dateFrom,
+        to: d.dateTo,
+        forecast: d.forecast,
+        createdAt: d.createdAt,
+      }));
+    const history = async (query = '') => (await request(rt.server!).get(`/api/v3/decisiones?municipio_id=28079${query}`).set('Authorization', `Bearer ${live}`)).body;
+    const expected = veryHighRuns((await get('28079')).body.days);
+    // Hot, dry and windy days after FWI-40 codes: the recorded forecast puts Madrid at very_high or above.
+    expect(expected.length).toBeGreaterThan(0);
+    const first = await automatic('28079');
+    expect(first.map((d) => [d.from, d.to, d.forecast])).toEqual(expected.map(([from, to]) => [from, to, true]));
+
+    // The decision history shows them, marked, as automatic alerts; bounded by today (date_to), it does not reach them.
+    const listed = (await history()).data as { date_from: string; date_to: string; origin: string; forecast: boolean; type: string; measures: string[] }[];
+    expect(listed.map((d) => [d.date_from, d.date_to, d.origin, d.forecast, d.type])).toEqual(
+      [...expected].reverse().map(([from, to]) => [from, to, 'automatic', true, 'alert']),
+    );
+    expect(listed[0]!.measures).toHaveLength(6);
+    const days = new Map(((await get('28079')).body.days as { date: string; danger_class: string }[]).map((d) => [d.date, d.danger_class]));
+    for (const d of listed as unknown as { date_from: string; danger_class: string }[]) expect(d.danger_class).toBe(days.get(d.date_from));
+    expect((await history('&date_to=2025-07-16')).data).toEqual([]);
+
+    // The same forecast again keeps the decisions, ids and creation; a municipality with no forecast any more loses them.
+    await rt.aemetForecast!.run({ municipios: ['28079'] });
+    expect(await automatic('28079')).toEqual(first);
+    fake.withoutForecast.add('28079');
+    try {
+      await rt.aemetForecast!.run({ municipios: ['28079'] });
+      expect(await automatic('28079')).toEqual([]);
+    } finally {
+      fake.withoutForecast.delete('28079');
+    }
+    await rt.aemetForecast!.run({ municipios: ['28079'] });
+    expect((await automatic('28079')).map((d) => [d.from, d.to])).toEqual(expected);
+
+    // A failure writing the decisions leaves the forecast as it was: both or neither.
+    const before = await forecastOf('28079');
+    await rt.database.pool.query(`DELETE FROM decisions WHERE scope_code = '28079'`);
+    await rt.database.pool.query(`CREATE FUNCTION refuse_decision() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+    await rt.database.pool.query('CREATE TRIGGER refuse_decision BEFORE INSERT ON decisions FOR EACH ROW EXECUTE FUNCTION refuse_decision()');
+    try {
+      await rt.database.pool.query(`DELETE FROM forecast_days WHERE municipio_id = '28079'`);
+      await expect(rt.aemetForecast!.run({ municipios: ['28079'] })).rejects.toMatchObject({ cause: expect.objectContaining({ message: 'refused for the test' }) });
+      expect(await forecastOf('28079')).toEqual([]);
+    } finally {
+      await rt.database.pool.query('DROP TRIGGER refuse_decision ON decisions; DROP FUNCTION refuse_decision()');
+    }
+    await rt.aemetForecast!.run({ municipios: ['28079'] });
+    expect(await forecastOf('28079')).toEqual(before);
+
+    // Observed days keep their own decisions: an observed ingestion neither removes nor merges the forecast ones.
+    const hot = join(shortTempDir(), 'hot.csv');
+    writeFileSync(hot, 'municipio_id,date,temp,rh,ws,prec\n28079,2025-07-16,38,12,35,0\n');
+    await rt.ingest.weather(hot);
+    const after = await automatic('28079');
+    // The 16th is observed at very_high or above; the forecast run starting the next day stays a decision of its own.
+    expect(after.filter((d) => !d.forecast).map((d) => [d.from, d.to])).toEqual([['2025-07-16', '2025-07-16']]);
+    expect(after.filter((d) => d.forecast).map((d) => [d.from, d.to])).toEqual(expected);
   });
 
   it('gives test tokens six synthetic days', async () => {

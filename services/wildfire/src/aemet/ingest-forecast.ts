@@ -8,7 +8,7 @@
  *     observed codes through every forecast day after the last observed one (D+0 included
  *     when today is not observed yet), a gap of more than MAX_CARRY_GAP_DAYS ending the chain;
  *  4. days D+1…D+6 replace the municipality's stored forecast, in one transaction with the
- *     run's cursor.
+ *     run's cursor and the automatic decisions of its forecast days (decisions/forecast-decisions.ts).
  * A full run is one per Spanish day (`forecast_runs`): stopped for any reason (AEMET failing
  * after its retries, a restart), the next run that day resumes after the cursor, so nothing
  * is fetched or written twice and no municipality is left half-written. Requests are paced
@@ -16,7 +16,7 @@
  */
 import type { LockedRun, Logger } from '@firma-riesgo/service-kit';
 import { daysBetween, monthOf, todayInSpain } from '../calendar';
-import type { ForecastDayRow, ForecastRepository } from '../forecast/repository';
+import type { ForecastDayRow, ForecastRepository, ForecastTransaction } from '../forecast/repository';
 import { step, type FwiCodes } from '../fwi';
 import type { MunicipalitiesService } from '../municipalities/service';
 import { provinceOf } from '../municipalities/provinces';
@@ -56,6 +56,8 @@ export interface AemetForecastDeps {
   requestsPerMinute: number;
   /** Runs after a municipality's forecast days are written (the alerts). */
   afterWrite?: (municipioId: string, rows: readonly Omit<ForecastDayRow, 'municipioId'>[]) => Promise<unknown>;
+  /** Replaces the municipality's automatic decisions of forecast days with the runs of `days`, on the forecast's transaction. */
+  forecastDecisions: (tx: ForecastTransaction, municipioId: string, days: readonly { date: string; fwi: number }[]) => Promise<unknown>;
 }
 
 /** AEMET's `elaborado` is official Spanish (peninsular) time without a zone. */
@@ -125,7 +127,8 @@ export function createAemetForecast(deps: AemetForecastDeps) {
       }
       if (rows === 'without_forecast') result.without_forecast++;
       else result.written += rows.length > 0 ? 1 : 0;
-      await deps.repo.replace(code, Array.isArray(rows) ? rows : [], listed ? null : { issuedOn: today, cursor: code });
+      const days = Array.isArray(rows) ? rows : [];
+      await deps.repo.replace(code, days, listed ? null : { issuedOn: today, cursor: code }, (tx) => deps.forecastDecisions(tx, code, days));
       if (Array.isArray(rows)) await deps.afterWrite?.(code, rows);
       if (result.processed % PROGRESS_EVERY === 0) logger.info({ issued_on: today, processed: result.processed, of: codes.length, written: result.written }, 'AEMET forecast: progress');
       await deps.sleep(paceMs);

@@ -27,6 +27,10 @@ const MADRID_STATIONS = [
   { id: '3191E', lat: dms(40, 41, 41), lon: -dms(3, 46, 0), alt: 1004, ta: 27, hr: 33, vv: 5, prec: 0 },
 ];
 const MADRID = { lat: 40.40841191, lon: -3.68760088, alt: 657 };
+/** Every station of the recorded day with all four noon inputs (the inventory's positions): Madrid's four, Santa Cruz de Tenerife and Logroño. */
+const USABLE_STATIONS = [...MADRID_STATIONS, { id: 'C449C', lat: dms(28, 27, 48), lon: -dms(16, 15, 19) }, { id: '9170', lat: dms(42, 27, 8), lon: -dms(2, 19, 52) }];
+/** 8,131 registry municipalities and 48916, which only the nomenclator sample has. */
+const ALL_MUNICIPALITIES = 8132;
 
 /** AEMET observations end to end: a loopback AEMET, the real queue, Postgres, m1, m3 and /health. */
 describe('AEMET observed weather', () => {
@@ -76,16 +80,28 @@ describe('AEMET observed weather', () => {
     now = AFTERNOON;
   });
 
-  it('ingests the day at start: municipalities with a station in range get a reading, the others none', async () => {
+  /** The municipalities (built-in points, the nomenclator's where loaded) with a usable station within 50 km, in code order. */
+  const inRange = async () =>
+    (await rt.municipalities.points())
+      .filter((p) => USABLE_STATIONS.some((s) => distanceKm(p.lat!, p.lon!, s.lat, s.lon) <= 50))
+      .map((p) => p.ineCode)
+      .sort();
+
+  it('ingests the day at start: every municipality with a station in range gets a reading, with no operator step, the others none', async () => {
+    const expected = await inRange();
+    // Madrid's stations reach hundreds of municipalities by their built-in points; Sevilla and A Coruña have no station.
+    expect(expected.length).toBeGreaterThan(100);
+    expect(expected).toEqual(expect.arrayContaining(['01001', '28079', '28001', '38038']));
     const day = await rt.database.db.select().from(aemetObservedDays);
-    expect(day).toEqual([{ date: DAY, ingestedAt: expect.any(Date), stations: 6, municipalities: 3, withoutStation: 3 }]);
+    expect(day).toEqual([{ date: DAY, ingestedAt: expect.any(Date), stations: 6, municipalities: expected.length, withoutStation: ALL_MUNICIPALITIES - expected.length }]);
     const withReading = await rt.database.db
       .select({ code: readings.municipioId })
       .from(readings)
       .where(eq(readings.date, DAY))
       .orderBy(asc(readings.municipioId));
-    expect(withReading.map((r) => r.code)).toEqual(['01001', '28079', '38038']);
+    expect(withReading.map((r) => r.code)).toEqual(expected);
     expect(await stored('41091')).toEqual([]);
+    expect(await stored('15030')).toEqual([]);
   });
 
   it('gives Madrid the inverse-distance weighted noon inputs of its four nearest complete stations, temperature moved to 657 m', async () => {
@@ -158,12 +174,16 @@ describe('AEMET observed weather', () => {
     const run = await cli(['ingest', 'aemet-observations', '--date', DAY, '--json']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const [day] = (JSON.parse(run.stdout) as ObservationsRunResult).days;
-    expect(day).toMatchObject({ date: DAY, stations: 6, municipalities: 3, without_station: 3, without_station_sample: ['15030', '41091', '48916'] });
+    const expected = await inRange();
+    expect(day).toMatchObject({ date: DAY, stations: 6, municipalities: expected.length, without_station: ALL_MUNICIPALITIES - expected.length, without_coordinates: 0 });
+    // The first 20 codes without a station: Araba's, beyond Logroño's 50 km.
+    expect(day!.without_station_sample).toHaveLength(20);
+    expect(day!.without_station_sample.every((code) => code.startsWith('01') && !expected.includes(code))).toBe(true);
     expect(day!.station_gaps).toEqual({ no_noon_observation: 0, missing_noon_value: 1, incomplete_precipitation: 1 });
-    expect(day!.readings).toMatchObject({ inserted: 0, updated: 0, unchanged: 3 });
+    expect(day!.readings).toMatchObject({ inserted: 0, updated: 0, unchanged: expected.length });
     expect(await stored('28079')).toEqual(before);
     const count = await rt.database.db.select({ n: sql<number>`count(*)::int` }).from(readings).where(and(eq(readings.date, DAY)));
-    expect(count[0]!.n).toBe(3);
+    expect(count[0]!.n).toBe(expected.length);
   });
 
   it('writes a day’s readings, provenance and record together, or none of them', async () => {

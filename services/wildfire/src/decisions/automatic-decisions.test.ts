@@ -220,5 +220,28 @@ describe('automatic decisions', () => {
       const expected = highRuns([...fwi].map(([date, f]) => ({ date, fwi: f }))).filter((r) => r.to >= '2025-07-10' && r.from <= '2025-07-31');
       expect(synthetic.map((d) => ({ from: d.date_from, to: d.date_to })).reverse()).toEqual(expected);
     });
+
+    it('take decisions on the synthetic forecast days too, marked forecast, when the history is not bounded by date_to', async () => {
+      const test = await token('test');
+      const forecast = await request(rt.server!).get('/api/v3/m1/forecast?municipio_id=41091').set('Authorization', `Bearer ${test}`);
+      // The runs of consecutive forecast days at very_high or extreme.
+      const expected: [string, string][] = [];
+      for (const d of forecast.body.days as { date: string; danger_class: string }[]) {
+        if (d.danger_class !== 'very_high' && d.danger_class !== 'extreme') continue;
+        const last = expected[expected.length - 1];
+        if (last && addDays(last[1], 1) === d.date) last[1] = d.date;
+        else expected.push([d.date, d.date]);
+      }
+      // Sevilla in mid-August: the synthetic next six days reach very_high.
+      expect(expected.length).toBeGreaterThan(0);
+      const res = await get('municipio_id=41091', 'test');
+      const marked = (res.body.data as { date_from: string; date_to: string; origin: string; forecast: boolean }[]).filter((d) => d.forecast);
+      expect(marked.map((d) => [d.date_from, d.date_to, d.origin])).toEqual([...expected].reverse().map(([from, to]) => [from, to, 'automatic']));
+      const classOf = new Map((forecast.body.days as { date: string; danger_class: string }[]).map((d) => [d.date, d.danger_class]));
+      for (const d of marked as unknown as { date_from: string; danger_class: string }[]) expect(d.danger_class).toBe(classOf.get(d.date_from));
+      expect((res.body.data as { forecast: boolean; date_from: string }[]).filter((d) => !d.forecast).every((d) => d.date_from <= '2025-08-10')).toBe(true);
+      expect((await get('municipio_id=41091&date_to=2025-08-10', 'test')).body.data.filter((d: { forecast: boolean }) => d.forecast)).toEqual([]);
+      expect((await get('municipio_id=41091', 'test')).body).toEqual(res.body);
+    });
   });
 });

@@ -110,6 +110,7 @@ export function syntheticAutomaticDecisions(synthetic: SyntheticData, municipioI
       legal_basis: AUTOMATIC_DECISION.legalBasis,
       source_url: AUTOMATIC_DECISION.sourceUrl,
       origin: 'automatic',
+      forecast: false,
       created_at: new Date(`${run.from}T00:00:00.000Z`),
     }));
 }

@@ -40,6 +40,7 @@ export interface DayRun {
  * missing day breaks a run). A run keeps the id of its first day, so one that only
  * grows at its end keeps its decision; decisions of the span that no run has any more
  * are deleted. The ids are `dec_` + 24 hex digits of sha256("automatic|<code>|<first day>").
+ * Decisions of forecast days (`forecast` true, forecast-decisions.ts) are neither read nor touched.
  *
  * `highFrom`: the runs of days at or above `minFwi` from each municipality's first
  * touched day on, as weather ingestion worked them out while computing the FWI; then
@@ -104,7 +105,7 @@ export async function replaceAutomatic(
      spans AS (
        SELECT b.municipio_id, least(b.since, (
          SELECT min(d.date_from) FROM decisions d
-         WHERE d.origin = 'automatic' AND d.scope_level = 'municipality' AND d.scope_code = b.municipio_id AND d.date_to >= b.since - 1)) AS since
+         WHERE d.origin = 'automatic' AND NOT d.forecast AND d.scope_level = 'municipality' AND d.scope_code = b.municipio_id AND d.date_to >= b.since - 1)) AS since
        FROM back b
      ),
      -- The high days of each span: stored ones before the first touched day, then the runs from it on (automatic_high).
@@ -127,7 +128,7 @@ export async function replaceAutomatic(
        SELECT x.decision_id FROM spans s
        CROSS JOIN LATERAL (
          SELECT d.decision_id FROM decisions d
-         WHERE d.scope_code = s.municipio_id AND d.origin = 'automatic' AND d.scope_level = 'municipality' AND d.date_to >= s.since
+         WHERE d.scope_code = s.municipio_id AND d.origin = 'automatic' AND NOT d.forecast AND d.scope_level = 'municipality' AND d.date_to >= s.since
        ) x
        WHERE x.decision_id NOT IN (SELECT decision_id FROM fresh)
      ),

@@ -25,6 +25,8 @@ export interface StoredDecision {
   legal_basis: string | null;
   source_url: string | null;
   origin: (typeof DECISION_ORIGINS)[number];
+  /** An automatic decision of forecast days (forecast-decisions.ts). */
+  forecast: boolean;
   created_at: Date;
 }
 
@@ -133,7 +135,7 @@ export function createDecisionsRepository(database: WildfireDatabase) {
       const { sql, params } = where(filter);
       const count = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM decisions WHERE ${sql}`, params);
       const page = await pool.query<StoredDecision>(
-        `SELECT decision_id, type, title, scope_level, scope_code, date_from::text, date_to::text, measures, legal_basis, source_url, origin, created_at
+        `SELECT decision_id, type, title, scope_level, scope_code, date_from::text, date_to::text, measures, legal_basis, source_url, origin, forecast, created_at
          FROM decisions WHERE ${sql}
          ORDER BY date_from DESC, date_to DESC NULLS FIRST, decision_id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, filter.limit, filter.offset],

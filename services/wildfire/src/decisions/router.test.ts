@@ -107,6 +107,7 @@ describe('territorial decisions', () => {
         legal_basis: 'Bando 12/2025',
         source_url: 'https://www.sevilla.org/bando-12-2025',
         origin: 'ingested',
+        forecast: false,
         danger_class: 'very_high',
         created_at: now.toISOString(),
       });

@@ -49,10 +49,31 @@ export const ZDecisionSchema = z
       .describe(
         'ingested: loaded by the operator from published decisions; automatic: a run of consecutive days at very_high or above (FWI ≥ 38) of this municipality, derived by the service (live tokens: from the stored readings, updated by every weather ingestion; test tokens: from the synthetic series).',
       ),
-    danger_class: z.enum(DANGER_CLASS_CODES).nullable().describe('EFFIS class of this municipality’s FWI on date_from, where a reading exists.'),
+    forecast: z
+      .boolean()
+      .describe(
+        'true: an automatic decision taken on forecast days — a run of consecutive days at very_high or above in the municipality’s latest forecast (live tokens: the AEMET forecast, replaced at every forecast import, so it may move, shrink or disappear; test tokens: the synthetic next six days). Such a decision starts after today, so a history bounded by date_to does not list it. false: observed days, or an ingested decision.',
+      ),
+    danger_class: z.enum(DANGER_CLASS_CODES).nullable().describe('EFFIS class of this municipality’s FWI on date_from, where a reading exists; for a forecast decision, the class its forecast gives date_from.'),
     created_at: z.string().describe('When the service first recorded the decision (ISO 8601); synthetic automatic decisions: 00:00 UTC of date_from.'),
   })
-  .openapi('Decision');
+  .openapi('Decision', {
+    example: {
+      decision_id: 'dec_5f0c3a9d2b7e41c8a6f19e20',
+      type: 'alert',
+      title: 'Peligro muy alto o extremo de incendio (FWI ≥ 38): prohibiciones del art. 48.6 de la Ley de Montes',
+      scope: { level: 'municipality', code: '41091', name: 'Sevilla' },
+      date_from: '2025-07-18',
+      date_to: '2025-07-20',
+      measures: ['Prohibido el uso del fuego en espacios abiertos', 'Suspendidas todas las autorizaciones de quema'],
+      legal_basis: 'Ley 43/2003 de Montes, art. 48.6',
+      source_url: 'https://www.boe.es/buscar/act.php?id=BOE-A-2003-21339',
+      origin: 'automatic',
+      forecast: true,
+      danger_class: 'very_high',
+      created_at: '2025-07-16T12:30:00.000Z',
+    },
+  });
 
 export const ZDecisionsResponseSchema = z
   .object({

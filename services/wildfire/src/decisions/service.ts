@@ -1,13 +1,15 @@
 import { UnprocessableError } from '../errors';
 import { todayInSpain } from '../calendar';
-import { dangerClass } from '../decision-support/danger-classes';
+import { dangerClass, type DangerClass } from '../decision-support/danger-classes';
 import { storedHistory, syntheticHistory } from '../decision-support/fwi-history';
 import { municipalityNotFound, requireMunicipalityAllowed, type DataCaller } from '../municipalities/access';
 import type { MunicipalitiesService } from '../municipalities/service';
 import { EARLIEST_DATE, requireServedDay } from '../readings/date-range';
 import type { ReadingsService } from '../readings/service';
+import type { ForecastDaysAfter } from '../forecast/service';
 import type { SyntheticData } from '../synthetic/synthetic-data';
 import { syntheticAutomaticDecisions } from './automatic-decisions';
+import { syntheticForecastDecisions } from './forecast-decisions';
 import type { DecisionsRepository, StoredDecision } from './repository';
 import { DEFAULT_DECISIONS_LIMIT, type TDecisionsQuery, type TDecisionsResponse } from './schemas';
 import { scopesOf, type ScopeLevel } from './scope';
@@ -18,6 +20,8 @@ export interface DecisionsServiceDeps {
   readings: Pick<ReadingsService, 'storedRange' | 'storedFwiInWindows'>;
   synthetic: SyntheticData;
   clock: () => Date;
+  /** The caller's forecast days after a date (forecast/service.ts `daysAfter`): the class of a forecast decision's first day. */
+  forecastDays: ForecastDaysAfter;
 }
 
 /** The territorial decision history of a municipality: its own decisions and those of its province, community and country. */
@@ -44,7 +48,11 @@ export function createDecisionsService(deps: DecisionsServiceDeps) {
       if (caller.type === 'test') {
         // Test tokens: the published (ingested) decisions and the automatic ones of the synthetic series, never the live ones.
         const stored = await deps.repo.list({ scopes, from: query.date_from, to: query.date_to, origins: ['ingested'], limit: offset + limit, offset: 0 });
-        const synthetic = syntheticAutomaticDecisions(deps.synthetic, municipioId, query.date_from ?? EARLIEST_DATE, query.date_to ?? today, today);
+        // Forecast runs start after today: only a history not bounded by date_to reaches them, as live tokens' stored ones.
+        const synthetic = [
+          ...syntheticAutomaticDecisions(deps.synthetic, municipioId, query.date_from ?? EARLIEST_DATE, query.date_to ?? today, today),
+          ...(query.date_to === undefined ? syntheticForecastDecisions(deps.synthetic, municipioId, today) : []),
+        ];
         total = stored.total + synthetic.length;
         rows = [...stored.rows, ...synthetic].sort(newestFirst).slice(offset, offset + limit);
       } else {
@@ -55,6 +63,10 @@ export function createDecisionsService(deps: DecisionsServiceDeps) {
       const days = [...new Set(rows.map((r) => r.date_from))].filter((d) => d >= EARLIEST_DATE && d <= today);
       const history = caller.type === 'test' ? synthetic : stored;
       const fwiOn = new Map((await history.fwiInWindows(municipioId, days.map((d) => ({ from: d, to: d })))).map((d) => [d.date, d.fwi]));
+      // A forecast decision's first day is ahead of today: its class is the forecast's.
+      const forecastClass = rows.some((r) => r.forecast)
+        ? new Map((await deps.forecastDays(caller, municipioId, today)).map((d) => [d.date, d.danger_class]))
+        : new Map<string, DangerClass>();
 
       const names: Record<ScopeLevel, string> = {
         municipality: municipality.name,
@@ -80,7 +92,8 @@ export function createDecisionsService(deps: DecisionsServiceDeps) {
             legal_basis: r.legal_basis,
             source_url: r.source_url,
             origin: r.origin,
-            danger_class: fwi === undefined ? null : dangerClass(fwi),
+            forecast: r.forecast,
+            danger_class: r.forecast ? (forecastClass.get(r.date_from) ?? null) : fwi === undefined ? null : dangerClass(fwi),
             created_at: r.created_at.toISOString(),
           };
         }),

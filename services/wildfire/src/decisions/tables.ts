@@ -1,4 +1,4 @@
-import { date, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, date, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const DECISION_TYPES = ['prohibition', 'season', 'alert', 'closure', 'authorization', 'other'] as const;
 export const SCOPE_LEVELS = ['municipality', 'province', 'community', 'national'] as const;
@@ -26,6 +26,11 @@ export const decisions = pgTable(
     legalBasis: text('legal_basis'),
     sourceUrl: text('source_url'),
     origin: text('origin', { enum: DECISION_ORIGINS }).notNull(),
+    /**
+     * Automatic decisions only: true for a run of forecast days (decisions/forecast-decisions.ts),
+     * replaced at every forecast of the municipality; false for a run of observed days.
+     */
+    forecast: boolean('forecast').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },

@@ -4,6 +4,8 @@ import type { schema } from '../db';
 import { forecastDays, forecastRuns } from './tables';
 
 type WildfireDatabase = Pick<Database<typeof schema>, 'db'>;
+/** The transaction `replace` runs in, for work that must commit with the forecast (its automatic decisions). */
+export type ForecastTransaction = Parameters<Parameters<Database<typeof schema>['db']['transaction']>[0]>[0];
 export type ForecastDayRow = typeof forecastDays.$inferSelect;
 export type ForecastRun = typeof forecastRuns.$inferSelect;
 
@@ -31,12 +33,19 @@ export function createForecastRepository(database: WildfireDatabase) {
 
     /**
      * Replaces a municipality's forecast and, for a run, moves its cursor past it, in one
-     * transaction: a run stopped at any point leaves whole forecasts and a cursor that agrees.
+     * transaction with `alongside` (the forecast's automatic decisions): a run stopped at
+     * any point leaves whole forecasts, their decisions and a cursor that agrees.
      */
-    async replace(municipioId: string, rows: readonly Omit<ForecastDayRow, 'municipioId'>[], run: { issuedOn: string; cursor: string } | null): Promise<void> {
+    async replace(
+      municipioId: string,
+      rows: readonly Omit<ForecastDayRow, 'municipioId'>[],
+      run: { issuedOn: string; cursor: string } | null,
+      alongside?: (tx: ForecastTransaction) => Promise<unknown>,
+    ): Promise<void> {
       await db.transaction(async (tx) => {
         await tx.delete(forecastDays).where(eq(forecastDays.municipioId, municipioId));
         if (rows.length > 0) await tx.insert(forecastDays).values(rows.map((r) => ({ ...r, municipioId })));
+        if (alongside) await alongside(tx);
         if (run) {
           const [current] = await tx.select().from(forecastRuns).where(eq(forecastRuns.issuedOn, run.issuedOn)).for('update');
           if (current) await tx.update(forecastRuns).set({ cursor: run.cursor, done: current.done + 1 }).where(eq(forecastRuns.issuedOn, run.issuedOn));

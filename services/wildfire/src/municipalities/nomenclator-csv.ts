@@ -6,6 +6,8 @@
  *    COD_INE (11 characters, the first 5 are the INE code), NOMBRE_ACTUAL, PROVINCIA,
  *    LONGITUD_ETRS89, LATITUD_ETRS89, ALTITUD, POBLACION_MUNI, others ignored.
  *  - plain UTF-8 `ine_code,name,province_code,province,lat,lon,altitude_m,population`.
+ *    A number may have a decimal comma when its field is quoted (`"32,88"`, as the
+ *    derived 2024 file writes 14 altitudes); a dot is read either way.
  * Either is decoded as UTF-8 when it is valid UTF-8, otherwise as Latin-1
  * (windows-1252), so a nomenclator re-saved as UTF-8 also works.
  */
@@ -62,7 +64,8 @@ export async function parseNomenclator(bytes: Buffer): Promise<NomenclatorFile> 
   for await (const record of csvRecords(textLines(decodeText(bytes)), onHeader)) {
     const field = read!;
     const ign = format === 'ign';
-    const comma = ign;
+    // IGN: always a decimal comma. Plain: a comma inside a field can only come from quotes, so it is a decimal mark too.
+    const comma = true;
     const ineCode = ign
       ? field(record, 'COD_INE', (raw) => (/^\d{5}/.test(raw) && provinceOf(raw.slice(0, 5)) ? raw.slice(0, 5) : undefined), 'expected a code whose first 5 characters are an INE municipality code')
       : field(record, 'ine_code', (raw) => (/^\d{5}$/.test(raw) && provinceOf(raw) ? raw : undefined), 'expected a 5-digit INE code with a province from 01 to 52');

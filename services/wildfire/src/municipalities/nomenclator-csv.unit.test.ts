@@ -43,6 +43,26 @@ describe('parseNomenclator', () => {
     expect(rows[5]).toMatchObject({ ineCode: '48916', name: 'Ziortza-Bolibar', population: null, altitudeM: 200 });
   });
 
+  it('reads a quoted altitude with a decimal comma in the plain layout, as the 2024 derived file writes 14 of them', async () => {
+    // Rows of the IGN/CNIG nomenclator 2024 (CC-BY 4.0, IGN/CNIG) in the plain layout, as distributed: quoted decimal-comma
+    // altitudes, and a quoted name with commas.
+    const text = [
+      'ine_code,name,province_code,province,lat,lon,altitude_m,population',
+      '07032,Maó,07,Illes Balears,39.889762,4.264303,"32,88",29902',
+      '38011,Candelaria,38,Santa Cruz de Tenerife,28.35523524,-16.37002705,"6,5",28694',
+      '17187,"Saus, Camallera i Llampaies",17,Girona,42.1218695,2.96318463,86,872',
+      '41078,La Puebla de los Infantes,41,Sevilla,37.778646,-5.388949,"231,97",2966',
+    ].join('\n');
+    const { rows } = await parseNomenclator(Buffer.from(text));
+    expect(rows.map((r) => [r.ineCode, r.name, r.altitudeM])).toEqual([
+      ['07032', 'Maó', 32.88],
+      ['38011', 'Candelaria', 6.5],
+      ['17187', 'Saus, Camallera i Llampaies', 86],
+      ['41078', 'La Puebla de los Infantes', 231.97],
+    ]);
+    expect(await failure(text.replace('"32,88"', '"32,8,8"'))).toContain('line 2, column "altitude_m": expected an altitude');
+  });
+
   it.each([
     ['a latitude outside Spain', PLAIN_NOMENCLATOR.replace('40.40841191', '4040841191'), 'line 4, column "lat": expected a latitude in Spain'],
     ['swapped coordinates', PLAIN_NOMENCLATOR.replace('37.38620512,-5.99251368', '-5.99251368,37.38620512'), 'line 6, column "lat"'],

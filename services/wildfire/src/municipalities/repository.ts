@@ -4,7 +4,7 @@ import type { Database } from '@firma-riesgo/service-kit';
 import type { schema } from '../db';
 import { bulkColumns, bulkModeFor } from '../db/bulk-load';
 import { bulkMerge, stageRows, type MergeCounts } from '../db/bulk-merge';
-import type { RegistryMunicipality } from './registry';
+import type { RegistryMunicipality, RegistryPoint } from './registry';
 import { municipalities, seedState } from './tables';
 
 export type MunicipalityRecord = typeof municipalities.$inferSelect;
@@ -17,7 +17,7 @@ export interface MunicipalityEnrichment extends RegistryMunicipality {
   population: number | null;
 }
 
-/** A municipality as area views show it: names, codes and where it is (null until the nomenclator is loaded). */
+/** A municipality as area views show it: names, codes and where it is (the built-in point, or the imported nomenclator's). */
 export interface Place extends RegistryMunicipality {
   lat: number | null;
   lon: number | null;
@@ -80,7 +80,7 @@ export function createMunicipalitiesRepository(database: WildfireDatabase) {
       return new Map(rows.map((r) => [r.ineCode, { lat: r.lat, provinceCode: r.provinceCode }]));
     },
 
-    /** Each municipality's point and altitude (null until the nomenclator is loaded). */
+    /** Each municipality's point and altitude (null only for a code neither the registry nor an import placed). */
     async points(): Promise<{ ineCode: string; lat: number | null; lon: number | null; altitudeM: number | null }[]> {
       return db.select({ ineCode: municipalities.ineCode, lat: municipalities.lat, lon: municipalities.lon, altitudeM: municipalities.altitudeM }).from(municipalities);
     },
@@ -96,11 +96,12 @@ export function createMunicipalitiesRepository(database: WildfireDatabase) {
     },
 
     /**
-     * Inserts the registry municipalities that are missing, leaving existing rows (and
-     * whatever the nomenclator added to them) alone, and records the version. Under an
-     * advisory lock, so instances starting together seed once.
+     * Inserts the registry municipalities that are missing, gives the built-in point and
+     * altitude to those no import has placed (`enriched_at` null), leaving whatever
+     * `ingest municipalities` wrote alone, and records the version. Under an advisory
+     * lock, so instances starting together seed once. Answers how many it inserted.
      */
-    async seedRegistry(rows: readonly RegistryMunicipality[], name: string, version: string): Promise<number> {
+    async seedRegistry(rows: readonly RegistryMunicipality[], points: ReadonlyMap<string, RegistryPoint>, name: string, version: string): Promise<number> {
       return withLockedTransaction(pool, SEED_LOCK, async (client) => {
         const current = await client.query<{ version: string }>('SELECT version FROM seed_state WHERE name = $1', [name]);
         const empty = (await client.query('SELECT 1 FROM municipalities LIMIT 1')).rowCount === 0;
@@ -116,6 +117,18 @@ export function createMunicipalitiesRepository(database: WildfireDatabase) {
             rows.map((r) => r.province),
             rows.map((r) => r.communityCode),
             rows.map((r) => r.community),
+          ],
+        );
+        const placed = rows.filter((r) => points.has(r.ineCode));
+        await client.query(
+          `UPDATE municipalities m SET lat = p.lat, lon = p.lon, altitude_m = p.altitude_m
+           FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[]) AS p(ine_code, lat, lon, altitude_m)
+           WHERE m.ine_code = p.ine_code AND m.enriched_at IS NULL`,
+          [
+            placed.map((r) => r.ineCode),
+            placed.map((r) => points.get(r.ineCode)!.lat),
+            placed.map((r) => points.get(r.ineCode)!.lon),
+            placed.map((r) => points.get(r.ineCode)!.altitudeM),
           ],
         );
         await client.query(

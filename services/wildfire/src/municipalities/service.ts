@@ -1,4 +1,4 @@
-import { REGISTRY_SEED_NAME, REGISTRY_VERSION, registryMunicipalities } from './registry';
+import { REGISTRY_SEED_NAME, REGISTRY_VERSION, registryMunicipalities, registryPoints } from './registry';
 import type { MunicipalitiesRepository } from './repository';
 
 /** How the API names a municipality. */
@@ -11,13 +11,14 @@ export interface MunicipalityNames {
 export function createMunicipalitiesService(repo: Pick<MunicipalitiesRepository, 'seedVersion' | 'count' | 'seedRegistry' | 'exists' | 'find' | 'locations' | 'locationsOf' | 'inArea' | 'points'>) {
   return {
     /**
-     * Start-up step after the migrations: loads the built-in registry when the table is
-     * empty or the registry package changed version; otherwise costs one query.
+     * Start-up step after the migrations: loads the built-in registry (codes, names and
+     * points) when the table is empty or the registry package or its points changed
+     * version; otherwise costs one query.
      * Returns how many municipalities it inserted.
      */
     async seedRegistryIfNeeded(): Promise<number> {
       if ((await repo.seedVersion(REGISTRY_SEED_NAME)) === REGISTRY_VERSION && (await repo.count()) > 0) return 0;
-      return repo.seedRegistry(registryMunicipalities(), REGISTRY_SEED_NAME, REGISTRY_VERSION);
+      return repo.seedRegistry(registryMunicipalities(), registryPoints(), REGISTRY_SEED_NAME, REGISTRY_VERSION);
     },
 
     exists: (ineCode: string) => repo.exists(ineCode),

@@ -1,7 +1,8 @@
 /**
  * The `report.generate` job: reads the report's row, the month's days and the same
  * month of the other years (stored readings for live tokens, the synthetic series for
- * test tokens), the decisions in force and m10's ecosystem (report-context.ts), builds the content, renders it (the PDF on pdf-core's worker threads,
+ * test tokens), the decisions in force and m10's ecosystem (report-context.ts), builds the content, renders it (the PDF, with the
+ * province map of report-map.ts, on pdf-core's worker threads,
  * then sealed with the service's PAdES identity) and stores the file atomically before marking the row ready. On the last attempt a
  * failure removes any file and marks the row failed, so nothing half-done is ever served.
  *
@@ -26,6 +27,8 @@ import { buildReportContent } from './report-content';
 import { createReportContext, reportCaller, type ReportContextDeps } from './report-context';
 import { dailyCsv } from './report-csv';
 import { reportLayout } from './report-layout';
+import { reportMap } from './report-map';
+import type { TerritoryService } from '../territory/service';
 import { dropTestReports } from './drop-test-reports';
 import type { ReportFileFacts, ReportRow, ReportsRepository } from './repository';
 import { lastDayOf, monthDays, renderLeaseUntil } from './rules';
@@ -45,6 +48,8 @@ export interface GenerateReportDeps extends ReportContextDeps {
   synthetic: SyntheticData;
   pool: Pick<PdfWorkerPool, 'run'>;
   sealer: Pick<ReportSealer, 'seal'>;
+  /** The province map of a PDF (report-map.ts). */
+  territory: Pick<TerritoryService, 'territory'>;
   files: Pick<FileStore, 'write' | 'remove'>;
   clock: () => Date;
   /** Reports of one account generated at once (WILDFIRE_REPORT_ACCOUNT_CONCURRENCY). */
@@ -115,7 +120,8 @@ export function createGenerateReport(deps: GenerateReportDeps) {
   async function render(report: ReportRow, c: TReportContent, signal: AbortSignal): Promise<Uint8Array> {
     switch (report.format) {
       case 'pdf': {
-        const pdf = await deps.pool.run('render-layout', reportLayout(c), { timeoutMs: RENDER_TIMEOUT_MS, client: `account:${report.accountId}`, signal });
+        const map = await reportMap(deps.territory, report, c);
+        const pdf = await deps.pool.run('render-layout', reportLayout(c, map), { timeoutMs: RENDER_TIMEOUT_MS, client: `account:${report.accountId}`, signal });
         return deps.sealer.seal(pdf, c);
       }
       case 'csv':

@@ -26,7 +26,16 @@ export function reportHeader(content: TReportContent): string {
   return parts.join(' · ');
 }
 
-export function reportLayout(content: TReportContent): LayoutDocument {
+/** The province map of a PDF report (report-map.ts): the SVG, its day and how many municipalities it draws. */
+export interface ReportMap {
+  svg: string;
+  date: string;
+  drawn: number;
+  /** The token that asked for the report sees only some of the province's municipalities. */
+  restricted: boolean;
+}
+
+export function reportLayout(content: TReportContent, map?: ReportMap): LayoutDocument {
   const s = REPORT_STRINGS[content.lang];
   const f = formatter(s);
   const cls = (code: keyof ReportStrings['classNames']) => s.classNames[code];
@@ -158,6 +167,14 @@ export function reportLayout(content: TReportContent): LayoutDocument {
     p(m.ecosystem),
     p(m.sources),
     { type: 'list', items: content.sources.map((src) => t(`${m.sourceNames[src.id] ?? src.name}: ${src.url}`)) },
+    // The province map: a page of its own at the end, so it never splits the sections before it.
+    ...(map
+      ? ([
+          { type: 'page-break' },
+          { type: 'heading', level: 2, content: t(s.map.heading(content.municipality.province, map.date)) },
+          { type: 'svg', svg: map.svg, caption: t(s.map.caption(content.municipality.name, map.drawn, map.date, map.restricted)) },
+        ] satisfies LayoutBlock[])
+      : []),
   ];
 
   return {

@@ -60,6 +60,11 @@ export interface ReportStrings {
     captionHistory: (first: number, last: number, mean: string, max: string, maxDate: string) => string;
     captionNoHistory: string;
   };
+  /** The province map (territory/map-svg.ts) under the chart. */
+  map: {
+    heading: (province: string, date: string) => string;
+    caption: (municipality: string, drawn: number, date: string, restricted: boolean) => string;
+  };
   decisions: {
     intro: (count: number) => string;
     none: string;
@@ -184,6 +189,12 @@ const ES: ReportStrings = {
     captionHistory: (first, last, mean, max, maxDate) =>
       `Las líneas dan la media (discontinua) y el máximo (punteada) de cada día en ${first}–${last}: media histórica ${mean}, máximo histórico ${max} (${maxDate}).`,
     captionNoHistory: 'No hay datos de otros años con los que trazar la media y el máximo históricos.',
+  },
+  map: {
+    heading: (province, date) => `Anexo: mapa de la provincia de ${province} el ${date}, el peor día del mes`,
+    caption: (municipality, drawn, date, restricted) =>
+      `Cada punto es un municipio de la provincia con lectura el ${date}, del color de su clase de peligro EFFIS (${drawn} municipios); ${municipality} va rodeado por un anillo negro. ` +
+      (restricted ? 'Solo se muestran los municipios que el token que pidió el informe puede consultar.' : 'Se muestran todos los municipios de la provincia con lectura ese día.'),
   },
   decisions: {
     intro: (count) =>
@@ -326,6 +337,12 @@ const EN: ReportStrings = {
     captionHistory: (first, last, mean, max, maxDate) =>
       `The lines give the mean (dashed) and the maximum (dotted) of each day in ${first}–${last}: historical mean ${mean}, historical maximum ${max} (${maxDate}).`,
     captionNoHistory: 'There are no data for other years to draw the historical mean and maximum from.',
+  },
+  map: {
+    heading: (province, date) => `Annex: map of the province of ${province} on ${date}, the worst day of the month`,
+    caption: (municipality, drawn, date, restricted) =>
+      `Each point is a municipality of the province with a reading on ${date}, in the colour of its EFFIS danger class (${drawn} municipalities); ${municipality} has a black ring. The map's own labels are in Spanish. ` +
+      (restricted ? 'Only the municipalities the token that asked for the report may read are shown.' : 'Every municipality of the province with a reading that day is shown.'),
   },
   decisions: {
     intro: (count) =>

@@ -1,3 +1,4 @@
+import { mapView, sameMapView } from './report-map';
 import { randomUUID } from 'node:crypto';
 import { GoneError, InternalError, NotFoundError, UnprocessableError } from '../errors';
 import { JobFailedError, JobWaitTimeoutError, type FileStore } from '@firma-riesgo/service-kit';
@@ -103,9 +104,10 @@ export function createReportsService(deps: ReportsServiceDeps) {
   }
 
   /** A finished report of the same request earlier in the UTC day (rules.ts `isReusable`), with its file. */
-  async function reusable(key: Parameters<ReportsServiceDeps['repo']['reuseCandidates']>[0], now: Date): Promise<ReportOutcome | null> {
+  async function reusable(key: Parameters<ReportsServiceDeps['repo']['reuseCandidates']>[0], view: string[] | null, now: Date): Promise<ReportOutcome | null> {
     for (const row of await deps.repo.reuseCandidates(key, reuseSince(now), now)) {
-      if (!isReusable(row, now)) continue;
+      // A PDF's province map shows what its token may read: another token's view is not reused.
+      if (!isReusable(row, now) || !sameMapView(row.mapMunicipios, view)) continue;
       const file = await storedFile(row);
       if (file) return { state: 'ready', record: recordOf(row, now), file };
     }
@@ -138,12 +140,13 @@ export function createReportsService(deps: ReportsServiceDeps) {
       }
 
       const key = { accountId: caller.accountId, municipioId, periodo, format, lang: request.lang ?? 'es', source } as const;
+      const mapMunicipios = mapView(caller.municipios, municipioId);
       if (!request.force) {
-        const reused = await reusable(key, now);
+        const reused = await reusable(key, mapMunicipios, now);
         if (reused) return reused;
       }
 
-      const fresh = { id: randomUUID(), ...key, provisional: isProvisional(periodo, today), createdAt: now };
+      const fresh = { id: randomUUID(), ...key, mapMunicipios, provisional: isProvisional(periodo, today), createdAt: now };
       // A test token's request joins the identical one pending (one render however often it is sent) and is kept days, not months.
       const { row, joined } =
         source === 'synthetic'

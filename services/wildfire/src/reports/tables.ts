@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, jsonb, index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../tokens/tables';
 
 export const REPORT_FORMATS = ['pdf', 'csv', 'json'] as const;
@@ -30,6 +30,12 @@ export const reports = pgTable(
     lang: text('lang', { enum: REPORT_LANGS }).notNull(),
     /** observed: stored readings (live tokens); synthetic: the test series (test tokens). */
     source: text('source', { enum: REPORT_SOURCES }).notNull(),
+    /**
+     * The requesting token's municipalities of the report's province, sorted: what the PDF's
+     * province map may show (null: every municipality, an unrestricted token or a schedule).
+     * A report is reused only for a token with the same view.
+     */
+    mapMunicipios: jsonb('map_municipios').$type<string[]>(),
     /** The month was not over when the report was generated. */
     provisional: boolean('provisional').notNull(),
     status: text('status', { enum: REPORT_STATUSES }).notNull(),

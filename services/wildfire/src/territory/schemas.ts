@@ -54,7 +54,7 @@ export const ZTerritoryReadingSchema = ZReadingSchema.extend({
   community_code: z.string().describe('INE autonomous community code (2 digits).'),
   community: z.string().describe('INE name of the autonomous community.'),
   danger_class: z.enum(DANGER_CLASS_CODES).describe('EFFIS class of the FWI: very_low < 5.2 ≤ low < 11.2 ≤ moderate < 21.3 ≤ high < 38 ≤ very_high < 50 ≤ extreme.'),
-  lat: z.number().nullable().describe('Latitude (°N, ETRS89) from the nomenclator; null until `wildfire ingest municipalities` loaded it.'),
+  lat: z.number().nullable().describe('Latitude (°N, ETRS89): the built-in point (IGN/CNIG nomenclator 2024, 4 decimals), or the nomenclator loaded with `wildfire ingest municipalities`; null only for a municipality neither places.'),
   lon: z.number().nullable().describe('Longitude (°E, ETRS89); null like lat.'),
 }).openapi('TerritoryReading', {
   description: 'An m1 reading (the same fields and values GET /api/v3/m1 answers for the municipality and day) with where it is and its EFFIS class.',
