@@ -10,7 +10,7 @@ import { renderNotFound, renderSigningPage } from './pages';
 import { ZConfirmBodySchema, ZConfirmedSchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { PageImageWidth, SigneeService } from './service';
 import { partyRoutes } from './party-routes';
-import { jsonOrPageFlow, pdfHeaders, PDF } from './route-helpers';
+import { gatherFormFields, jsonOrPageFlow, pdfHeaders, PDF } from './route-helpers';
 
 const TAGS = ['signee'];
 const HTML = { 'text/html': { schema: z.string() } };
@@ -141,7 +141,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     params: ZTokenParamsSchema,
     body: ZConfirmBodySchema,
     bodyContentType: 'application/x-www-form-urlencoded',
-    before: [forms],
+    before: [forms, gatherFormFields],
     responses: {
       200: { description: 'Signed', content: { 'application/json': { schema: ZConfirmedSchema } } },
       303: { description: 'Only for a form post whose Accept prefers text/html: to the success page' },
@@ -164,6 +164,8 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
               declarationAccepted: body.declaration_accepted,
               imageB64: body.firma_imagen_b64 || undefined,
               typedName: body.firma_nombre || undefined,
+              fieldValues: body.campos,
+              initials: body.iniciales || undefined,
             },
             clientOf(req),
           );

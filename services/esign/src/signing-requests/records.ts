@@ -41,6 +41,8 @@ export function statusRecord(row: SigningRequestRow, now: Date, siblings: Signin
     next_reminder_at: row.nextReminderAt?.toISOString() ?? null,
     reassigned_from: row.reassignedFrom,
     waiting_for: waitingFor(row, siblings),
+    // Only for a request created with fields: a request without keeps its record as it was.
+    ...(row.fields ? { fields: row.fields, field_values: row.fieldValues } : {}),
   };
 }
 

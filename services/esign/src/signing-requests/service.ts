@@ -1,5 +1,10 @@
-import { ConflictError, GoneError, NotFoundError } from '../errors';
+import { ConflictError, GoneError, NotFoundError, ValidationError } from '../errors';
+import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { JobEnqueuer } from '@firma-riesgo/service-kit';
+import { ipClient } from '../audit/client';
+import { storageKeys, type FileStore } from '../storage/file-store';
+import { anchorsOf, ANCHOR_MAX_PAGES, assertNoOverlap, placeFields } from './field-placement';
+import type { PlacedField } from './field-schemas';
 import type { z } from 'zod';
 import type { ClientInfo } from '../audit/client';
 import type { UnitOfWork } from '../db/unit-of-work';
@@ -50,6 +55,9 @@ export interface SigningRequestsDeps {
   links: LinkSealer;
   /** The tenant's reminder defaults (tenant settings), for a request that does not set its own. */
   reminderDefaults: (tenantId: string) => Promise<{ reminderEveryHours: number; reminderMax: number }>;
+  /** The document's original and the worker threads that find anchors in it (`fields`). */
+  files: Pick<FileStore, 'read'>;
+  pool: Pick<PdfWorkerPool, 'run'>;
   clock?: () => Date;
 }
 
@@ -65,6 +73,26 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
 
   const reassignRequest = createReassignRequest({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, record: deps.record, links: deps.links, clock });
   const reminders = createSendReminders({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, links: deps.links, record: deps.record, clock });
+  /**
+   * The request's fields resolved against its document (field-placement.ts): page numbers
+   * checked against the page count, anchors found on the worker pool in the text budget
+   * of the signing page. Null without fields. Ownership was checked by the caller.
+   */
+  async function placeRequestFields(body: z.output<typeof ZCreateSigningRequestSchema>, doc: { id: string; pages: number }, client: ClientInfo): Promise<PlacedField[] | null> {
+    if (!body.fields) return null;
+    if (body.role !== 'signer' && body.fields.length > 0) {
+      throw new ValidationError([{ loc: ['body', 'fields'], msg: 'only a signer has fields (an approver and a cc are not stamped)', type: 'value_error' }]);
+    }
+    const needles = anchorsOf(body.fields);
+    let found = null;
+    if (needles.length > 0) {
+      const original = await deps.files.read(storageKeys.original(doc.id));
+      if (!original) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
+      found = await deps.pool.run('find-text', { pdf: original, needles, maxPages: ANCHOR_MAX_PAGES }, { timeoutMs: 20_000, client: ipClient(client) });
+    }
+    return placeFields(body.fields, doc.pages, found);
+  }
+
   const voidRequest = createVoidRequest({ repos, jobs: deps.jobs, sender: deps.sender, record: deps.record, clock });
 
   return {
@@ -100,6 +128,14 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
       const link = newLinkToken();
       const expiresAt = new Date(now.getTime() + body.expires_in_hours * 3600_000);
       const signingUrl = `${deps.publicUrl}/firma/firmar/${link.token}`;
+      // Placed before the transaction (anchors cost a worker job), against the document as read now; the lock below checks it again.
+      let fields: PlacedField[] | null = null;
+      if (body.fields) {
+        const seen = await repos.documents.find(body.document_id, now);
+        if (!seen || seen.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
+        if (seen.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
+        fields = await placeRequestFields(body, seen, client);
+      }
       const { request, emailId, eventIds } = await repos.transaction(async (tx) => {
         const doc = await tx.documents.lock(body.document_id, now);
         if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
@@ -109,6 +145,8 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
         }
         // The document's row lock orders this against the confirmations that release turns (release-next-order.ts).
         const siblings = await tx.requests.listForDocument(doc.id);
+        // Two recipients' fields must not overlap; a cancelled, declined or expired request's fields are never drawn.
+        if (fields) assertNoOverlap(fields, siblings.filter((s) => s.fields && !['cancelled', 'declined'].includes(s.status)).map((s) => s.fields!));
         const status = initialStatus({ role: body.role, signingOrder: body.order }, siblings);
         const id = randomUUID();
         const request = await tx.requests.insert({
@@ -130,6 +168,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
           tokenHash: link.hash,
           expiresAt,
           createdAt: now,
+          fields,
         });
         const email = signingLinkEmail({
           locale: body.locale,
@@ -160,6 +199,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
         role: request.role,
         expires_at: request.expiresAt.toISOString(),
         created_at: request.createdAt.toISOString(),
+        ...(request.fields ? { fields: request.fields } : {}),
       };
     },
 
