@@ -21,17 +21,17 @@ export function checkFieldValues(fields: PlacedField[], sent: Record<string, str
     const raw = sent?.[field.name];
     if (field.type === 'checkbox') {
       const ticked = raw === true || (typeof raw === 'string' && TICKED.has(raw.trim().toLowerCase()));
-      if (field.required && !ticked) refuse(field.name, `"${field.label}" must be ticked`, 'missing');
+      if (field.required && !ticked) refuse(field.name, `"${field.label}" must be ticked`, 'field_required');
       values[field.name] = ticked;
     } else if (field.type === 'text') {
       const text = typeof raw === 'string' ? raw.trim() : '';
       if (text === '') {
-        if (field.required) refuse(field.name, `"${field.label}" is required`, 'missing');
+        if (field.required) refuse(field.name, `"${field.label}" is required`, 'field_required');
         values[field.name] = '';
         continue;
       }
-      if (field.max_length !== null && [...text].length > field.max_length) refuse(field.name, `at most ${field.max_length} characters`, 'too_long');
-      if (field.pattern !== null && !compilePattern(field.pattern).test(text)) refuse(field.name, `"${field.label}" does not have the expected form`, 'string_pattern_mismatch');
+      if (field.max_length !== null && [...text].length > field.max_length) refuse(field.name, `at most ${field.max_length} characters`, 'field_invalid');
+      if (field.pattern !== null && !compilePattern(field.pattern).test(text)) refuse(field.name, `"${field.label}" does not have the expected form`, 'field_invalid');
       values[field.name] = text;
     }
   }
