@@ -27,7 +27,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
     operationId: 'createSigningRequest',
     summary: 'Create a signing request',
     description:
-      'For a document of the caller\'s tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant\'s document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased. Additions (multi-party signing): `order` (1-50, default 1) and `role` (signer, approver, cc). A request whose lower orders are not all signed or approved is created `waiting`: its email is held until its turn comes, then it becomes `pending`, the link is emailed and webhook `request_ready` fires. A cc gets no link (`signing_url: null`) and receives the completion copy. A client that sends neither field gets today\'s behaviour (`pending`, link emailed at once).',
+      'For a document of the caller\'s tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant\'s document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased. Additions (multi-party signing): `order` (1-50, default 1) and `role` (signer, approver, cc). A request whose lower orders are not all signed or approved is created `waiting`: its email is held until its turn comes, then it becomes `pending`, the link is emailed and webhook `request_ready` fires. A cc gets no link (`signing_url: null`) and receives the completion copy. A client that sends neither field gets today\'s behaviour (`pending`, link emailed at once). Addition (fields): `fields` places the signee\'s signature, initials, date, name, text fields and checkboxes on the document by `box` or by `anchor` text (found with mupdf); the answer lists where each landed (`fields[].resolved`). Without `fields`, the block on the last page as before.',
     tags: TAGS,
     security: SECURITY,
     body: ZCreateSigningRequestSchema,
@@ -37,6 +37,7 @@ export function signingRequestsRouter(registry: OpenAPIRegistry, deps: SigningRe
       404: errorResponse('Document not found (DOCUMENT_NOT_FOUND)'),
       409: errorResponse('Document finalised (DOCUMENT_FINALISED)'),
       410: errorResponse('Document erased (DOCUMENT_ERASED)'),
+      422: validationErrorResponse("Invalid input; for `fields`, the field's index in `loc`: a box outside the page, a page beyond the document, an anchor not found, a name used twice, more than 100 fields, an overlap with another recipient's field"),
       429: rateLimitedResponse('More than ESIGN_REQUEST_RATE_LIMIT requests this minute, or ESIGN_REQUEST_DAILY_LIMIT today, from this tenant (all its keys together)'),
     },
     handler: async ({ body }, req, res) => requests.create(principalOf(res.locals), body, clientOf(req)),
