@@ -2057,7 +2057,7 @@ export interface components {
             /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
             page?: number | "last" | "all";
             box?: components["schemas"]["FieldBox"];
-            /** @description Text found in the page text (mupdf structured text, case-insensitive); the field is placed over the first match */
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
             anchor?: string;
             /** @description With `anchor`: a field over every match instead of the first */
             anchor_all?: boolean;
@@ -2111,7 +2111,7 @@ export interface components {
             /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
             page?: number | "last" | "all";
             box?: components["schemas"]["FieldBox"];
-            /** @description Text found in the page text (mupdf structured text, case-insensitive); the field is placed over the first match */
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
             anchor?: string;
             /** @description With `anchor`: a field over every match instead of the first */
             anchor_all?: boolean;
@@ -2152,7 +2152,7 @@ export interface components {
             /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
             page?: number | "last" | "all";
             box?: components["schemas"]["FieldBox"];
-            /** @description Text found in the page text (mupdf structured text, case-insensitive); the field is placed over the first match */
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
             anchor?: string;
             /** @description With `anchor`: a field over every match instead of the first */
             anchor_all?: boolean;
@@ -2191,7 +2191,7 @@ export interface components {
             /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
             page?: number | "last" | "all";
             box?: components["schemas"]["FieldBox"];
-            /** @description Text found in the page text (mupdf structured text, case-insensitive); the field is placed over the first match */
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
             anchor?: string;
             /** @description With `anchor`: a field over every match instead of the first */
             anchor_all?: boolean;
@@ -2234,7 +2234,7 @@ export interface components {
             /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
             page?: number | "last" | "all";
             box?: components["schemas"]["FieldBox"];
-            /** @description Text found in the page text (mupdf structured text, case-insensitive); the field is placed over the first match */
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
             anchor?: string;
             /** @description With `anchor`: a field over every match instead of the first */
             anchor_all?: boolean;
@@ -2278,7 +2278,7 @@ export interface components {
             /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
             page?: number | "last" | "all";
             box?: components["schemas"]["FieldBox"];
-            /** @description Text found in the page text (mupdf structured text, case-insensitive); the field is placed over the first match */
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
             anchor?: string;
             /** @description With `anchor`: a field over every match instead of the first */
             anchor_all?: boolean;

@@ -121,10 +121,10 @@ export function extractText(mupdf: MupdfModule, args: ExtractTextArgs): Extracte
 }
 
 /**
- * Where each needle occurs (mupdf structured text search, case-insensitive as mupdf
- * searches), as boxes in fractions of the page's bounds (its visible box, rotation
- * applied), origin top-left: the measure a field is placed in. A match that wraps onto a
- * second line is the union of its quads.
+ * Where each needle occurs (mupdf structured text search, exact: case counts), as boxes
+ * in fractions of the page's bounds (its visible box, rotation applied), origin top-left:
+ * the measure a field is placed in. A match that wraps onto a second line is the union of
+ * its quads.
  */
 export function findText(mupdf: MupdfModule, args: FindTextArgs): FoundText {
   const doc = openPdf(mupdf, args.pdf);

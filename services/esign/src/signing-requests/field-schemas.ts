@@ -29,7 +29,7 @@ const ZFieldPage = z
 const placement = {
   page: ZFieldPage.optional(),
   box: ZFieldBoxSchema.optional(),
-  anchor: z.string().trim().min(1).max(200).optional().describe('Text found in the page text (mupdf structured text, case-insensitive); the field is placed over the first match'),
+  anchor: z.string().trim().min(1).max(200).optional().describe('Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match'),
   anchor_all: z.boolean().optional().describe('With `anchor`: a field over every match instead of the first'),
   offset: z
     .object({ x: z.number().min(-1).max(1), y: z.number().min(-1).max(1) })
