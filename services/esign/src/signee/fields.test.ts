@@ -232,6 +232,41 @@ describe('fields: placed by box and by anchor, filled on confirm, stamped in the
     expect(rows[0]!.field_values).toBeNull();
   });
 
+  it('carries every signer\'s fields on the final PDF, each in its box, and pdfsig validates it', async () => {
+    const id = await upload();
+    const parties = [
+      { email: 'uno@example.test', dni: '11111111H', box: { x: 0.1, y: 0.5, w: 0.3, h: 0.03 } },
+      { email: 'dos@example.test', dni: '22222222J', box: { x: 0.5, y: 0.5, w: 0.3, h: 0.03 } },
+    ];
+    // Both asked first: the final PDF is built when the last of them signs.
+    const tokens: string[] = [];
+    for (const party of parties) {
+      const created = await create({ document_id: id, signee_email: party.email, fields: [{ type: 'text', name: 'dni', label: 'DNI', page: 2, box: party.box }] });
+      expect(created.status).toBe(200);
+      tokens.push((created.body.signing_url as string).split('/').at(-1)!);
+    }
+    for (const [i, party] of parties.entries()) {
+      const token = tokens[i]!;
+      await api().get(`/firma/firmar/${token}/documento`).expect(200);
+      await api().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
+      const code = otpOf(await env.smtp.waitFor((m) => m.to.includes(party.email) && /digo para firmar/.test(mailText(m))));
+      await api().post(`/firma/firmar/${token}/confirmar`).send({ otp_code: code, declaration_accepted: true, campos: { dni: party.dni } }).expect(200);
+    }
+    const final = await eventually(async () => {
+      const res = await api().get(`/firma/documentos/${id}/final-pdf`).set('authorization', key).buffer(true).parse(binary);
+      return res.status === 200 ? (res.body as Buffer) : undefined;
+    });
+    expect((await verifyWithTools(final)).pdfsig.stdout).toContain('Signature is Valid');
+    const words = await wordsOf(final);
+    for (const party of parties) {
+      const hits = words.filter((w) => w.page === 2 && w.text === party.dni);
+      expect(hits).toHaveLength(1);
+      expect(within(hits[0]!, party.box)).toBe(true);
+    }
+    // Without a signature field, each keeps the block on the last page.
+    expect(words.filter((w) => w.page === 3 && w.text === 'electrónicamente')).toHaveLength(2);
+  });
+
   it('answers 422 with the field\'s index in loc: a box outside the page, a page beyond the document, an anchor not found, more than 100 fields, an overlap with another recipient, a pattern RE2 refuses', async () => {
     const id = await upload();
     const base = { document_id: id, signee_email: 'b@example.test' };
