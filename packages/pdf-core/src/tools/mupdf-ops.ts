@@ -130,8 +130,9 @@ export function findText(mupdf: MupdfModule, args: FindTextArgs): FoundText {
   const doc = openPdf(mupdf, args.pdf);
   const count = doc.countPages();
   const hits: TextHit[] = [];
+  const maxHits = args.maxHits ?? 2_000;
   try {
-    for (let i = 0; i < Math.min(count, args.maxPages); i++) {
+    for (let i = 0; i < Math.min(count, args.maxPages) && hits.length < maxHits; i++) {
       const page = doc.loadPage(i);
       const [x0, y0, x1, y1] = page.getBounds();
       const width = x1 - x0;
@@ -145,7 +146,7 @@ export function findText(mupdf: MupdfModule, args: FindTextArgs): FoundText {
           const top = Math.max(y0, Math.min(...ys));
           const right = Math.min(x1, Math.max(...xs));
           const bottom = Math.min(y1, Math.max(...ys));
-          hits.push({ needle: n, page: i + 1, box: { x: (left - x0) / width, y: (top - y0) / height, w: (right - left) / width, h: (bottom - top) / height } });
+          if (hits.length < maxHits) hits.push({ needle: n, page: i + 1, box: { x: (left - x0) / width, y: (top - y0) / height, w: (right - left) / width, h: (bottom - top) / height } });
         }
       });
       stext.destroy();

@@ -135,6 +135,8 @@ export interface FindTextArgs {
   needles: string[];
   /** Pages searched at most, from the first. */
   maxPages: number;
+  /** Matches answered at most, over every needle (default 2,000); the search stops there. */
+  maxHits?: number;
 }
 
 /** Where a needle was found: its page (1-based) and its box as fractions of the page's visible box, origin top-left. */

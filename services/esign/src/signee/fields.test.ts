@@ -297,5 +297,10 @@ describe('fields: placed by box and by anchor, filled on confirm, stamped in the
     const plain = await create({ document_id: id, signee_email: 'd@example.test' });
     expect(plain.status).toBe(200);
     expect(Object.keys(plain.body).sort()).toEqual(['created_at', 'document_id', 'expires_at', 'order', 'request_id', 'role', 'signing_url', 'status']);
+    // An empty array is no fields too; an approver or a cc takes none.
+    const empty = await create({ document_id: id, signee_email: 'e@example.test', fields: [] });
+    expect(Object.keys(empty.body)).not.toContain('fields');
+    const approver = await create({ document_id: id, signee_email: 'f@example.test', role: 'approver', fields: [sig({ x: 0.1, y: 0.1, w: 0.1, h: 0.1 }, 2)] });
+    expect([approver.status, approver.body.detail?.[0]?.loc]).toEqual([422, ['body', 'fields']]);
   });
 });

@@ -4,6 +4,8 @@ import type { PlacedField, TFieldInput } from './field-schemas';
 
 /** Anchors are searched on the pages the signing page shows (the text budget of open-signing-page.ts). */
 export const ANCHOR_MAX_PAGES = 100;
+/** Matches collected at most, over every anchor and page: a field takes one, or every one with `anchor_all`. */
+export const ANCHOR_MAX_HITS = 2_000;
 
 type Box = PlacedField['resolved'][number]['box'];
 const EPS = 1e-9;

@@ -1,9 +1,8 @@
 import { ConflictError, GoneError, NotFoundError, ValidationError } from '../errors';
 import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { JobEnqueuer } from '@firma-riesgo/service-kit';
-import { ipClient } from '../audit/client';
 import { storageKeys, type FileStore } from '../storage/file-store';
-import { anchorsOf, ANCHOR_MAX_PAGES, assertNoOverlap, placeFields } from './field-placement';
+import { anchorsOf, ANCHOR_MAX_HITS, ANCHOR_MAX_PAGES, assertNoOverlap, placeFields } from './field-placement';
 import type { PlacedField } from './field-schemas';
 import type { z } from 'zod';
 import type { ClientInfo } from '../audit/client';
@@ -78,8 +77,9 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
    * checked against the page count, anchors found on the worker pool in the text budget
    * of the signing page. Null without fields. Ownership was checked by the caller.
    */
-  async function placeRequestFields(body: z.output<typeof ZCreateSigningRequestSchema>, doc: { id: string; pages: number }, client: ClientInfo): Promise<PlacedField[] | null> {
-    if (!body.fields) return null;
+  async function placeRequestFields(principal: EsignPrincipal, body: z.output<typeof ZCreateSigningRequestSchema>, doc: { id: string; pages: number }): Promise<PlacedField[] | null> {
+    // An empty array is no fields: the block on the last page, as without it.
+    if (!body.fields || body.fields.length === 0) return null;
     if (body.role !== 'signer' && body.fields.length > 0) {
       throw new ValidationError([{ loc: ['body', 'fields'], msg: 'only a signer has fields (an approver and a cc are not stamped)', type: 'value_error' }]);
     }
@@ -88,7 +88,8 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
     if (needles.length > 0) {
       const original = await deps.files.read(storageKeys.original(doc.id));
       if (!original) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
-      found = await deps.pool.run('find-text', { pdf: original, needles, maxPages: ANCHOR_MAX_PAGES }, { timeoutMs: 20_000, client: ipClient(client) });
+      // Queued fairly under the caller's key, as the upload's inspection is.
+      found = await deps.pool.run('find-text', { pdf: original, needles, maxPages: ANCHOR_MAX_PAGES, maxHits: ANCHOR_MAX_HITS }, { timeoutMs: 20_000, client: `key:${principal.keyId}` });
     }
     return placeFields(body.fields, doc.pages, found);
   }
@@ -134,7 +135,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
         const seen = await repos.documents.find(body.document_id, now);
         if (!seen || seen.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
         if (seen.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
-        fields = await placeRequestFields(body, seen, client);
+        fields = await placeRequestFields(principal, body, seen);
       }
       const { request, emailId, eventIds } = await repos.transaction(async (tx) => {
         const doc = await tx.documents.lock(body.document_id, now);
