@@ -80,7 +80,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
   async function placeRequestFields(principal: EsignPrincipal, body: z.output<typeof ZCreateSigningRequestSchema>, doc: { id: string; pages: number }): Promise<PlacedField[] | null> {
     // An empty array is no fields: the block on the last page, as without it.
     if (!body.fields || body.fields.length === 0) return null;
-    if (body.role !== 'signer' && body.fields.length > 0) {
+    if (body.role !== 'signer') {
       throw new ValidationError([{ loc: ['body', 'fields'], msg: 'only a signer has fields (an approver and a cc are not stamped)', type: 'value_error' }]);
     }
     const needles = anchorsOf(body.fields);
@@ -146,7 +146,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
         }
         // The document's row lock orders this against the confirmations that release turns (release-next-order.ts).
         const siblings = await tx.requests.listForDocument(doc.id);
-        // Two recipients' fields must not overlap; a cancelled, declined or expired request's fields are never drawn.
+        // Two recipients' fields must not overlap; a cancelled or declined request's fields are never drawn.
         if (fields) assertNoOverlap(fields, siblings.filter((s) => s.fields && !['cancelled', 'declined'].includes(s.status)).map((s) => s.fields!));
         const status = initialStatus({ role: body.role, signingOrder: body.order }, siblings);
         const id = randomUUID();
