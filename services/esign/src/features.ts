@@ -174,7 +174,7 @@ export function createSigningFeatures(deps: {
     identity: deps.identity,
     pki: createLocalPki(deps.identity, clock),
     documents: documentsService,
-    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, record, links, reminderDefaults: settings.reminderDefaults, clock }),
+    requests: createSigningRequestsService({ repos: createUnitOfWork(db, withOutbox), jobs, publicUrl: config.publicUrl, sender: branding.sender, record, links, reminderDefaults: settings.reminderDefaults, files, pool: deps.pool, clock }),
     signee: createSigneeService({
       repos: createUnitOfWork(db, withOutbox),
       sender: branding.sender,

@@ -137,7 +137,7 @@ export interface paths {
         put?: never;
         /**
          * Create a signing request
-         * @description For a document of the caller's tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant's document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased. Additions (multi-party signing): `order` (1-50, default 1) and `role` (signer, approver, cc). A request whose lower orders are not all signed or approved is created `waiting`: no email is sent until its turn comes, then it becomes `pending`, the link is emailed and webhook `request_ready` fires. A cc gets no link (`signing_url: null`) and receives the completion copy. A client that sends neither field gets today's behaviour (`pending`, link emailed at once). A signer or approver cannot be added below an order that has already started (a request of a higher order pending, signed or approved): 409 ORDER_ALREADY_STARTED. A waiting request's validity (`expires_in_hours`) counts from its release, so `expires_at` moves then; if a lower order expires, the waiting requests are cancelled (`request_cancelled` with `reason: expired`) and their signees told.
+         * @description For a document of the caller's tenant. Emails the signee the personal link (ESIGN_PUBLIC_URL + /firma/firmar/{token}; the token is 32 random bytes, stored hashed). 404 for an unknown or another tenant's document, 409 DOCUMENT_FINALISED once the final PDF is built, 410 once erased. Additions (multi-party signing): `order` (1-50, default 1) and `role` (signer, approver, cc). A request whose lower orders are not all signed or approved is created `waiting`: no email is sent until its turn comes, then it becomes `pending`, the link is emailed and webhook `request_ready` fires. A cc gets no link (`signing_url: null`) and receives the completion copy. A client that sends neither field gets today's behaviour (`pending`, link emailed at once). A signer or approver cannot be added below an order that has already started (a request of a higher order pending, signed or approved): 409 ORDER_ALREADY_STARTED. A waiting request's validity (`expires_in_hours`) counts from its release, so `expires_at` moves then; if a lower order expires, the waiting requests are cancelled (`request_cancelled` with `reason: expired`) and their signees told. Addition (fields): `fields` places the signee's signature, initials, date, name, text fields and checkboxes on the document by `box` or by `anchor` text (found with mupdf); the answer lists where each landed (`fields[].resolved`). Without `fields`, the block on the last page as before.
          */
         post: operations["createSigningRequest"];
         delete?: never;
@@ -337,7 +337,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm and sign
-         * @description Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). A request whose turn has not come (status `waiting`) answers 409 NOT_YOUR_TURN here and on `/otp`; an approver's confirmation takes no image and answers `status: approved`; the last confirmation of an order releases the next order (its links are emailed, webhook `request_ready`). Then stamps the signee's block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B.
+         * @description Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). A request whose turn has not come (status `waiting`) answers 409 NOT_YOUR_TURN here and on `/otp`; an approver's confirmation takes no image and answers `status: approved`; the last confirmation of an order releases the next order (its links are emailed, webhook `request_ready`). Then stamps the signee's block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B. Addition (fields): `campos[<name>]` (form) or `campos` (JSON) carry the values of the request's text fields and checkboxes, checked before the code (422 `["body","campos",<name>]`, the code not used up), and each field is drawn in its box.
          */
         post: operations["confirmSignature"];
         delete?: never;
@@ -1992,6 +1992,312 @@ export interface components {
             expires_at: string;
             /** Format: date-time */
             created_at: string;
+            /** @description Only when the request has fields: each with its name and where it landed (`resolved`), so anchors can be checked (addition) */
+            fields?: components["schemas"]["PlacedField"][];
+        };
+        /**
+         * @example {
+         *       "name": "dni",
+         *       "type": "text",
+         *       "label": "DNI",
+         *       "required": true,
+         *       "max_length": 9,
+         *       "pattern": "[0-9]{8}[A-Z]",
+         *       "resolved": [
+         *         {
+         *           "page": 1,
+         *           "box": {
+         *             "x": 0.3,
+         *             "y": 0.25,
+         *             "w": 0.2,
+         *             "h": 0.03
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        PlacedField: {
+            name: string;
+            /** @enum {string} */
+            type: "signature" | "initials" | "date" | "name" | "text" | "checkbox";
+            label: string | null;
+            required: boolean;
+            max_length: number | null;
+            pattern: string | null;
+            /** @description Where it landed: page and box (fractions, origin top-left), one per page or match */
+            resolved: {
+                page: number;
+                box: {
+                    x: number;
+                    y: number;
+                    w: number;
+                    h: number;
+                };
+            }[];
+        };
+        Field: components["schemas"]["SignatureField"] | components["schemas"]["InitialsField"] | components["schemas"]["DateField"] | components["schemas"]["NameField"] | components["schemas"]["TextField"] | components["schemas"]["CheckboxField"];
+        /**
+         * @description The signee's signature image (drawn or typed) drawn in the box
+         * @example {
+         *       "type": "signature",
+         *       "page": "last",
+         *       "box": {
+         *         "x": 0.55,
+         *         "y": 0.8,
+         *         "w": 0.35,
+         *         "h": 0.1
+         *       }
+         *     }
+         */
+        SignatureField: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "signature";
+            /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
+            page?: number | "last" | "all";
+            box?: components["schemas"]["FieldBox"];
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
+            anchor?: string;
+            /** @description With `anchor`: a field over every match instead of the first */
+            anchor_all?: boolean;
+            /** @description With `anchor`: moves the field from the match's top-left corner, in fractions of the page */
+            offset?: {
+                x: number;
+                y: number;
+            };
+            /** @description With `anchor`: the field's size in fractions of the page (default: the match's box) */
+            size?: {
+                w: number;
+                h: number;
+            };
+            /** @description Unique in the request; default `campo_N`, N counting from 1 in the array */
+            name?: string;
+        };
+        /**
+         * @description A box in fractions 0-1 of the page's visible box (CropBox), origin top-left
+         * @example {
+         *       "x": 0.6,
+         *       "y": 0.82,
+         *       "w": 0.3,
+         *       "h": 0.08
+         *     }
+         */
+        FieldBox: {
+            x: number;
+            y: number;
+            w: number;
+            h: number;
+        };
+        /**
+         * @description The signee's initials (typed on the page, or taken from the name) set in the box
+         * @example {
+         *       "type": "initials",
+         *       "page": "all",
+         *       "box": {
+         *         "x": 0.86,
+         *         "y": 0.92,
+         *         "w": 0.1,
+         *         "h": 0.05
+         *       }
+         *     }
+         */
+        InitialsField: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "initials";
+            /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
+            page?: number | "last" | "all";
+            box?: components["schemas"]["FieldBox"];
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
+            anchor?: string;
+            /** @description With `anchor`: a field over every match instead of the first */
+            anchor_all?: boolean;
+            /** @description With `anchor`: moves the field from the match's top-left corner, in fractions of the page */
+            offset?: {
+                x: number;
+                y: number;
+            };
+            /** @description With `anchor`: the field's size in fractions of the page (default: the match's box) */
+            size?: {
+                w: number;
+                h: number;
+            };
+            /** @description Unique in the request; default `campo_N`, N counting from 1 in the array */
+            name?: string;
+        };
+        /**
+         * @description The signing date in the signee's language
+         * @example {
+         *       "type": "date",
+         *       "anchor": "Fecha:",
+         *       "offset": {
+         *         "x": 0.08,
+         *         "y": 0
+         *       },
+         *       "size": {
+         *         "w": 0.25,
+         *         "h": 0.025
+         *       }
+         *     }
+         */
+        DateField: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "date";
+            /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
+            page?: number | "last" | "all";
+            box?: components["schemas"]["FieldBox"];
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
+            anchor?: string;
+            /** @description With `anchor`: a field over every match instead of the first */
+            anchor_all?: boolean;
+            /** @description With `anchor`: moves the field from the match's top-left corner, in fractions of the page */
+            offset?: {
+                x: number;
+                y: number;
+            };
+            /** @description With `anchor`: the field's size in fractions of the page (default: the match's box) */
+            size?: {
+                w: number;
+                h: number;
+            };
+            /** @description Unique in the request; default `campo_N`, N counting from 1 in the array */
+            name?: string;
+        };
+        /**
+         * @description The signee's name as given in the request (or the masked address without one)
+         * @example {
+         *       "type": "name",
+         *       "page": 1,
+         *       "box": {
+         *         "x": 0.1,
+         *         "y": 0.3,
+         *         "w": 0.4,
+         *         "h": 0.03
+         *       }
+         *     }
+         */
+        NameField: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "name";
+            /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
+            page?: number | "last" | "all";
+            box?: components["schemas"]["FieldBox"];
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
+            anchor?: string;
+            /** @description With `anchor`: a field over every match instead of the first */
+            anchor_all?: boolean;
+            /** @description With `anchor`: moves the field from the match's top-left corner, in fractions of the page */
+            offset?: {
+                x: number;
+                y: number;
+            };
+            /** @description With `anchor`: the field's size in fractions of the page (default: the match's box) */
+            size?: {
+                w: number;
+                h: number;
+            };
+            /** @description Unique in the request; default `campo_N`, N counting from 1 in the array */
+            name?: string;
+        };
+        /**
+         * @description A value the signee types in, set in the box
+         * @example {
+         *       "type": "text",
+         *       "name": "dni",
+         *       "label": "DNI",
+         *       "page": 1,
+         *       "box": {
+         *         "x": 0.3,
+         *         "y": 0.25,
+         *         "w": 0.2,
+         *         "h": 0.03
+         *       },
+         *       "pattern": "[0-9]{8}[A-Z]",
+         *       "max_length": 9
+         *     }
+         */
+        TextField: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
+            /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
+            page?: number | "last" | "all";
+            box?: components["schemas"]["FieldBox"];
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
+            anchor?: string;
+            /** @description With `anchor`: a field over every match instead of the first */
+            anchor_all?: boolean;
+            /** @description With `anchor`: moves the field from the match's top-left corner, in fractions of the page */
+            offset?: {
+                x: number;
+                y: number;
+            };
+            /** @description With `anchor`: the field's size in fractions of the page (default: the match's box) */
+            size?: {
+                w: number;
+                h: number;
+            };
+            /** @description Unique in the request; default `campo_N`, N counting from 1 in the array */
+            name?: string;
+            /** @description What the signee is asked for, shown beside the input */
+            label: string;
+            /** @default true */
+            required: boolean;
+            /** @default 100 */
+            max_length: number;
+            /** @description RE2 syntax (linear time: no backreferences or lookaround), matched against the whole value */
+            pattern?: string;
+        };
+        /**
+         * @description A box the signee ticks; a tick (X) is drawn in the box when ticked
+         * @example {
+         *       "type": "checkbox",
+         *       "name": "acepta_rgpd",
+         *       "label": "Acepto el tratamiento de mis datos",
+         *       "required": true,
+         *       "anchor": "[ ]"
+         *     }
+         */
+        CheckboxField: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "checkbox";
+            /** @description 1-based page number, "last" or "all"; with `anchor` it limits the search to those pages (default: every page) */
+            page?: number | "last" | "all";
+            box?: components["schemas"]["FieldBox"];
+            /** @description Text found in the page text (mupdf structured text, exact: case counts); the field is placed over the first match */
+            anchor?: string;
+            /** @description With `anchor`: a field over every match instead of the first */
+            anchor_all?: boolean;
+            /** @description With `anchor`: moves the field from the match's top-left corner, in fractions of the page */
+            offset?: {
+                x: number;
+                y: number;
+            };
+            /** @description With `anchor`: the field's size in fractions of the page (default: the match's box) */
+            size?: {
+                w: number;
+                h: number;
+            };
+            /** @description Unique in the request; default `campo_N`, N counting from 1 in the array */
+            name?: string;
+            label: string;
+            /** @default false */
+            required: boolean;
         };
         SigningRequestStatus: {
             /** Format: uuid */
@@ -2050,6 +2356,12 @@ export interface components {
             reassign_reason: string | null;
             /** @description Requests of a lower order (every signer and approver, for a cc) not yet signed or approved (addition) */
             waiting_for: number;
+            /** @description Only when the request has fields: each with its name and where it landed (addition) */
+            fields?: components["schemas"]["PlacedField"][];
+            /** @description Only when the request has fields: what the signee filled in (text values, checkbox ticks) by field name; null until signed and after erasure (addition) */
+            field_values?: {
+                [key: string]: string | boolean;
+            } | null;
         };
         Signature: {
             /**
@@ -3226,6 +3538,8 @@ export interface operations {
                      * @enum {string}
                      */
                     role?: "signer" | "approver" | "cc";
+                    /** @description Where this signee signs, initials and fills in (at most 100). Without it, the signee's block goes on the last page as before */
+                    fields?: components["schemas"]["Field"][];
                 };
             };
         };
@@ -3302,7 +3616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No `authorization` header, or control characters in the input */
+            /** @description Invalid input; for `fields`, the field's index in `loc`: a box outside the page, a page beyond the document, an anchor not found, a name used twice, more than 100 fields, an overlap with another recipient's field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4019,6 +4333,12 @@ export interface operations {
                     firma_imagen_b64?: string | null;
                     /** @description Extension: the signee's name typed instead of drawn (at most 100 characters); set in an italic serif and stamped as the signature image. Ignored when `firma_imagen_b64` is sent; empty means none */
                     firma_nombre?: string;
+                    /** @description Extension (fields): the values of the request's text fields and checkboxes by field name; a form sends `campos[<name>]=…`, a checkbox `true` or `on` */
+                    campos?: {
+                        [key: string]: string | boolean;
+                    };
+                    /** @description Extension (fields): the initials set in every `initials` field (at most 10 characters); default the initials of the name */
+                    iniciales?: string;
                 };
             };
         };

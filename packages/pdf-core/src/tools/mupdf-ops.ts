@@ -2,7 +2,7 @@ import type * as Mupdf from 'mupdf/dist/mupdf';
 import { PdfInputError } from './errors';
 import { checkImages } from './image-checks';
 import { openPdf, type MupdfModule } from './mupdf-document';
-import type { EncryptionProbe, ExtractTextArgs, PdfCheck, ExtractedText, ImagesToPdfArgs, RenderArgs, RenderedPage } from './worker-protocol';
+import type { EncryptionProbe, ExtractTextArgs, FindTextArgs, FoundText, TextHit, PdfCheck, ExtractedText, ImagesToPdfArgs, RenderArgs, RenderedPage } from './worker-protocol';
 
 /**
  * General mupdf operations: render, images to PDF, encryption probe. Redaction has its own
@@ -118,6 +118,44 @@ export function extractText(mupdf: MupdfModule, args: ExtractTextArgs): Extracte
   }
   doc.destroy();
   return { pages, truncated };
+}
+
+/**
+ * Where each needle occurs (mupdf structured text search, exact: case counts), as boxes
+ * in fractions of the page's bounds (its visible box, rotation applied), origin top-left:
+ * the measure a field is placed in. A match that wraps onto a second line is the union of
+ * its quads.
+ */
+export function findText(mupdf: MupdfModule, args: FindTextArgs): FoundText {
+  const doc = openPdf(mupdf, args.pdf);
+  const count = doc.countPages();
+  const hits: TextHit[] = [];
+  const maxHits = args.maxHits ?? 2_000;
+  try {
+    for (let i = 0; i < Math.min(count, args.maxPages) && hits.length < maxHits; i++) {
+      const page = doc.loadPage(i);
+      const [x0, y0, x1, y1] = page.getBounds();
+      const width = x1 - x0;
+      const height = y1 - y0;
+      const stext = page.toStructuredText('preserve-whitespace');
+      args.needles.forEach((needle, n) => {
+        for (const quads of stext.search(needle, {})) {
+          const xs = quads.flatMap((q) => [q[0], q[2], q[4], q[6]]);
+          const ys = quads.flatMap((q) => [q[1], q[3], q[5], q[7]]);
+          const left = Math.max(x0, Math.min(...xs));
+          const top = Math.max(y0, Math.min(...ys));
+          const right = Math.min(x1, Math.max(...xs));
+          const bottom = Math.min(y1, Math.max(...ys));
+          if (hits.length < maxHits) hits.push({ needle: n, page: i + 1, box: { x: (left - x0) / width, y: (top - y0) / height, w: (right - left) / width, h: (bottom - top) / height } });
+        }
+      });
+      stext.destroy();
+      page.destroy();
+    }
+  } finally {
+    doc.destroy();
+  }
+  return { pages: count, hits };
 }
 
 const PAGE_SIZES: Record<ImagesToPdfArgs['pageSize'], [number, number]> = {

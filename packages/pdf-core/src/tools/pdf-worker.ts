@@ -9,7 +9,7 @@ import { logoPng } from '../images/logo-png';
 import { acceptPdf } from '../inspect/pdf-acceptance';
 import { renderLayout } from '../layout/render-layout';
 import { verifyPdfSignatures } from '../signing/verify';
-import { checkPdf, extractText, imagesToPdf, probeEncryption, renderPages, ResultTooLargeError } from './mupdf-ops';
+import { checkPdf, extractText, findText, imagesToPdf, probeEncryption, renderPages, ResultTooLargeError } from './mupdf-ops';
 import { redactPdf } from './mupdf-redact';
 import { stripOfficeLinks } from './office-links';
 import { numberPages, setMetadata, watermarkPdf } from './pdf-lib-ops';
@@ -54,6 +54,7 @@ const handlers: Handlers = {
   'verify-signatures': ({ pdf, ...options }) => verifyPdfSignatures(pdf, options),
   'render-layout': (args) => renderLayout(args),
   'extract-text': async (args) => extractText(await mupdf(), args),
+  'find-text': async (args) => findText(await mupdf(), args),
   'typed-name': async (args) => renderTypedName(await mupdf(), args),
   'logo-png': async (args) => logoPng(await mupdf(), args),
   'strip-office-links': (args) => stripOfficeLinks(args),

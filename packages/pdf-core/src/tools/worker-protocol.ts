@@ -129,6 +129,30 @@ export interface ExtractedText {
   truncated: boolean;
 }
 
+export interface FindTextArgs {
+  pdf: Uint8Array;
+  /** The strings looked for, each on every page read. */
+  needles: string[];
+  /** Pages searched at most, from the first. */
+  maxPages: number;
+  /** Matches answered at most, over every needle (default 2,000); the search stops there. */
+  maxHits?: number;
+}
+
+/** Where a needle was found: its page (1-based) and its box as fractions of the page's visible box, origin top-left. */
+export interface TextHit {
+  needle: number;
+  page: number;
+  box: { x: number; y: number; w: number; h: number };
+}
+
+export interface FoundText {
+  /** Pages in the document (every page, not only those searched). */
+  pages: number;
+  /** In page order, then in reading order within a page. */
+  hits: TextHit[];
+}
+
 export interface EncryptionProbe {
   method: string | null;
   pages: number | null;
@@ -159,6 +183,7 @@ export interface WorkerOps {
   'verify-signatures': { args: { pdf: Uint8Array } & VerifyPdfOptions; result: PdfVerification };
   'render-layout': { args: LayoutDocument; result: Uint8Array };
   'extract-text': { args: ExtractTextArgs; result: ExtractedText };
+  'find-text': { args: FindTextArgs; result: FoundText };
   'typed-name': { args: TypedNameArgs; result: Uint8Array };
   'logo-png': { args: LogoArgs; result: Uint8Array };
   'strip-office-links': { args: StripLinksArgs; result: StripLinksResult };

@@ -32,8 +32,8 @@ export function formatDate(date: Date, locale: PageLocale): string {
  * `accent`: a tenant's colour (`#rrggbb`, validated and contrast-checked by the branding
  * feature) for buttons; anything else is ignored, so no style text comes from a tenant.
  */
-export function renderPage(locale: PageLocale, title: string, nonce: string, body: string, script?: string, theme?: { accent: string | null }): string {
-  const accent = theme?.accent && /^#[0-9a-f]{6}$/.test(theme.accent) ? `:root{--accent:${theme.accent}}` : '';
+export function renderPage(locale: PageLocale, title: string, nonce: string, body: string, script?: string, theme?: { accent: string | null; css?: string }): string {
+  const accent = (theme?.accent && /^#[0-9a-f]{6}$/.test(theme.accent) ? `:root{--accent:${theme.accent}}` : '') + (theme?.css ?? '');
   return `<!doctype html>
 <html lang="${locale}">
 <head>

@@ -28,6 +28,8 @@ export interface CertificateData {
     level: string;
     tsaTime: Date | null;
     signedSha256: string;
+    /** What the signee filled in (text fields and checkboxes), in the request's field order. */
+    fields?: { name: string; label: string; value: string | boolean }[];
   }[];
   events: { at: Date; kind: string; email: string | null; ip: string | null; userAgent: string | null; documentSha256: string; details?: Record<string, unknown> | null }[];
   verificationUrl: string;
@@ -92,7 +94,11 @@ export async function appendAuditCertificate(doc: PDFDocument, data: Certificate
       line(`Aprobado / Approved: ${iso(s.signedAt)} (código y declaración / code and declaration)`, { indent: 10, size: 8.5, gap: 8 });
     } else {
       line(`Firmado / Signed: ${iso(s.signedAt)}   Nivel / Level: PAdES ${s.level}${s.tsaTime ? `   TSA: ${iso(s.tsaTime)}` : ''}`, { indent: 10, size: 8.5 });
-      line(`SHA-256 copia firmada / signed copy: ${s.signedSha256}`, { indent: 10, font: mono, size: 7.5, gap: 8 });
+      line(`SHA-256 copia firmada / signed copy: ${s.signedSha256}`, { indent: 10, font: mono, size: 7.5, gap: s.fields?.length ? 4 : 8 });
+      s.fields?.forEach((f, i) => {
+        const value = f.value === true ? 'Sí / Yes' : f.value === false ? 'No' : f.value || '-';
+        line(`${i === 0 ? 'Campos / Fields: ' : ''}${f.label} (${f.name}): ${value}`, { indent: i === 0 ? 10 : 20, size: 8.5, gap: i === s.fields!.length - 1 ? 8 : 4 });
+      });
     }
   }
   y -= 4;

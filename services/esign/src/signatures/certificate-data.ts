@@ -4,6 +4,12 @@ import type { SigningRequestRow } from '../signing-requests/repository';
 import type { appendAuditCertificate } from './audit-certificate';
 import type { SealMaterial } from './seal-files';
 import { COPY_ROLE } from '../signing-requests/rules';
+import type { FieldValues, PlacedField } from '../signing-requests/field-schemas';
+
+/** The text fields and checkboxes of a request with what was filled in, for the certificate. */
+function filledFields(fields: PlacedField[], values: FieldValues) {
+  return fields.filter((f) => f.type === 'text' || f.type === 'checkbox').map((f) => ({ name: f.name, label: f.label ?? f.name, value: values[f.name] ?? '' }));
+}
 
 export type CertificateEvents = Awaited<ReturnType<AuditRepository['listForDocument']>>;
 
@@ -43,6 +49,7 @@ export function certificateData(
         level: r.signatureLevel ?? '-',
         tsaTime: r.tsaTime,
         signedSha256: r.signedSha256 ?? '-',
+        ...(r.fields && r.fieldValues ? { fields: filledFields(r.fields, r.fieldValues) } : {}),
       })),
     events: events.map((e) => ({ at: e.occurredAt, kind: e.kind, email: e.email, ip: e.ip, userAgent: e.userAgent, documentSha256: e.documentSha256, details: e.details })),
     verificationUrl: `${seal.publicUrl}/verificar/${doc.id}`,

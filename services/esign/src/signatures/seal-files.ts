@@ -30,6 +30,8 @@ export async function stampOf(files: FileStore, request: SigningRequestRow, slot
     signedAt: request.signedAt!,
     requestId: request.id,
     image,
+    fields: request.fields,
+    values: request.fieldValues,
   };
 }
 

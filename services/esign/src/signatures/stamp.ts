@@ -1,6 +1,8 @@
 import type { SigneeLocale } from '../signing-requests/email-strings';
 import { StandardFonts, rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
 import { winAnsiText } from './winansi';
+import type { FieldValues, PlacedField } from '../signing-requests/field-schemas';
+import { drawFields, hasSignatureField } from './stamp-fields';
 
 /** The stamp's two fixed phrases in the request's language (WinAnsi letters only: the standard fonts draw them). */
 const STAMP_WORDS: Record<SigneeLocale, { signedBy: string; request: string }> = {
@@ -21,6 +23,9 @@ export interface StampData {
   requestId: string;
   /** The handwritten signature (validated PNG), if the signee drew one. */
   image: Buffer | null;
+  /** The request's fields and the values filled in (stamp-fields.ts); null for a request without fields. */
+  fields?: PlacedField[] | null;
+  values?: FieldValues | null;
 }
 
 const BLOCK_W = 250;
@@ -39,7 +44,16 @@ export async function drawStamps(doc: PDFDocument, stamps: StampData[]): Promise
   const page = doc.getPages()[doc.getPageCount() - 1]!;
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  for (const stamp of stamps) await drawStamp(doc, page, stamp, regular, bold);
+  // Without fields, exactly as before: only the block, only these two fonts.
+  const oblique = stamps.some((s) => s.fields) ? await doc.embedFont(StandardFonts.HelveticaOblique) : null;
+  for (const stamp of stamps) {
+    if (stamp.fields && oblique) {
+      const name = stamp.name ?? stamp.maskedEmail;
+      await drawFields(doc, { fields: stamp.fields, values: stamp.values ?? {}, locale: stamp.locale, name, signedAt: stamp.signedAt, image: stamp.image }, { regular, oblique });
+    }
+    // A signee with a signature field signs there; the block stays for one without.
+    if (!hasSignatureField(stamp.fields ?? null)) await drawStamp(doc, page, stamp, regular, bold);
+  }
 }
 
 async function drawStamp(doc: PDFDocument, page: PDFPage, stamp: StampData, regular: PDFFont, bold: PDFFont): Promise<void> {

@@ -18,6 +18,8 @@ import type { WebhookDelivery } from '../webhooks/delivery';
 import type { OutboxEvent } from '../webhooks/events-repository';
 import { dispatchWebhookEventsNow } from '../webhooks/publish';
 import { assertActive, type LinkLoader } from './link';
+import { INITIALS_KEY } from '../signing-requests/field-schemas';
+import { checkFieldValues } from './field-values';
 import { normaliseSignatureImage, parseSignatureImage, typedNameImage } from './signature-image';
 
 /**
@@ -34,6 +36,10 @@ export interface ConfirmInput {
   declarationAccepted: boolean;
   imageB64?: string;
   typedName?: string;
+  /** The values of the request's text fields and checkboxes by name (`campos`). */
+  fieldValues?: Record<string, string | boolean>;
+  /** Typed initials for the `initials` fields; default the initials of the name. */
+  initials?: string;
 }
 
 type Outcome =
@@ -82,6 +88,8 @@ export function createConfirmSignature(deps: {
     assertActive(current, now);
     // An approver approves with the code and the declaration only: no image, no stamp.
     const approver = current.role === 'approver';
+    // The fields' values are checked before the code: a missing or malformed value leaves the code usable.
+    const fieldValues = current.fields ? { ...checkFieldValues(current.fields, input.fieldValues), ...(input.initials ? { [INITIALS_KEY]: input.initials } : {}) } : null;
     const parsed = input.imageB64 && !approver ? parseSignatureImage(input.imageB64) : null;
     // A drawn signature wins; a typed name is set as an image of the pad's size (on a worker thread).
     const signatureKind = parsed ? 'drawn' : input.typedName ? 'typed' : null;
@@ -119,7 +127,7 @@ export function createConfirmSignature(deps: {
             const released = await deps.turns.release(tx, document, now);
             return { kind: 'approved', request: { ...request, ...approvedPatch }, outbox: [...outbox, ...released.outbox], emailIds: released.emailIds };
           }
-          const signed = await tx.requests.signIfUnchanged(request, { at: now, imageKey });
+          const signed = await tx.requests.signIfUnchanged(request, { at: now, imageKey, fieldValues });
           if (!signed) continue;
           // `otp_verified` then `signed`, in one insert (their ids follow that order).
           const outbox = await deps.record(tx, { kind: 'signed', at: now, request, document, client, signatureImage: signatureKind, signatureLevel: deps.signatureLevel });

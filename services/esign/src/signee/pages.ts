@@ -5,6 +5,8 @@ import type { SigneeLocale as Locale } from '../signing-requests/email-strings';
 import { SIGNEE_TEXT } from './page-strings';
 import type { SigningContext } from './service';
 import { SIGNATURE_PAD_SCRIPT } from './signature-pad-script';
+import { fieldInputs, fieldOutlines, fieldStyles } from './field-inputs';
+import { FIELD_TEXT } from './field-strings';
 
 /** The signee's page bodies. Strings: page-strings.ts; frame and style: html/page-shell.ts. */
 
@@ -18,7 +20,7 @@ const WIDTHS = [480, 960, 1440];
  * sized by `srcset` for the viewport, with width and height so nothing shifts while they
  * load, lazy after the first two.
  */
-function pageImages(ctx: SigningContext, base: string, t: (typeof SIGNEE_TEXT)[Locale]): string {
+function pageImages(ctx: SigningContext, base: string, t: (typeof SIGNEE_TEXT)[Locale], locale: Locale): string {
   const total = ctx.document.pages;
   const shown = Math.min(total, MAX_PAGES_SHOWN);
   const images = Array.from({ length: shown }, (_, i) => {
@@ -26,7 +28,10 @@ function pageImages(ctx: SigningContext, base: string, t: (typeof SIGNEE_TEXT)[L
     const size = ctx.document.pageSizes?.[i];
     const dims = size ? ` width="960" height="${Math.round((960 * size[1]) / size[0])}"` : '';
     const srcset = WIDTHS.map((w) => `${base}/paginas/${n}?ancho=${w} ${w}w`).join(', ');
-    return `<li><img src="${base}/paginas/${n}?ancho=960" srcset="${srcset}" sizes="(max-width: 52rem) 100vw, 50rem"${dims} loading="${n <= 2 ? 'eager' : 'lazy'}" decoding="async" alt="${escapeHtml(t.pageAlt(n, total))}"></li>`;
+    const img = `<img src="${base}/paginas/${n}?ancho=960" srcset="${srcset}" sizes="(max-width: 52rem) 100vw, 50rem"${dims} loading="${n <= 2 ? 'eager' : 'lazy'}" decoding="async" alt="${escapeHtml(t.pageAlt(n, total))}">`;
+    // With fields, each page image is framed and its fields outlined over it (field-inputs.ts).
+    const fields = ctx.request.fields;
+    return fields ? `<li><div class="page-frame">${img}${fieldOutlines(fields, n, total, locale)}</div></li>` : `<li>${img}</li>`;
   });
   const more = total > shown ? `<p class="hint">${escapeHtml(t.morePages(shown, total))}</p>` : '';
   return `<ol class="pages" aria-label="${escapeHtml(t.frameTitle(ctx.document.title ?? ctx.document.filename))}">${images.join('')}</ol>${more}`;
@@ -47,7 +52,9 @@ function documentText(ctx: SigningContext, t: (typeof SIGNEE_TEXT)[Locale]): str
 }
 
 /** The field an error code concerns: its message is shown next to it, and the summary links there. */
-const ERROR_FIELD: Record<string, 'declaration_accepted' | 'code' | 'firma_nombre' | 'doc-h'> = {
+const ERROR_FIELD: Record<string, 'declaration_accepted' | 'code' | 'firma_nombre' | 'doc-h' | 'campos-h'> = {
+  field_required: 'campos-h',
+  field_invalid: 'campos-h',
   declaration_required: 'declaration_accepted',
   DOCUMENT_NOT_VIEWED: 'doc-h',
   OTP_RATE_LIMITED: 'code',
@@ -96,7 +103,7 @@ export function renderSigningPage(ctx: SigningContext, options: { locale: Locale
   if (ctx.status === 'cancelled') return renderMessagePage(locale, nonce, t.cancelledTitle, t.cancelledBody);
   if (request.lockedAt) return renderMessagePage(locale, nonce, t.lockedTitle, t.lockedBody);
 
-  const errorText = options.error ? t.errors[options.error] : undefined;
+  const errorText = options.error ? (t.errors[options.error] ?? (FIELD_TEXT[locale].errors as Record<string, string>)[options.error]) : undefined;
   const error = errorText && options.error === 'INVALID_OTP' ? `${errorText} ${t.attemptsLeft(otpAttemptsLeft(request))}` : errorText;
   const errorField = error ? (ERROR_FIELD[options.error!] ?? null) : null;
   // The message beside its field, tied to it for screen readers; the top alert links to it.
@@ -120,7 +127,7 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
 <section aria-labelledby="doc-h">
   <h2 id="doc-h" tabindex="-1">${escapeHtml(t.step1)}</h2>
   ${inline('doc-h')}
-  ${pageImages(ctx, base, t)}
+  ${pageImages(ctx, base, t, locale)}
   <p><a href="${base}/documento" target="_blank" rel="noopener">${escapeHtml(t.open)}</a></p>
   ${documentText(ctx, t)}
 </section>
@@ -157,6 +164,7 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
       <p class="hint" id="typed-help">${escapeHtml(t.typedHelp)}</p>
     </div>
   </section>`}
+  ${request.fields ? fieldInputs(request.fields, document.pages, locale, errorField === 'campos-h' ? { id: 'campos-h', text: error! } : null) : ''}
   <div class="row"><button type="submit">${escapeHtml(request.role === 'approver' ? t.approve : t.sign)}</button></div>
 </form>
 <form id="rechazar" method="post" action="${base}/rechazar${escapeHtml(keep)}">
@@ -171,5 +179,5 @@ ${request.message ? `<section aria-labelledby="msg-h"><h2 id="msg-h">${escapeHtm
   </section>
 </form>
 </main>`;
-  return renderPage(locale, `${title}`, nonce, body, SIGNATURE_PAD_SCRIPT, { accent: ctx.brand.accentColor });
+  return renderPage(locale, `${title}`, nonce, body, SIGNATURE_PAD_SCRIPT, { accent: ctx.brand.accentColor, ...(request.fields ? { css: fieldStyles(request.fields) } : {}) });
 }

@@ -71,3 +71,27 @@ export function withOrigen(url: string, origen: string | undefined): string {
   const [head, fragment] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
   return `${head}${head.includes('?') ? '&' : '?'}origen=${encodeURIComponent(origen)}${fragment}`;
 }
+
+const BRACKETED = /^campos\[([a-z0-9_]{1,40})\]$/;
+
+/**
+ * A form sends the fields' values as `campos[<name>]=…` (the urlencoded parser is not
+ * extended): gathered here into `campos`, as a JSON body sends them. At most 100 of them.
+ */
+export function gatherFormFields(req: Request, _res: Response, next: () => void): void {
+  const body = req.body as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object' && !Array.isArray(body) && req.is('application/x-www-form-urlencoded')) {
+    const campos: Record<string, unknown> = {};
+    let n = 0;
+    for (const [key, value] of Object.entries(body)) {
+      const match = BRACKETED.exec(key);
+      if (!match || n >= 100) continue;
+      // A repeated name (a hidden input before its checkbox) counts its last value.
+      campos[match[1]!] = Array.isArray(value) ? value.at(-1) : value;
+      delete body[key];
+      n++;
+    }
+    if (n > 0) body.campos = campos;
+  }
+  next();
+}

@@ -10,7 +10,7 @@ import { renderNotFound, renderSigningPage } from './pages';
 import { ZConfirmBodySchema, ZConfirmedSchema, ZEmbedQuerySchema, ZOtpBodySchema, ZOtpSentSchema, ZPageImageParamsSchema, ZPageImageQuerySchema, ZSigningPageQuerySchema, ZTokenParamsSchema, type TConfirmed } from './schemas';
 import type { PageImageWidth, SigneeService } from './service';
 import { partyRoutes } from './party-routes';
-import { jsonOrPageFlow, pdfHeaders, PDF } from './route-helpers';
+import { gatherFormFields, jsonOrPageFlow, pdfHeaders, PDF } from './route-helpers';
 import { carriedOrigin, embedEvents, eventOrigin, framePolicy, withEmbedScript } from './embed';
 
 const TAGS = ['signee'];
@@ -150,14 +150,14 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
     operationId: 'confirmSignature',
     summary: 'Confirm and sign',
     description:
-      'Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). A request whose turn has not come (status `waiting`) answers 409 NOT_YOUR_TURN here and on `/otp`; an approver\'s confirmation takes no image and answers `status: approved`; the last confirmation of an order releases the next order (its links are emailed, webhook `request_ready`). Then stamps the signee\'s block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B.',
+      'Takes `application/x-www-form-urlencoded` (interface §4.1) or JSON: `otp_code`, `declaration_accepted`, optional `firma_imagen_b64`. Answers 200 JSON; only a form post whose `Accept` prefers `text/html` (a browser without JavaScript) gets a 303 to the page instead. Verifies the declaration, the optional handwritten PNG (`firma_imagen_b64`, at most 512 KiB and 2000×1000 pixels, decoded off the request thread) and the code (constant time; the fifth wrong code locks the request: 423). Of two concurrent confirmations exactly one signs (the other gets 409 ALREADY_SIGNED). A request whose turn has not come (status `waiting`) answers 409 NOT_YOUR_TURN here and on `/otp`; an approver\'s confirmation takes no image and answers `status: approved`; the last confirmation of an order releases the next order (its links are emailed, webhook `request_ready`). Then stamps the signee\'s block on the last page and seals it (PAdES; B-T with TSA_URL). If the TSA fails, the request is signed and `signature.status` stays `sealing` while a worker retries: never a silent B-B. Addition (fields): `campos[<name>]` (form) or `campos` (JSON) carry the values of the request\'s text fields and checkboxes, checked before the code (422 `["body","campos",<name>]`, the code not used up), and each field is drawn in its box.',
     tags: TAGS,
     security: [],
     params: ZTokenParamsSchema,
     query: ZEmbedQuerySchema,
     body: ZConfirmBodySchema,
     bodyContentType: 'application/x-www-form-urlencoded',
-    before: [forms],
+    before: [forms, gatherFormFields],
     responses: {
       200: { description: 'Signed', content: { 'application/json': { schema: ZConfirmedSchema } } },
       303: { description: 'Only for a form post whose Accept prefers text/html: to the success page' },
@@ -180,6 +180,8 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
               declarationAccepted: body.declaration_accepted,
               imageB64: body.firma_imagen_b64 || undefined,
               typedName: body.firma_nombre || undefined,
+              fieldValues: body.campos,
+              initials: body.iniciales || undefined,
             },
             clientOf(req),
           );

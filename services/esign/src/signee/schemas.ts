@@ -1,6 +1,7 @@
 import { SIGNEE_LOCALES } from '../signing-requests/email-strings';
 import { z } from 'zod';
 import { ZSignatureSchema } from '../signing-requests/schemas';
+import { FIELD_NAME } from '../signing-requests/field-schemas';
 
 const TRUE_WORDS = new Set(['true', 'on', '1', 'yes']);
 const FALSE_WORDS = new Set(['false', 'off', '0', 'no']);
@@ -71,6 +72,16 @@ export const ZConfirmBodySchema = z.object({
     .max(100)
     .optional()
     .describe('Extension: the signee\'s name typed instead of drawn (at most 100 characters); set in an italic serif and stamped as the signature image. Ignored when `firma_imagen_b64` is sent; empty means none'),
+  campos: z
+    .record(z.string().regex(FIELD_NAME), z.union([z.string().max(1000), z.boolean()]))
+    .optional()
+    .describe('Extension (fields): the values of the request\'s text fields and checkboxes by field name; a form sends `campos[<name>]=…`, a checkbox `true` or `on`'),
+  iniciales: z
+    .string()
+    .trim()
+    .max(10)
+    .optional()
+    .describe('Extension (fields): the initials set in every `initials` field (at most 10 characters); default the initials of the name'),
 });
 
 export const ZConfirmedSchema = z

@@ -42,6 +42,8 @@ export function statusRecord(row: SigningRequestRow, now: Date, siblings: Signin
     reassigned_from: row.reassignedFrom,
     reassign_reason: row.reassignReason,
     waiting_for: waitingFor(row, siblings),
+    // Only for a request created with fields: a request without keeps its record as it was.
+    ...(row.fields ? { fields: row.fields, field_values: row.fieldValues } : {}),
   };
 }
 

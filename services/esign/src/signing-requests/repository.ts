@@ -4,6 +4,7 @@ import { preparedQuery, UNNAMED } from '../db/prepared';
 import { COPY_ROLE, EXPIRY, WAITING } from './rules';
 import { blockedByExpirySql, effectiveStatusSql, expiryDueSql, readyToFinaliseSql, stillPendingSql, waitingForSql } from './status-sql';
 import { signingRequests } from './tables';
+import type { FieldValues } from './field-schemas';
 
 export type SigningRequestRow = typeof signingRequests.$inferSelect;
 export type SigningRequestPatch = Partial<typeof signingRequests.$inferInsert>;
@@ -47,6 +48,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
         sealStatus: 'sealing',
         signatureImageKey: sql`${sql.placeholder('imageKey')}`,
         hasSignatureImage: sql`${sql.placeholder('hasImage')}::boolean`,
+        fieldValues: sql`${sql.placeholder('fieldValues')}::jsonb`,
       })
       .where(unchangedSince(sql.placeholder('id'), sql.placeholder('otpHash'), sql.placeholder('failures')))
       .returning({ ...getTableColumns(signingRequests), position: POSITION })
@@ -182,7 +184,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
      * Signs the request if it is still as `seen` (unchangedSince): the signed row and its
      * stamp slot, or null when another step changed it first.
      */
-    async signIfUnchanged(seen: SeenRequest, signed: { at: Date; imageKey: string | null }): Promise<{ row: SigningRequestRow; position: number } | null> {
+    async signIfUnchanged(seen: SeenRequest, signed: { at: Date; imageKey: string | null; fieldValues?: FieldValues | null }): Promise<{ row: SigningRequestRow; position: number } | null> {
       const [updated] = await signedNow({
         id: seen.id,
         otpHash: seen.otpHash,
@@ -190,6 +192,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
         signedAt: signed.at.toISOString(),
         imageKey: signed.imageKey,
         hasImage: signed.imageKey !== null,
+        fieldValues: signed.fieldValues ? JSON.stringify(signed.fieldValues) : null,
       });
       if (!updated) return null;
       const { position, ...row } = updated;
@@ -276,6 +279,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
           reassignedFrom: sql`case when ${signingRequests.reassignedFrom} is null then null else '[suprimido]' end`,
           reassignReason: sql`case when ${signingRequests.reassignReason} is null then null else '[suprimido]' end`,
           declineReason: sql`case when ${signingRequests.declineReason} is null then null else '[suprimido]' end`,
+          fieldValues: null,
           cancelReason: sql`case when ${signingRequests.cancelReason} is null or ${signingRequests.cancelReason} = 'declined' then ${signingRequests.cancelReason} else '[suprimido]' end`,
         })
         .where(eq(signingRequests.documentId, documentId))

@@ -1,5 +1,6 @@
 import { SIGNEE_LOCALES } from './email-strings';
 import { z } from 'zod';
+import { ZFieldsSchema, ZPlacedFieldSchema } from './field-schemas';
 import { MAX_ORDER, REQUEST_ROLES, REQUEST_STATUSES } from './rules';
 
 /** A reminder every N hours while a request is pending: 0 for none, otherwise at least 24 (at most 30 days). */
@@ -32,6 +33,7 @@ export const ZCreateSigningRequestSchema = z.object({
     .enum(REQUEST_ROLES)
     .default('signer')
     .describe('signer (default: signs, stamped on the PDF); approver (code and declaration, no image, no stamp: status `approved`); cc (no link, no action: receives the completion copy)'),
+  fields: ZFieldsSchema.optional(),
 }).openapi({
   example: { document_id: '3f2b8c1e-9a4d-4e6f-8b2a-1c5d7e9f0a3b', signee_email: 'ana.garcia@example.org', signee_name: 'Ana García', expires_in_hours: 72, locale: 'es' },
 });
@@ -46,6 +48,7 @@ export const ZCreatedSigningRequestSchema = z
     role: z.enum(REQUEST_ROLES).describe('Role (addition)'),
     expires_at: z.iso.datetime(),
     created_at: z.iso.datetime(),
+    fields: z.array(ZPlacedFieldSchema).optional().describe('Only when the request has fields: each with its name and where it landed (`resolved`), so anchors can be checked (addition)'),
   })
   .openapi('CreatedSigningRequest', {
     example: {
@@ -99,6 +102,12 @@ export const ZSigningRequestStatusSchema = z
     reassigned_from: z.string().nullable().describe('The previous signee\'s address, masked, after a reassignment (addition)'),
     reassign_reason: z.string().nullable().describe('The reason (`motivo`) given with the last reassignment, or null (addition; `[suprimido]` after erasure)'),
     waiting_for: z.number().int().describe('Requests of a lower order (every signer and approver, for a cc) not yet signed or approved (addition)'),
+    fields: z.array(ZPlacedFieldSchema).optional().describe('Only when the request has fields: each with its name and where it landed (addition)'),
+    field_values: z
+      .record(z.string(), z.union([z.string(), z.boolean()]))
+      .nullable()
+      .optional()
+      .describe('Only when the request has fields: what the signee filled in (text values, checkbox ticks) by field name; null until signed and after erasure (addition)'),
   })
   .openapi('SigningRequestStatus');
 

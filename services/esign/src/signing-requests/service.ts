@@ -1,5 +1,9 @@
-import { ConflictError, GoneError, NotFoundError } from '../errors';
+import { ConflictError, GoneError, NotFoundError, ValidationError } from '../errors';
+import type { PdfWorkerPool } from '@firma-riesgo/pdf-core';
 import type { JobEnqueuer } from '@firma-riesgo/service-kit';
+import { storageKeys, type FileStore } from '../storage/file-store';
+import { anchorsOf, ANCHOR_MAX_HITS, ANCHOR_MAX_PAGES, assertNoOverlap, placeFields } from './field-placement';
+import type { PlacedField } from './field-schemas';
 import type { z } from 'zod';
 import type { ClientInfo } from '../audit/client';
 import type { UnitOfWork } from '../db/unit-of-work';
@@ -51,6 +55,9 @@ export interface SigningRequestsDeps {
   links: LinkSealer;
   /** The tenant's reminder defaults (tenant settings), for a request that does not set its own. */
   reminderDefaults: (tenantId: string) => Promise<{ reminderEveryHours: number; reminderMax: number }>;
+  /** The document's original and the worker threads that find anchors in it (`fields`). */
+  files: Pick<FileStore, 'read'>;
+  pool: Pick<PdfWorkerPool, 'run'>;
   clock?: () => Date;
 }
 
@@ -66,6 +73,28 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
 
   const reassignRequest = createReassignRequest({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, record: deps.record, links: deps.links, clock });
   const reminders = createSendReminders({ repos, jobs: deps.jobs, publicUrl: deps.publicUrl, sender: deps.sender, links: deps.links, record: deps.record, clock });
+  /**
+   * The request's fields resolved against its document (field-placement.ts): page numbers
+   * checked against the page count, anchors found on the worker pool in the text budget
+   * of the signing page. Null without fields. Ownership was checked by the caller.
+   */
+  async function placeRequestFields(principal: EsignPrincipal, body: z.output<typeof ZCreateSigningRequestSchema>, doc: { id: string; pages: number }): Promise<PlacedField[] | null> {
+    // An empty array is no fields: the block on the last page, as without it.
+    if (!body.fields || body.fields.length === 0) return null;
+    if (body.role !== 'signer') {
+      throw new ValidationError([{ loc: ['body', 'fields'], msg: 'only a signer has fields (an approver and a cc are not stamped)', type: 'value_error' }]);
+    }
+    const needles = anchorsOf(body.fields);
+    let found = null;
+    if (needles.length > 0) {
+      const original = await deps.files.read(storageKeys.original(doc.id));
+      if (!original) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
+      // Queued fairly under the caller's key, as the upload's inspection is.
+      found = await deps.pool.run('find-text', { pdf: original, needles, maxPages: ANCHOR_MAX_PAGES, maxHits: ANCHOR_MAX_HITS }, { timeoutMs: 20_000, client: `key:${principal.keyId}` });
+    }
+    return placeFields(body.fields, doc.pages, found);
+  }
+
   const expiry = createExpireDue({ repos, record: deps.record, sender: deps.sender, jobs: deps.jobs });
   const turns = createSigningTurns({ record: deps.record, sender: deps.sender, links: deps.links, publicUrl: deps.publicUrl });
   const voidRequest = createVoidRequest({ repos, jobs: deps.jobs, sender: deps.sender, record: deps.record, turns, clock });
@@ -105,6 +134,14 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
       const link = newLinkToken();
       const expiresAt = new Date(now.getTime() + body.expires_in_hours * 3600_000);
       const signingUrl = `${deps.publicUrl}/firma/firmar/${link.token}`;
+      // Placed before the transaction (anchors cost a worker job), against the document as read now; the lock below checks it again.
+      let fields: PlacedField[] | null = null;
+      if (body.fields) {
+        const seen = await repos.documents.find(body.document_id, now);
+        if (!seen || seen.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
+        if (seen.erasedAt) throw new GoneError('The document was erased', 'DOCUMENT_ERASED');
+        fields = await placeRequestFields(principal, body, seen);
+      }
       const { request, emailId, eventIds } = await repos.transaction(async (tx) => {
         const doc = await tx.documents.lock(body.document_id, now);
         if (!doc || doc.tenantId !== principal.tenantId) throw new NotFoundError('Document not found', 'DOCUMENT_NOT_FOUND');
@@ -118,6 +155,8 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
         if (undercut !== null) {
           throw new ConflictError(`Order ${undercut} of this document has already started; a new request needs order ${undercut} or higher`, 'ORDER_ALREADY_STARTED');
         }
+        // Two recipients' fields must not overlap; a cancelled or declined request's fields are never drawn.
+        if (fields) assertNoOverlap(fields, siblings.filter((s) => s.fields && !['cancelled', 'declined'].includes(s.status)).map((s) => s.fields!));
         const status = initialStatus({ role: body.role, signingOrder: body.order }, siblings);
         const id = randomUUID();
         const request = await tx.requests.insert({
@@ -139,6 +178,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
           tokenHash: link.hash,
           expiresAt,
           createdAt: now,
+          fields,
         });
         const email = signingLinkEmail({
           locale: body.locale,
@@ -169,6 +209,7 @@ export function createSigningRequestsService(deps: SigningRequestsDeps) {
         role: request.role,
         expires_at: request.expiresAt.toISOString(),
         created_at: request.createdAt.toISOString(),
+        ...(request.fields ? { fields: request.fields } : {}),
       };
     },
 

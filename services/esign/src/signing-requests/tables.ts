@@ -1,5 +1,6 @@
 import { SIGNEE_LOCALES } from './email-strings';
-import { boolean, customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { FieldValues, PlacedField } from './field-schemas';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -76,6 +77,10 @@ export const signingRequests = pgTable(
     lastReminderAt: timestamp('last_reminder_at', { withTimezone: true }),
     nextReminderAt: timestamp('next_reminder_at', { withTimezone: true }),
     expiryWarnedAt: timestamp('expiry_warned_at', { withTimezone: true }),
+    /** Where the signee signs, initials and fills in (field-placement.ts), resolved at creation; null: the block on the last page. */
+    fields: jsonb('fields').$type<PlacedField[]>(),
+    /** The values the signee filled in, by field name, written with the signature; erased with the document. */
+    fieldValues: jsonb('field_values').$type<FieldValues>(),
   },
   (t) => [index('signing_requests_document_idx').on(t.documentId, t.createdAt), index('signing_requests_tenant_idx').on(t.tenantId)],
 );
