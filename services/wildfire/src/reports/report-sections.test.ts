@@ -269,6 +269,8 @@ describe('monthly report: chart, decisions and ecosystem', () => {
     });
     const pages = await pdfPages(await pdfOf(await token('test'), { municipio_id: '28079', periodo: '2025-07' }));
     expect(flat(pages)).toContain('Datos: SINTÉTICOS de prueba (perfil determinista del municipio)');
+    // No province map: it would compute the synthetic series of the whole province.
+    expect(flat(pages)).not.toContain('Anexo: mapa de la provincia');
   });
 });
 
