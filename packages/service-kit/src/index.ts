@@ -16,3 +16,4 @@ export * from './storage';
 export * from './disposal-stack';
 export * from './service-config';
 export * from './service-lifecycle';
+export * from './key-file';

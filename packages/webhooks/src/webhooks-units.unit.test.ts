@@ -38,16 +38,23 @@ describe('webhook secrets', () => {
     expect(ours).toBe(new Webhook(secret).sign('msg_1', at, body));
   });
 
-  it('stores secrets encrypted under WEBHOOK_SECRET_KEY, and refuses to open them without it', () => {
+  it('stores secrets encrypted under the first key, opens them with any of its keys, and refuses them without the right one', () => {
     const key = Buffer.alloc(32, 7);
+    const own = Buffer.alloc(32, 9);
     const secret = newWebhookSecret();
     const stored = createSecretBox(key).seal(secret);
     expect(stored).toMatch(/^enc:v1:/);
     expect(stored).not.toContain(secret.slice(6));
     expect(createSecretBox(key).open(stored)).toBe(secret);
-    expect(() => createSecretBox(undefined).open(stored)).toThrow('WEBHOOK_SECRET_KEY is not set');
-    expect(() => createSecretBox(Buffer.alloc(32, 8)).open(stored)).toThrow();
-    expect(createSecretBox(undefined).seal(secret)).toBe(`raw:${secret}`);
+    expect(() => createSecretBox(Buffer.alloc(32, 8)).open(stored)).toThrow('does not open with the service');
+    // Sealed under the service's own key, then the operator configures one: both open, new ones go under the configured key.
+    const underOwn = createSecretBox(own).seal(secret);
+    const both = createSecretBox([key, own]);
+    expect([both.open(underOwn), both.open(stored)]).toEqual([secret, secret]);
+    expect(createSecretBox(key).open(both.seal(secret))).toBe(secret);
+    // A row an earlier version stored as it was still reads; nothing new is stored so.
+    expect(both.open(`raw:${secret}`)).toBe(secret);
+    expect(() => createSecretBox([])).toThrow('32-byte keys');
   });
 
   it('refuses a stored secret whose GCM tag was cut short (a 4-byte tag would be forgeable)', () => {

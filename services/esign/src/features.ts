@@ -142,7 +142,8 @@ export function createSigningFeatures(deps: {
     outbox: outboxTable,
   };
 
-  const secrets = createSecretBox(config.webhooks.secretKey);
+  // Under WEBHOOK_SECRET_KEY when set, else the at-rest key's `webhook` subkey; either opens what the other sealed.
+  const secrets = createSecretBox(config.webhooks.secretKey ? [config.webhooks.secretKey, deps.atRest.webhook] : [deps.atRest.webhook]);
   const webhookRepos = { webhooks: createWebhooksRepository(db), events: createWebhookEventsRepository(db), deliveries: createWebhookDeliveriesRepository(db) };
   const webhookDelivery = createWebhookDelivery({
     ...webhookRepos,

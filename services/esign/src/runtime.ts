@@ -17,7 +17,6 @@ import { loadAtRestKeys } from './at-rest/keys';
 import { createMailService, type MailService } from './mail/service';
 import { createToolsContext, type ToolsContext } from './tools/context';
 import { createSigningFeatures, type SigningFeatures } from './features';
-import { RAW_SECRETS_WARNING } from '@firma-riesgo/webhooks';
 import { loadSealIdentity } from './signatures/seal-identity';
 import { createResumeInterruptedWork } from './recovery/resume-interrupted-work';
 import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type ContractTemplate } from './contracts/template-catalogue';
@@ -88,7 +87,6 @@ async function composeEsign(
   // Loaded at start-up so a bad SIGNING_P12_PATH, password or SIGNING_IDENTITY_KEY stops the process at once.
   const identity = await loadSealIdentity(config, database.db, logger);
   const atRest = await loadAtRestKeys(config.atRest, logger);
-  if (!config.webhooks.secretKey && role !== 'cli') logger.warn(RAW_SECRETS_WARNING);
   // Workers start on first use, so a role that never decodes an image or runs a tool
   // never starts one.
   const tools = await life.open(

@@ -275,11 +275,13 @@ export function createAlertFeatures(deps: {
   version: string;
   clock: () => Date;
   logger: Logger;
+  /** The keys the webhook secrets are sealed under: the configured WILDFIRE_WEBHOOK_SECRET_KEY first, if any, then the one kept under DATA_DIR. */
+  webhookKeys: readonly Buffer[];
 }) {
   const { config, data, clock } = deps;
   const repo = createAlertsRepository(deps.database.db);
   const webhooks = config.alerts.webhooks;
-  const secrets = createSecretBox(webhooks.secretKey, 'WILDFIRE_WEBHOOK_SECRET_KEY');
+  const secrets = createSecretBox(deps.webhookKeys, 'WILDFIRE_WEBHOOK_SECRET_KEY');
   const logger = deps.logger.child({ component: 'alerts' });
   const delivery = createAlertDelivery({
     repo,

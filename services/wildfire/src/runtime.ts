@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import type { SigningIdentity } from '@firma-riesgo/pdf-core';
-import { createLogger, createMetrics, runIfUnlocked, startService, type JobsRuntime, type Logger, type ProcessRole, type ServiceLifecycle, type ServiceRuntime, type StartedService } from '@firma-riesgo/service-kit';
+import { createLogger, createMetrics, loadOrCreateKeyFile, runIfUnlocked, startService, type JobsRuntime, type Logger, type ProcessRole, type ServiceLifecycle, type ServiceRuntime, type StartedService } from '@firma-riesgo/service-kit';
 import { Gauge } from 'prom-client';
 import { todayInSpain } from './calendar';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
 import { createAlertFeatures, createDataFeatures, createReportFeatures, type AlertFeatures, type DataFeatures } from './features';
 import type { AlertsService } from './alerts/service';
-import { rawSecretsWarning } from '@firma-riesgo/webhooks';
 import { WILDFIRE_QUEUE, wildfireJobHandlers, wildfireJobs, wildfireSchedules, type WildfireJobs } from './jobs/registry';
 import type { ReportGenerationQueue } from './reports/jobs';
 import type { ReportSchedules } from './reports/report-schedules';
@@ -154,7 +153,14 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   // The requests served since the last flush reach account_usage before the process stops.
   life.defer('usage counters', () => limits.close().catch((err: unknown) => logger.warn({ err }, 'could not flush the usage counters at shutdown')));
 
+  // Webhook secrets are never stored in clear: under WILDFIRE_WEBHOOK_SECRET_KEY, else a key kept under DATA_DIR (which one instance cannot share with another).
+  const ownWebhookKey = await loadOrCreateKeyFile(join(config.dataDir, 'wildfire', 'secrets', 'webhook.key'), 'WILDFIRE_WEBHOOK_SECRET_KEY', logger);
+  const webhookKeys = config.alerts.webhooks.secretKey ? [config.alerts.webhooks.secretKey, ownWebhookKey] : [ownWebhookKey];
+  if (!config.alerts.webhooks.secretKey && config.databaseUrl && life.role !== 'cli') {
+    logger.warn('WILDFIRE_WEBHOOK_SECRET_KEY is not set: alert webhook secrets are sealed under this instance\'s key file (DATA_DIR/wildfire/secrets/webhook.key), which other instances sharing the database do not have; set the same 32-byte base64 key on every instance (see the README, Alerts)');
+  }
   alerting = createAlertFeatures({
+    webhookKeys,
     config,
     database,
     data,
@@ -164,7 +170,6 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
     clock,
     logger,
   });
-  if (!config.alerts.webhooks.secretKey && life.role !== 'cli') logger.warn(rawSecretsWarning('WILDFIRE_WEBHOOK_SECRET_KEY'));
   const alertFeatures = alerting;
 
   const jobs: JobsRuntime<WildfireJobs> = life.queue({

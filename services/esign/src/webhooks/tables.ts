@@ -4,7 +4,7 @@ import type { WebhookEventType } from './event-types';
 
 /**
  * A tenant's webhook endpoint. The signing secret is stored so the service can sign
- * (`secrets.ts`: AES-256-GCM under WEBHOOK_SECRET_KEY, or as is without it); during a
+ * (packages/webhooks `secrets.ts`: AES-256-GCM under WEBHOOK_SECRET_KEY, or the at-rest key's `webhook` subkey without it); during a
  * rotation the previous secret signs too until `previous_secret_expires_at`.
  */
 export const webhooks = pgTable(

@@ -46,9 +46,14 @@ describe('webhook URLs a tenant may not register', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|::1|loopback/);
   });
 
-  it('warns once at start-up that webhook secrets are stored unencrypted without WEBHOOK_SECRET_KEY', () => {
-    const warnings = logs.lines.filter((line) => line.includes('WEBHOOK_SECRET_KEY is not set'));
-    expect(warnings).toHaveLength(1);
-    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40 });
+  it('stores the signing secret encrypted even without WEBHOOK_SECRET_KEY (under the at-rest key), and says nothing of storing it in clear', async () => {
+    const res = await request(rt.server!).post('/firma/webhooks').set('authorization', key).send({ url: 'https://8.8.8.8/hook' });
+    expect(res.status).toBe(201);
+    const secret = res.body.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const { rows } = await rt.database.pool.query<{ secret: string }>('select secret from webhooks where id = $1', [res.body.webhook_id ?? res.body.id]);
+    expect(rows[0]!.secret).toMatch(/^enc:v1:/);
+    expect(rows[0]!.secret).not.toContain(secret.slice('whsec_'.length));
+    expect(logs.lines.filter((line) => line.includes('stored unencrypted'))).toEqual([]);
   });
 });
