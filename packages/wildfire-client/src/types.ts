@@ -445,6 +445,11 @@ export interface AlertSubscription {
   min_class: 'high' | 'very_high' | 'extreme';
   include_forecast: boolean;
   webhook_url: string | null;
+  /** False while the token that made it (followed through its rotations) is revoked, expired or lacks `risk:read`: nothing is raised for it. */
+  active: boolean;
+  /** When the service stopped sending to the webhook (410 Gone, or a delivery failed its whole retry schedule); rotating the secret re-enables it. */
+  webhook_disabled_at: string | null;
+  webhook_disabled_reason: string | null;
   created_at: string;
 }
 

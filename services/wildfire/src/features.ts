@@ -46,6 +46,7 @@ import type { AlertDeliveryQueue } from './alerts/jobs';
 import { createRaiseAlerts, type RaiseAlerts } from './alerts/raise-alerts';
 import { createAlertsRepository } from './alerts/repository';
 import { createAlertsService } from './alerts/service';
+import { tokenAccessOf } from './alerts/token-access';
 import { createSecretBox } from '@firma-riesgo/webhooks';
 import type { TokensService } from './tokens/service';
 
@@ -269,6 +270,8 @@ export function createAlertFeatures(deps: {
   config: Pick<WildfireConfig, 'alerts' | 'publicUrl'>;
   database: Database<typeof schema>;
   data: Pick<DataFeatures, 'municipalities' | 'readings' | 'seasons'>;
+  /** What each subscribing token may read now (currentAccess): alerts and the CAP feed follow it. */
+  tokens: Pick<TokensService, 'currentAccess'>;
   /** Late-bound: the job handlers need the delivery, and the delivery enqueues jobs. */
   jobs: AlertDeliveryQueue;
   exclusive: <T>(name: string, work: () => Promise<T>) => Promise<LockedRun<T>>;
@@ -283,6 +286,7 @@ export function createAlertFeatures(deps: {
   const webhooks = config.alerts.webhooks;
   const secrets = createSecretBox(deps.webhookKeys, 'WILDFIRE_WEBHOOK_SECRET_KEY');
   const logger = deps.logger.child({ component: 'alerts' });
+  const tokenAccess = tokenAccessOf(deps.tokens);
   const delivery = createAlertDelivery({
     repo,
     queue: deps.jobs,
@@ -296,8 +300,8 @@ export function createAlertFeatures(deps: {
     logger,
   });
   return {
-    alerts: createAlertsService({ repo, municipalities: data.municipalities, secrets, policy: webhooks.policy, maxSubscriptions: config.alerts.maxSubscriptions, clock }),
-    raise: createRaiseAlerts({ repo, readings: data.readings, municipalities: data.municipalities, seasons: data.seasons, enqueueDeliveries: delivery.enqueue, publicUrl: config.publicUrl, clock, logger }),
+    alerts: createAlertsService({ repo, municipalities: data.municipalities, secrets, policy: webhooks.policy, tokenAccess, maxSubscriptions: config.alerts.maxSubscriptions, clock }),
+    raise: createRaiseAlerts({ repo, readings: data.readings, municipalities: data.municipalities, seasons: data.seasons, tokenAccess, enqueueDeliveries: delivery.enqueue, publicUrl: config.publicUrl, clock, logger }),
     delivery,
     repo,
   };

@@ -164,6 +164,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
     config,
     database,
     data,
+    tokens,
     jobs: { enqueue: (name, payload, opts) => jobs.queue.enqueue(name, payload, opts) },
     exclusive,
     version: life.version,

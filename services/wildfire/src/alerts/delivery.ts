@@ -12,7 +12,7 @@ const PER_ENDPOINT_CONCURRENCY = 2;
 const STRANDED_AFTER_MS = 60_000;
 
 export interface AlertDeliveryDeps {
-  repo: Pick<AlertsRepository, 'delivery' | 'recordAttempt' | 'overdue'>;
+  repo: Pick<AlertsRepository, 'delivery' | 'recordAttempt' | 'overdue' | 'disableWebhook'>;
   queue: AlertDeliveryQueue;
   secrets: SecretBox;
   policy: OutboundPolicy;
@@ -50,6 +50,8 @@ export function createAlertDelivery(deps: AlertDeliveryDeps) {
       if (!found) return 'skipped';
       const { delivery, alert, subscription } = found;
       if (delivery.status === 'succeeded' || delivery.status === 'exhausted' || !subscription.webhookUrl || !subscription.secret) return 'skipped';
+      // A disabled webhook keeps its open deliveries: re-enabled (a secret rotation), the sweep sends them.
+      if (subscription.webhookDisabledAt) return 'skipped';
       const now = deps.clock();
       const message = { id: `msg_${delivery.id}`, body: JSON.stringify({ type: ALERT_EVENT_TYPE, timestamp: alert.raisedAt.toISOString(), data: alert.payload }) };
       const secrets = signingSecrets({ secret: subscription.secret, previousSecret: subscription.previousSecret, previousSecretExpiresAt: subscription.previousSecretExpiresAt }, deps.secrets.open, now);
@@ -61,6 +63,9 @@ export function createAlertDelivery(deps: AlertDeliveryDeps) {
       if (result.status === 'succeeded') return 'succeeded';
       if (result.status === 'exhausted') {
         deps.logger.warn({ deliveryId, subscriptionId: subscription.id, attempts: made, gone: result.gone }, 'alert delivery given up');
+        // As esign does with a dead endpoint: a receiver that is gone, or that failed a whole retry schedule, is sent nothing more.
+        const reason = result.gone ? 'The receiver answered 410 Gone' : `Every attempt of a delivery failed for the whole retry schedule (${made} attempts, the last at ${now.toISOString()})`;
+        if (await deps.repo.disableWebhook(subscription.id, reason, now)) deps.logger.warn({ subscriptionId: subscription.id, reason }, 'alert webhook disabled');
         return 'exhausted';
       }
       await enqueue({ id: delivery.id, attempts: made, nextAttemptAt: result.nextAttemptAt });

@@ -2,7 +2,8 @@ import type { DangerClass } from '../decision-support/danger-classes';
 import type { WildfirePrincipal } from '../tokens/authenticate';
 import { renderCapAtomFeed } from './cap-feed';
 import type { CapAlertInput, CapLanguage } from './cap-types';
-import type { AlertsRepository, RaisedAlertRow } from './repository';
+import type { AlertsRepository, RaisedAlertRow, VisibleAlerts } from './repository';
+import type { TokenAccess } from './token-access';
 
 /** Alerts one feed carries at most: the newest. */
 export const CAP_FEED_MAX_ALERTS = 200;
@@ -50,10 +51,32 @@ export function feedOrigin(publicUrl: string | undefined, requestOrigin: string)
   }
 }
 
+/**
+ * What the feed may show of each of the account's subscriptions: none of one whose token may
+ * read nothing now (revoked, expired, without `risk:read`), and of the others the
+ * municipalities both its token and the reading token may read now.
+ */
+async function visibleAlerts(
+  deps: { repo: Pick<AlertsRepository, 'list'>; tokenAccess: TokenAccess },
+  caller: Pick<WildfirePrincipal, 'accountId' | 'municipios'>,
+): Promise<VisibleAlerts[]> {
+  const subs = await deps.repo.list(caller.accountId);
+  const access = await deps.tokenAccess(subs.flatMap((s) => (s.tokenId ? [s.tokenId] : [])));
+  const visible: VisibleAlerts[] = [];
+  for (const sub of subs) {
+    const allowed = sub.tokenId === null ? undefined : access.get(sub.tokenId);
+    if (!allowed) continue;
+    const lists = [allowed.municipios, caller.municipios].filter((l): l is string[] => l !== null);
+    const municipios = lists.length === 0 ? null : lists.reduce((a, b) => a.filter((c) => b.includes(c)));
+    if (municipios === null || municipios.length > 0) visible.push({ subscriptionId: sub.id, municipios });
+  }
+  return visible;
+}
+
 /** GET /api/v1/alerts/cap: the account's raised alerts, newest first, as an Atom feed of CAP 1.2 messages. */
-export function createAlertFeed(deps: { repo: Pick<AlertsRepository, 'raised'>; clock: () => Date }) {
-  return async function capFeed(caller: Pick<WildfirePrincipal, 'accountId' | 'account'>, options: { origin: string; sender: string; lang: 'es' | 'en'; limit: number }): Promise<string> {
-    const rows = await deps.repo.raised(caller.accountId, Math.min(options.limit, CAP_FEED_MAX_ALERTS));
+export function createAlertFeed(deps: { repo: Pick<AlertsRepository, 'raised' | 'list'>; tokenAccess: TokenAccess; clock: () => Date }) {
+  return async function capFeed(caller: Pick<WildfirePrincipal, 'accountId' | 'account' | 'municipios'>, options: { origin: string; sender: string; lang: 'es' | 'en'; limit: number }): Promise<string> {
+    const rows = await deps.repo.raised(caller.accountId, Math.min(options.limit, CAP_FEED_MAX_ALERTS), await visibleAlerts(deps, caller));
     const languages: CapLanguage[] = options.lang === 'en' ? ['es', 'en'] : ['es'];
     return renderCapAtomFeed({
       feed_id: `urn:uuid:${caller.accountId}`,

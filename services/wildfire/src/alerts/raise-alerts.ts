@@ -10,6 +10,7 @@ import type { SeasonsService } from '../seasons/service';
 import { alertPayload, type AlertPlace } from './payload';
 import type { AlertCandidate, AlertsRepository, DeliveryRow, Subscriber } from './repository';
 import { DANGER_CLASS_RANK } from './schemas';
+import { boundByToken, type TokenAccess } from './token-access';
 
 /**
  * An observed day older than this many days before today (Spanish calendar) is a backfill:
@@ -22,6 +23,8 @@ export interface RaiseAlertsDeps {
   readings: Pick<ReadingsService, 'storedOnDay'>;
   municipalities: Pick<MunicipalitiesService, 'find'>;
   seasons: Pick<SeasonsService, 'seasonOn'>;
+  /** What each subscribing token may read now: alerts are bounded by it, not by what it could read when it subscribed. */
+  tokenAccess: TokenAccess;
   /** Enqueues the `alert.deliver` job of each delivery, after the transaction that wrote them. */
   enqueueDeliveries: (deliveries: readonly DeliveryRow[]) => Promise<void>;
   publicUrl: string | undefined;
@@ -77,7 +80,7 @@ export function createRaiseAlerts(deps: RaiseAlertsDeps) {
             dangerClass: cls,
             classRank: DANGER_CLASS_RANK[cls],
             payload: alertPayload({ alertId, subscriptionId: sub.id, place, date: v.date, kind, dangerClass: cls, reading: v.reading, season: seasons.get(seasonKey) ?? null, publicUrl: deps.publicUrl }),
-            webhook: sub.webhookUrl !== null,
+            webhook: sub.webhookUrl !== null && !sub.webhookDisabled,
           });
         }
       }
@@ -97,6 +100,14 @@ export function createRaiseAlerts(deps: RaiseAlertsDeps) {
     }
   }
 
+  /** The live subscriptions covering `municipios`, each cut to what its token may read now. */
+  async function subscribersNow(municipios: readonly string[], kind: 'observed' | 'forecast'): Promise<Subscriber[]> {
+    const found = await deps.repo.subscribers(municipios, kind);
+    if (found.length === 0) return [];
+    const access = await deps.tokenAccess(found.flatMap((s) => (s.tokenId ? [s.tokenId] : [])));
+    return boundByToken(found, access);
+  }
+
   return {
     /**
      * After an ingestion of observed days commits: its newest day, for the municipalities it
@@ -107,7 +118,7 @@ export function createRaiseAlerts(deps: RaiseAlertsDeps) {
       guarded(`the observed day ${load.newestDay}`, async () => {
         const today = todayInSpain(deps.clock());
         if (load.newestDay < addDays(today, -ALERT_RECENT_DAYS)) return 0;
-        const subscribers = await deps.repo.subscribers(load.municipios, 'observed');
+        const subscribers = await subscribersNow(load.municipios, 'observed');
         if (subscribers.length === 0) return 0;
         const hits = [...new Set(subscribers.flatMap((s) => s.hits))];
         // Yesterday loaded where today is stored already is a backfill for that municipality (no reading is ever after today).
@@ -121,7 +132,7 @@ export function createRaiseAlerts(deps: RaiseAlertsDeps) {
     forecast: (municipioId: string, days: readonly Omit<ForecastDayRow, 'municipioId'>[]): Promise<number> =>
       guarded(`the forecast of ${municipioId}`, async () => {
         if (days.length === 0) return 0;
-        const subscribers = await deps.repo.subscribers([municipioId], 'forecast');
+        const subscribers = await subscribersNow([municipioId], 'forecast');
         if (subscribers.length === 0) return 0;
         const values = days.map((d) => ({
           municipioId,

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, lte, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lte, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { WildfireDb } from '../db';
 import { alertDeliveries, alertSubscriptions, raisedAlerts, type AlertAttempt } from './tables';
 
@@ -28,8 +28,20 @@ export interface Subscriber {
   accountId: string;
   minClass: SubscriptionRow['minClass'];
   webhookUrl: string | null;
+  /** The service disabled its webhook: alerts are raised (the CAP feed) but not sent. */
+  webhookDisabled: boolean;
+  /** The token that made it, whose current access bounds what it raises (null: nothing). */
+  tokenId: string | null;
   hits: string[];
 }
+
+/** The alerts of a subscription the CAP feed may show: all of them, or those of these municipalities. */
+export interface VisibleAlerts {
+  subscriptionId: string;
+  municipios: readonly string[] | null;
+}
+
+const textArray = (codes: readonly string[]) => sql`${`{${codes.join(',')}}`}::text[]`;
 
 /** The only code that touches alert_subscriptions, raised_alerts and alert_deliveries. */
 export function createAlertsRepository(db: WildfireDb) {
@@ -67,21 +79,36 @@ export function createAlertsRepository(db: WildfireDb) {
       return row ?? null;
     },
 
-    /** A new current secret; the one it replaces keeps signing until `previousExpiresAt`. */
+    /** A new current secret; the one it replaces keeps signing until `previousExpiresAt`. It re-enables a webhook the service disabled. */
     async rotate(row: Pick<SubscriptionRow, 'id' | 'secret'>, sealed: string, previousExpiresAt: Date): Promise<void> {
-      await db.update(alertSubscriptions).set({ secret: sealed, previousSecret: row.secret, previousSecretExpiresAt: previousExpiresAt }).where(eq(alertSubscriptions.id, row.id));
+      await db
+        .update(alertSubscriptions)
+        .set({ secret: sealed, previousSecret: row.secret, previousSecretExpiresAt: previousExpiresAt, webhookDisabledAt: null, webhookDisabledReason: null })
+        .where(eq(alertSubscriptions.id, row.id));
+    },
+
+    /** Stops sending to the subscription's webhook, with why; false when it was disabled already. */
+    async disableWebhook(id: string, reason: string, at: Date): Promise<boolean> {
+      const rows = await db
+        .update(alertSubscriptions)
+        .set({ webhookDisabledAt: at, webhookDisabledReason: reason })
+        .where(and(eq(alertSubscriptions.id, id), isNull(alertSubscriptions.webhookDisabledAt)))
+        .returning({ id: alertSubscriptions.id });
+      return rows.length > 0;
     },
 
     /** Live subscriptions covering any of `municipios` (forecast: only those that asked for forecast days). */
     async subscribers(municipios: readonly string[], kind: 'observed' | 'forecast'): Promise<Subscriber[]> {
       if (municipios.length === 0) return [];
-      const codes = sql`${`{${municipios.join(',')}}`}::text[]`;
+      const codes = textArray(municipios);
       const rows = await db
         .select({
           id: alertSubscriptions.id,
           accountId: alertSubscriptions.accountId,
           minClass: alertSubscriptions.minClass,
           webhookUrl: alertSubscriptions.webhookUrl,
+          webhookDisabled: sql<boolean>`${alertSubscriptions.webhookDisabledAt} is not null`,
+          tokenId: alertSubscriptions.tokenId,
           hits: sql<string[]>`array(select unnest(${alertSubscriptions.municipios}) intersect select unnest(${codes}))`,
         })
         .from(alertSubscriptions)
@@ -162,18 +189,33 @@ export function createAlertsRepository(db: WildfireDb) {
       return updated.length > 0;
     },
 
-    /** Open deliveries due before `before` (their job lost in a crash): the sweep enqueues them again. */
-    overdue: (before: Date, limit = 500): Promise<DeliveryRow[]> =>
-      db
-        .select()
-        .from(alertDeliveries)
-        .where(and(inArray(alertDeliveries.status, ['pending', 'failed']), lte(alertDeliveries.nextAttemptAt, before)))
-        .orderBy(alertDeliveries.nextAttemptAt)
-        .limit(limit),
+    /** Open deliveries due before `before` (their job lost in a crash, or their webhook re-enabled): the sweep enqueues them again. Those of a disabled webhook wait. */
+    overdue: async (before: Date, limit = 500): Promise<DeliveryRow[]> =>
+      (
+        await db
+          .select({ delivery: alertDeliveries })
+          .from(alertDeliveries)
+          .innerJoin(alertSubscriptions, eq(alertSubscriptions.id, alertDeliveries.subscriptionId))
+          .where(and(inArray(alertDeliveries.status, ['pending', 'failed']), lte(alertDeliveries.nextAttemptAt, before), isNull(alertSubscriptions.webhookDisabledAt)))
+          .orderBy(alertDeliveries.nextAttemptAt)
+          .limit(limit)
+      ).map((r) => r.delivery),
 
-    /** The account's raised alerts, newest first (the CAP feed). */
-    raised: (accountId: string, limit: number): Promise<RaisedAlertRow[]> =>
-      db.select().from(raisedAlerts).where(eq(raisedAlerts.accountId, accountId)).orderBy(desc(raisedAlerts.raisedAt), desc(raisedAlerts.id)).limit(limit),
+    /** The account's raised alerts that `visible` allows, newest first (the CAP feed). */
+    async raised(accountId: string, limit: number, visible: readonly VisibleAlerts[]): Promise<RaisedAlertRow[]> {
+      if (visible.length === 0) return [];
+      const allowed: SQL[] = visible.map((v) =>
+        v.municipios === null
+          ? eq(raisedAlerts.subscriptionId, v.subscriptionId)
+          : and(eq(raisedAlerts.subscriptionId, v.subscriptionId), sql`${raisedAlerts.municipioId} = any(${textArray(v.municipios)})`)!,
+      );
+      return db
+        .select()
+        .from(raisedAlerts)
+        .where(and(eq(raisedAlerts.accountId, accountId), or(...allowed)))
+        .orderBy(desc(raisedAlerts.raisedAt), desc(raisedAlerts.id))
+        .limit(limit);
+    },
 
     /** The delivery log of a subscription: its newest deliveries with their alerts' municipality, day and class. */
     deliveriesOf: (subscriptionId: string, limit: number) =>

@@ -53,7 +53,10 @@ export function alertsRouter(registry: OpenAPIRegistry, auth: RouteAuth, alerts:
     path: '/api/v1/alerts',
     operationId: 'listAlertSubscriptions',
     summary: 'The account’s alert subscriptions',
-    description: 'Every alert subscription of the token’s account, oldest first; never the signing secrets. Needs `risk:read`.',
+    description:
+      'Every alert subscription of the token’s account, oldest first; never the signing secrets. `active` is false while the token that made it (followed ' +
+      'through its rotations) is revoked, expired or lacks `risk:read`; `webhook_disabled_at` and `webhook_disabled_reason` say when and why the service ' +
+      'stopped sending to its webhook (410 Gone, or a delivery that failed every attempt of the retry schedule). Needs `risk:read`.',
     tags: TAGS,
     security: SECURITY,
     before,
@@ -74,7 +77,8 @@ export function alertsRouter(registry: OpenAPIRegistry, auth: RouteAuth, alerts:
       'An Atom 1.0 feed with one entry per alert raised for the account’s subscriptions, newest first (`limit`, default 50, at most 200), each carrying its OASIS CAP 1.2 ' +
       'message inline (`<content type="application/cap+xml">`): `<info>` in Spanish, and in English too with `lang=en`; category Fire, event "Peligro de incendio forestal"; ' +
       'severity, urgency and certainty from the EFFIS class and whether the day is observed or forecast; `<area>` with the municipality’s name, its INE geocode and a ' +
-      'circle at its coordinates; `expires` at the end of the day. Needs `risk:read`.',
+      'circle at its coordinates; `expires` at the end of the day. It carries only the alerts of municipalities that both the subscription’s token (as it is now, ' +
+      'followed through its rotations; none if it is revoked, expired or lacks `risk:read`) and the reading token may read. Needs `risk:read`.',
     tags: TAGS,
     security: SECURITY,
     query: ZAlertFeedQuerySchema,
@@ -100,7 +104,8 @@ export function alertsRouter(registry: OpenAPIRegistry, auth: RouteAuth, alerts:
     summary: 'Rotate a subscription’s webhook signing secret',
     description:
       'Answers a new `webhook_secret`, shown once. For 24 hours every message carries two signatures, with the new and the previous secret, so the receiver ' +
-      'can switch without losing one. Needs `risk:read`.',
+      'can switch without losing one. It also re-enables a webhook the service disabled (`webhook_disabled_at`): its deliveries still open are sent again ' +
+      'within a couple of minutes, and new alerts are sent. Needs `risk:read`.',
     tags: TAGS,
     security: SECURITY,
     params: ZAlertParamsSchema,

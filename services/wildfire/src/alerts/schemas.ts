@@ -45,6 +45,17 @@ const subscriptionFields = {
   min_class: z.enum(ALERT_MIN_CLASSES),
   include_forecast: z.boolean(),
   webhook_url: z.string().nullable(),
+  active: z
+    .boolean()
+    .describe(
+      'Whether alerts are raised for it now: false while the token that made it (followed through its rotations) is revoked, expired or lacks `risk:read`. ' +
+        'Alerts are always bounded by that token’s municipality list as it is when they are raised.',
+    ),
+  webhook_disabled_at: z
+    .string()
+    .nullable()
+    .describe('ISO 8601: when the service stopped sending to the webhook (the receiver answered 410 Gone, or a delivery failed every attempt of the retry schedule). Null while it is sent to. Rotating the secret re-enables it.'),
+  webhook_disabled_reason: z.string().nullable().describe('Why the service disabled the webhook; null while it is enabled.'),
   created_at: z.string().describe('ISO 8601.'),
 };
 
@@ -56,6 +67,9 @@ export const ZAlertSubscriptionSchema = z.object(subscriptionFields).openapi('Al
     min_class: 'very_high',
     include_forecast: false,
     webhook_url: 'https://cecop.example.org/hooks/wildfire',
+    active: true,
+    webhook_disabled_at: null,
+    webhook_disabled_reason: null,
     created_at: '2025-07-20T08:00:00.000Z',
   },
 });
@@ -71,6 +85,9 @@ export const ZCreatedAlertSchema = ZAlertSubscriptionSchema.extend({
     min_class: 'very_high',
     include_forecast: false,
     webhook_url: 'https://cecop.example.org/hooks/wildfire',
+    active: true,
+    webhook_disabled_at: null,
+    webhook_disabled_reason: null,
     created_at: '2025-07-20T08:00:00.000Z',
     webhook_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   },
@@ -86,7 +103,10 @@ export const ZAlertSubscriptionListSchema = z.object({ data: z.array(ZAlertSubsc
         municipalities: 1,
         min_class: 'high',
         include_forecast: true,
-        webhook_url: null,
+        webhook_url: 'https://ayto.example.org/hooks/incendios',
+        active: true,
+        webhook_disabled_at: '2025-07-23T09:15:00.000Z',
+        webhook_disabled_reason: 'The receiver answered 410 Gone',
         created_at: '2025-07-20T08:00:00.000Z',
       },
     ],

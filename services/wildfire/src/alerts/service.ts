@@ -6,6 +6,7 @@ import type { MunicipalitiesService } from '../municipalities/service';
 import type { WildfirePrincipal } from '../tokens/authenticate';
 import { createAlertFeed } from './feed';
 import type { AlertsRepository, SubscriptionRow } from './repository';
+import { isActive, type TokenAccess } from './token-access';
 import type { TAlertDeliveryList, TAlertSubscription, TCreateAlert, TCreatedAlert, TRotatedAlertSecret } from './schemas';
 
 export interface AlertsServiceDeps {
@@ -13,14 +14,16 @@ export interface AlertsServiceDeps {
   municipalities: Pick<MunicipalitiesService, 'inArea' | 'locations'>;
   secrets: SecretBox;
   policy: OutboundPolicy;
+  /** What each subscribing token may read now: the feed and `active` follow it. */
+  tokenAccess: TokenAccess;
   /** Subscriptions one account may hold (WILDFIRE_ALERT_SUBSCRIPTIONS_MAX). */
   maxSubscriptions: number;
   clock: () => Date;
 }
 
-type Caller = Pick<WildfirePrincipal, 'accountId' | 'type' | 'municipios'>;
+type Caller = Pick<WildfirePrincipal, 'tokenId' | 'accountId' | 'account' | 'type' | 'municipios'>;
 
-export function subscriptionRecord(row: SubscriptionRow): TAlertSubscription {
+export function subscriptionRecord(row: SubscriptionRow, active: boolean): TAlertSubscription {
   return {
     subscription_id: row.id,
     target: row.target,
@@ -28,6 +31,9 @@ export function subscriptionRecord(row: SubscriptionRow): TAlertSubscription {
     min_class: row.minClass,
     include_forecast: row.includeForecast,
     webhook_url: row.webhookUrl,
+    active,
+    webhook_disabled_at: row.webhookDisabledAt?.toISOString() ?? null,
+    webhook_disabled_reason: row.webhookDisabledReason,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -57,7 +63,7 @@ async function resolveTarget(deps: AlertsServiceDeps, caller: Caller, target: TC
 export function createAlertsService(deps: AlertsServiceDeps) {
   return {
     /** GET /api/v1/alerts/cap. */
-    capFeed: createAlertFeed({ repo: deps.repo, clock: deps.clock }),
+    capFeed: createAlertFeed({ repo: deps.repo, tokenAccess: deps.tokenAccess, clock: deps.clock }),
 
     async create(caller: Caller, body: TCreateAlert): Promise<TCreatedAlert> {
       const municipios = await resolveTarget(deps, caller, body.target);
@@ -74,6 +80,7 @@ export function createAlertsService(deps: AlertsServiceDeps) {
         {
           accountId: caller.accountId,
           tokenType: caller.type,
+          tokenId: caller.tokenId,
           target: body.target,
           municipios,
           minClass: body.min_class,
@@ -85,10 +92,14 @@ export function createAlertsService(deps: AlertsServiceDeps) {
         deps.maxSubscriptions,
       );
       if (!row) throw new ConflictError(`This account holds ${deps.maxSubscriptions} alert subscriptions already, the most it may; delete one first`, 'SUBSCRIPTION_LIMIT_REACHED');
-      return { ...subscriptionRecord(row), ...(secret ? { webhook_secret: secret } : {}) };
+      return { ...subscriptionRecord(row, true), ...(secret ? { webhook_secret: secret } : {}) };
     },
 
-    list: async (caller: Caller): Promise<{ data: TAlertSubscription[] }> => ({ data: (await deps.repo.list(caller.accountId)).map(subscriptionRecord) }),
+    async list(caller: Caller): Promise<{ data: TAlertSubscription[] }> {
+      const rows = await deps.repo.list(caller.accountId);
+      const access = await deps.tokenAccess(rows.flatMap((r) => (r.tokenId ? [r.tokenId] : [])));
+      return { data: rows.map((r) => subscriptionRecord(r, isActive(r, access))) };
+    },
 
     /** A new signing secret, shown once; the previous one keeps signing beside it for ROTATION_OVERLAP_MS (24 h). */
     async rotateSecret(caller: Caller, id: string): Promise<TRotatedAlertSecret> {

@@ -1,5 +1,5 @@
 import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { accounts } from '../tokens/tables';
+import { accounts, apiTokens } from '../tokens/tables';
 
 /**
  * An account's alert subscriptions. `target` is what the client asked for (municipios, a
@@ -7,6 +7,12 @@ import { accounts } from '../tokens/tables';
  * by the creating token's municipality list, so raising an alert is one array match.
  * `secret` (and `previous_secret` during a rotation) are sealed by the shared webhook
  * core's SecretBox under WILDFIRE_WEBHOOK_SECRET_KEY; null without a webhook.
+ * `token_id` is the token that made it: each time alerts are raised, that token's current
+ * state (followed through its rotations) bounds them: its municipality list, its scope
+ * `risk:read`, not revoked, not expired. Null (the token gone, or a subscription made
+ * before the binding) raises nothing.
+ * `webhook_disabled_at`/`_reason`: the service stopped sending to the webhook (410 Gone, or a
+ * delivery that failed every attempt of the retry schedule); rotating the secret re-enables it.
  */
 export const alertSubscriptions = pgTable(
   'alert_subscriptions',
@@ -17,6 +23,7 @@ export const alertSubscriptions = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     /** Subscriptions made with a test token never raise from live data. */
     tokenType: text('token_type', { enum: ['live', 'test'] }).notNull(),
+    tokenId: uuid('token_id').references(() => apiTokens.id, { onDelete: 'set null' }),
     target: jsonb('target').$type<{ municipios: string[] } | { province: string } | { community: string }>().notNull(),
     municipios: text('municipios').array().notNull(),
     minClass: text('min_class', { enum: ['high', 'very_high', 'extreme'] }).notNull(),
@@ -25,6 +32,8 @@ export const alertSubscriptions = pgTable(
     secret: text('secret'),
     previousSecret: text('previous_secret'),
     previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
+    webhookDisabledAt: timestamp('webhook_disabled_at', { withTimezone: true }),
+    webhookDisabledReason: text('webhook_disabled_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('alert_subscriptions_account_idx').on(t.accountId), index('alert_subscriptions_municipios_idx').using('gin', t.municipios)],

@@ -123,6 +123,28 @@ export function createTokensRepository(db: WildfireDb) {
       });
     },
 
+    /**
+     * What each of `tokenIds` may read now, followed through its rotations to the token in
+     * force: its municipality list (null: all) when that token holds `scope`, is not revoked
+     * and has not expired at `at`. A token absent from the answer may read nothing.
+     */
+    async currentAccess(tokenIds: readonly string[], scope: string, at: Date): Promise<Map<string, { municipios: string[] | null }>> {
+      if (tokenIds.length === 0) return new Map();
+      const ids = `{${[...new Set(tokenIds)].join(',')}}`;
+      const rows = await db.execute<{ origin: string; municipios: string[] | null }>(sql`
+        with recursive chain(origin, token_id, depth) as (
+          select t.id, t.id, 0 from api_tokens t where t.id = any(${ids}::uuid[])
+          union all
+          select c.origin, t.replaced_by, c.depth + 1 from chain c join api_tokens t on t.id = c.token_id
+          where t.replaced_by is not null and c.depth < 64
+        ), in_force as (
+          select distinct on (origin) origin, token_id from chain order by origin, depth desc
+        )
+        select f.origin, t.municipios from in_force f join api_tokens t on t.id = f.token_id
+        where t.revoked_at is null and (t.expires_at is null or t.expires_at > ${at.toISOString()}::timestamptz) and ${scope} = any(t.scopes)`);
+      return new Map(rows.rows.map((r) => [r.origin, { municipios: r.municipios }]));
+    },
+
     /** The token with this hash, revoked or expired ones included (the caller says which it is). */
     async findByHash(tokenHash: string): Promise<TokenRecord | null> {
       const [row] = await selectTokens().where(eq(apiTokens.tokenHash, tokenHash)).limit(1);

@@ -171,6 +171,9 @@ export function createTokensService(repo: TokensRepository, clock: () => Date = 
 
     list: (account?: string) => repo.list(account),
 
+    /** What each token may read now with `scope` (followed through its rotations); absent: nothing. See the repository's `currentAccess`. */
+    currentAccess: (tokenIds: readonly string[], scope: GrantableScope) => repo.currentAccess(tokenIds, scope, clock()),
+
     /** The one active token `ref` names (id, listed prefix or the token), or null. */
     activeToken: (ref: string) => findActive(ref, 'name'),
 

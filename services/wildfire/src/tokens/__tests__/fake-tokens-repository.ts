@@ -36,6 +36,15 @@ export function createFakeTokensRepository(): TokensRepository & { rows: (TokenR
         'id' in ref ? r.id === ref.id : 'prefix' in ref ? r.prefix === ref.prefix : r.tokenHash === ref.tokenHash;
       return rows.filter((r) => matches(r) && !r.revokedAt).map(record);
     },
+    async currentAccess(tokenIds, scope, at) {
+      const access = new Map<string, { municipios: string[] | null }>();
+      for (const origin of new Set(tokenIds)) {
+        let row = rows.find((r) => r.id === origin);
+        for (let depth = 0; row?.replacedBy && depth < 64; depth++) row = rows.find((r) => r.id === row!.replacedBy);
+        if (row && !row.revokedAt && (!row.expiresAt || row.expiresAt.getTime() > at.getTime()) && row.scopes.includes(scope)) access.set(origin, { municipios: row.municipios });
+      }
+      return access;
+    },
     async revoke(id, at) {
       const row = rows.find((r) => r.id === id && !r.revokedAt);
       if (row) row.revokedAt = at;
