@@ -1,6 +1,7 @@
 import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import type { SigneeLocale } from '../signing-requests/email-strings';
 import { INITIALS_KEY, type FieldValues, type PlacedField } from '../signing-requests/field-schemas';
+import type { FieldFonts } from './field-fonts';
 import { winAnsiText } from './winansi';
 
 /** The date a `date` field shows, in the request's language (UTC, as the stamp's time). */
@@ -32,9 +33,10 @@ export const hasSignatureField = (fields: PlacedField[] | null): boolean => Bool
  * Draws a signee's fields in their boxes: a white ground first (it covers the anchor text
  * a field was placed on), then the value scaled to fit: the signature image (or the name
  * in an oblique face without one), the initials, the date, the name, a text value, an X in
- * a ticked checkbox. Boxes are fractions of each page's CropBox, origin top-left.
+ * a ticked checkbox, in the embedded DejaVu faces (field-fonts.ts). Boxes are fractions
+ * of each page's CropBox, origin top-left.
  */
-export async function drawFields(doc: PDFDocument, stamp: FieldStamp, fonts: { regular: PDFFont; oblique: PDFFont }): Promise<void> {
+export async function drawFields(doc: PDFDocument, stamp: FieldStamp, fonts: FieldFonts): Promise<void> {
   const pages = doc.getPages();
   let png: PDFImage | null = null;
   if (stamp.image && stamp.fields.some((f) => f.type === 'signature')) png = await doc.embedPng(stamp.image);
@@ -91,6 +93,7 @@ function drawImageIn(page: PDFPage, png: PDFImage, rect: Rect): void {
  * times 0.6 unless the text is too wide, then smaller: the glyphs stay inside the box.
  */
 function drawTextIn(page: PDFPage, font: PDFFont, raw: string, rect: Rect): void {
+  // Letters the face lacks (CJK, say) lose their accents or become "?" rather than vanish.
   const text = winAnsiText(font, raw);
   const pad = Math.min(2, rect.width * 0.05);
   const width = font.widthOfTextAtSize(text, 1);
