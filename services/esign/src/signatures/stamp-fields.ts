@@ -24,6 +24,8 @@ export interface FieldStamp {
   name: string;
   signedAt: Date;
   image: Buffer | null;
+  /** Drawn initials, drawn in every initials box instead of the typed ones. */
+  initialsImage?: Buffer | null;
 }
 
 /** Whether a signee's own fields replace the block on the last page: they do when one is a signature field. */
@@ -40,6 +42,8 @@ export async function drawFields(doc: PDFDocument, stamp: FieldStamp, fonts: Fie
   const pages = doc.getPages();
   let png: PDFImage | null = null;
   if (stamp.image && stamp.fields.some((f) => f.type === 'signature')) png = await doc.embedPng(stamp.image);
+  // Embedded once, drawn in every initials box (one image object, many uses).
+  const initialsPng = stamp.initialsImage && stamp.fields.some((f) => f.type === 'initials') ? await doc.embedPng(stamp.initialsImage) : null;
   const initials = typeof stamp.values[INITIALS_KEY] === 'string' && stamp.values[INITIALS_KEY] ? (stamp.values[INITIALS_KEY] as string) : initialsOf(stamp.name);
   for (const field of stamp.fields) {
     for (const { page: n, box } of field.resolved) {
@@ -54,7 +58,8 @@ export async function drawFields(doc: PDFDocument, stamp: FieldStamp, fonts: Fie
           else drawTextIn(page, fonts.oblique, stamp.name, rect);
           break;
         case 'initials':
-          drawTextIn(page, fonts.oblique, initials, rect);
+          if (initialsPng) drawImageIn(page, initialsPng, rect);
+          else drawTextIn(page, fonts.oblique, initials, rect);
           break;
         case 'date':
           drawTextIn(page, fonts.regular, fieldDate(stamp.signedAt, stamp.locale), rect);

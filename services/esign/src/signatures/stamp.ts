@@ -27,6 +27,8 @@ export interface StampData {
   /** The request's fields and the values filled in (stamp-fields.ts); null for a request without fields. */
   fields?: PlacedField[] | null;
   values?: FieldValues | null;
+  /** Drawn initials (validated PNG), set in every initials field; null when typed or none. */
+  initialsImage?: Buffer | null;
 }
 
 const BLOCK_W = 250;
@@ -50,7 +52,7 @@ export async function drawStamps(doc: PDFDocument, stamps: StampData[]): Promise
   for (const stamp of stamps) {
     if (stamp.fields && fieldFonts) {
       const name = stamp.name ?? stamp.maskedEmail;
-      await drawFields(doc, { fields: stamp.fields, values: stamp.values ?? {}, locale: stamp.locale, name, signedAt: stamp.signedAt, image: stamp.image }, fieldFonts);
+      await drawFields(doc, { fields: stamp.fields, values: stamp.values ?? {}, locale: stamp.locale, name, signedAt: stamp.signedAt, image: stamp.image, initialsImage: stamp.initialsImage ?? null }, fieldFonts);
     }
     // A signee with a signature field signs there; the block stays for one without.
     if (!hasSignatureField(stamp.fields ?? null)) await drawStamp(doc, page, stamp, regular, bold);

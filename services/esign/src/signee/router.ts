@@ -182,6 +182,7 @@ export function signeeRouter(registry: OpenAPIRegistry, deps: { signee: SigneeSe
               typedName: body.firma_nombre || undefined,
               fieldValues: body.campos,
               initials: body.iniciales || undefined,
+              initialsImageB64: body.iniciales_imagen_b64 || undefined,
             },
             clientOf(req),
           );
