@@ -302,6 +302,33 @@ describe('fields: placed by box and by anchor, filled on confirm, stamped in the
     }
   });
 
+  it('takes drawn initials in JSON (iniciales_imagen_b64), refusing a bad PNG by name without using the code, and sets the image in every initials box', async () => {
+    const id = await upload();
+    const box = { x: 0.8, y: 0.05, w: 0.15, h: 0.05 };
+    const created = await create({ document_id: id, signee_email: 'ines@example.test', signee_name: 'Inés Ortega', fields: [{ type: 'initials', page: 'all', box }] });
+    expect(created.status).toBe(200);
+    const token = (created.body.signing_url as string).split('/').at(-1)!;
+    await api().get(`/firma/firmar/${token}/documento`).expect(200);
+    await api().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
+    const code = otpOf(await env.smtp.waitFor((m) => m.to.includes('ines@example.test') && /digo para firmar/.test(mailText(m))));
+    const bad = await api().post(`/firma/firmar/${token}/confirmar`).send({ otp_code: code, declaration_accepted: true, iniciales_imagen_b64: Buffer.from('not a png').toString('base64'), iniciales: 'IO' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ['body', 'iniciales_imagen_b64'], type: 'png_invalid' });
+    await api().post(`/firma/firmar/${token}/confirmar`).send({ otp_code: code, declaration_accepted: true, iniciales_imagen_b64: `data:image/png;base64,${strokePng()}`, iniciales: 'IO' }).expect(200);
+    const copy = (await api().get(`/firma/documentos/${id}/signed-pdf`).set('authorization', key).buffer(true).parse(binary)).body as Buffer;
+    expect((await verifyWithTools(copy)).pdfsig.stdout).toContain('Signature is Valid');
+    // The drawing wins over the typed initials: no "IO" drawn, and the stroke's ink in each box.
+    expect((await wordsOf(copy)).filter((w) => w.text === 'IO')).toEqual([]);
+    for (const page of [1, 2, 3]) {
+      const { width, height, pixels } = await renderGray(copy, page);
+      let ink = 0;
+      for (let y = Math.ceil(box.y * height); y < Math.floor((box.y + box.h) * height); y++) {
+        for (let x = Math.ceil(box.x * width); x < Math.floor((box.x + box.w) * width); x++) if (pixels[y * width + x]! < 128) ink++;
+      }
+      expect({ page, inked: ink > 10 }).toEqual({ page, inked: true });
+    }
+  });
+
   it('answers 422 with the field\'s index in loc: a box outside the page, a page beyond the document, an anchor not found, more than 100 fields, an overlap with another recipient, a pattern RE2 refuses', async () => {
     const id = await upload();
     const base = { document_id: id, signee_email: 'b@example.test' };
