@@ -25,6 +25,16 @@ export const FONT_FILES = {
   },
 } as const;
 
+/**
+ * DejaVu Sans, the face values are drawn in where a PDF is written over (the fields a
+ * signee fills): embedded as a subset, it carries Latin with every accent, Greek,
+ * Cyrillic and the euro sign, which the standard PDF fonts do not.
+ */
+export const SANS_FONT_FILES = {
+  regular: require.resolve(`${DEJAVU}/DejaVuSans.ttf`),
+  oblique: require.resolve(`${DEJAVU}/DejaVuSans-Oblique.ttf`),
+} as const;
+
 export type FontRole = keyof typeof FONT_FILES;
 
 export interface FontRun {

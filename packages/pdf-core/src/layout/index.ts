@@ -1,2 +1,2 @@
 export * from './layout-document';
-export { FONT_FILES } from './fonts';
+export { FONT_FILES, SANS_FONT_FILES } from './fonts';

@@ -22,6 +22,7 @@ export interface SealMaterial {
  */
 export async function stampOf(files: FileStore, request: SigningRequestRow, slot: number, image?: Buffer | null): Promise<StampData> {
   if (image === undefined) image = request.signatureImageKey ? await files.read(request.signatureImageKey) : null;
+  const initialsImage = request.initialsImageKey ? await files.read(request.initialsImageKey) : null;
   return {
     slot,
     locale: request.locale,
@@ -32,6 +33,7 @@ export async function stampOf(files: FileStore, request: SigningRequestRow, slot
     image,
     fields: request.fields,
     values: request.fieldValues,
+    initialsImage,
   };
 }
 

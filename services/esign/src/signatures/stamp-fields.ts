@@ -1,6 +1,7 @@
 import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import type { SigneeLocale } from '../signing-requests/email-strings';
 import { INITIALS_KEY, type FieldValues, type PlacedField } from '../signing-requests/field-schemas';
+import type { FieldFonts } from './field-fonts';
 import { winAnsiText } from './winansi';
 
 /** The date a `date` field shows, in the request's language (UTC, as the stamp's time). */
@@ -23,6 +24,8 @@ export interface FieldStamp {
   name: string;
   signedAt: Date;
   image: Buffer | null;
+  /** Drawn initials, drawn in every initials box instead of the typed ones. */
+  initialsImage?: Buffer | null;
 }
 
 /** Whether a signee's own fields replace the block on the last page: they do when one is a signature field. */
@@ -32,12 +35,15 @@ export const hasSignatureField = (fields: PlacedField[] | null): boolean => Bool
  * Draws a signee's fields in their boxes: a white ground first (it covers the anchor text
  * a field was placed on), then the value scaled to fit: the signature image (or the name
  * in an oblique face without one), the initials, the date, the name, a text value, an X in
- * a ticked checkbox. Boxes are fractions of each page's CropBox, origin top-left.
+ * a ticked checkbox, in the embedded DejaVu faces (field-fonts.ts). Boxes are fractions
+ * of each page's CropBox, origin top-left.
  */
-export async function drawFields(doc: PDFDocument, stamp: FieldStamp, fonts: { regular: PDFFont; oblique: PDFFont }): Promise<void> {
+export async function drawFields(doc: PDFDocument, stamp: FieldStamp, fonts: FieldFonts): Promise<void> {
   const pages = doc.getPages();
   let png: PDFImage | null = null;
   if (stamp.image && stamp.fields.some((f) => f.type === 'signature')) png = await doc.embedPng(stamp.image);
+  // Embedded once, drawn in every initials box (one image object, many uses).
+  const initialsPng = stamp.initialsImage && stamp.fields.some((f) => f.type === 'initials') ? await doc.embedPng(stamp.initialsImage) : null;
   const initials = typeof stamp.values[INITIALS_KEY] === 'string' && stamp.values[INITIALS_KEY] ? (stamp.values[INITIALS_KEY] as string) : initialsOf(stamp.name);
   for (const field of stamp.fields) {
     for (const { page: n, box } of field.resolved) {
@@ -52,7 +58,8 @@ export async function drawFields(doc: PDFDocument, stamp: FieldStamp, fonts: { r
           else drawTextIn(page, fonts.oblique, stamp.name, rect);
           break;
         case 'initials':
-          drawTextIn(page, fonts.oblique, initials, rect);
+          if (initialsPng) drawImageIn(page, initialsPng, rect);
+          else drawTextIn(page, fonts.oblique, initials, rect);
           break;
         case 'date':
           drawTextIn(page, fonts.regular, fieldDate(stamp.signedAt, stamp.locale), rect);
@@ -91,6 +98,7 @@ function drawImageIn(page: PDFPage, png: PDFImage, rect: Rect): void {
  * times 0.6 unless the text is too wide, then smaller: the glyphs stay inside the box.
  */
 function drawTextIn(page: PDFPage, font: PDFFont, raw: string, rect: Rect): void {
+  // Letters the face lacks (CJK, say) lose their accents or become "?" rather than vanish.
   const text = winAnsiText(font, raw);
   const pad = Math.min(2, rect.width * 0.05);
   const width = font.widthOfTextAtSize(text, 1);

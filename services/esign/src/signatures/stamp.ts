@@ -3,6 +3,7 @@ import { StandardFonts, rgb, type PDFDocument, type PDFFont, type PDFPage } from
 import { winAnsiText } from './winansi';
 import type { FieldValues, PlacedField } from '../signing-requests/field-schemas';
 import { drawFields, hasSignatureField } from './stamp-fields';
+import { embedFieldFonts } from './field-fonts';
 
 /** The stamp's two fixed phrases in the request's language (WinAnsi letters only: the standard fonts draw them). */
 const STAMP_WORDS: Record<SigneeLocale, { signedBy: string; request: string }> = {
@@ -26,6 +27,8 @@ export interface StampData {
   /** The request's fields and the values filled in (stamp-fields.ts); null for a request without fields. */
   fields?: PlacedField[] | null;
   values?: FieldValues | null;
+  /** Drawn initials (validated PNG), set in every initials field; null when typed or none. */
+  initialsImage?: Buffer | null;
 }
 
 const BLOCK_W = 250;
@@ -45,11 +48,11 @@ export async function drawStamps(doc: PDFDocument, stamps: StampData[]): Promise
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   // Without fields, exactly as before: only the block, only these two fonts.
-  const oblique = stamps.some((s) => s.fields) ? await doc.embedFont(StandardFonts.HelveticaOblique) : null;
+  const fieldFonts = stamps.some((s) => s.fields) ? await embedFieldFonts(doc) : null;
   for (const stamp of stamps) {
-    if (stamp.fields && oblique) {
+    if (stamp.fields && fieldFonts) {
       const name = stamp.name ?? stamp.maskedEmail;
-      await drawFields(doc, { fields: stamp.fields, values: stamp.values ?? {}, locale: stamp.locale, name, signedAt: stamp.signedAt, image: stamp.image }, { regular, oblique });
+      await drawFields(doc, { fields: stamp.fields, values: stamp.values ?? {}, locale: stamp.locale, name, signedAt: stamp.signedAt, image: stamp.image, initialsImage: stamp.initialsImage ?? null }, fieldFonts);
     }
     // A signee with a signature field signs there; the block stays for one without.
     if (!hasSignatureField(stamp.fields ?? null)) await drawStamp(doc, page, stamp, regular, bold);

@@ -40,6 +40,8 @@ export interface ConfirmInput {
   fieldValues?: Record<string, string | boolean>;
   /** Typed initials for the `initials` fields; default the initials of the name. */
   initials?: string;
+  /** Drawn initials (PNG, base64) for the `initials` fields; wins over the typed ones. */
+  initialsImageB64?: string;
 }
 
 type Outcome =
@@ -100,8 +102,13 @@ export function createConfirmSignature(deps: {
         : null;
     // Written before the transaction under a name of its own: the loser of a race
     // deletes only its own file.
+    // Drawn initials: checked as the signature image is, and only for a request with initials fields.
+    const wantsInitials = !approver && Boolean(current.fields?.some((f) => f.type === 'initials'));
+    const initialsPng = input.initialsImageB64 && wantsInitials ? await normaliseSignatureImage(deps.pool, parseSignatureImage(input.initialsImageB64, 'iniciales_imagen_b64'), ipClient(client), 'iniciales_imagen_b64') : null;
     const imageKey = image ? storageKeys.signatureImage(document.id, current.id) : null;
+    const initialsImageKey = initialsPng ? storageKeys.initialsImage(document.id, current.id) : null;
     if (image && imageKey) await files.write(imageKey, image);
+    if (initialsPng && initialsImageKey) await files.write(initialsImageKey, initialsPng);
     let outcome: Outcome | undefined;
     try {
       outcome = await repos.transaction(async (tx): Promise<Outcome> => {
@@ -127,7 +134,7 @@ export function createConfirmSignature(deps: {
             const released = await deps.turns.release(tx, document, now);
             return { kind: 'approved', request: { ...request, ...approvedPatch }, outbox: [...outbox, ...released.outbox], emailIds: released.emailIds };
           }
-          const signed = await tx.requests.signIfUnchanged(request, { at: now, imageKey, fieldValues });
+          const signed = await tx.requests.signIfUnchanged(request, { at: now, imageKey, fieldValues, initialsImageKey });
           if (!signed) continue;
           // `otp_verified` then `signed`, in one insert (their ids follow that order).
           const outbox = await deps.record(tx, { kind: 'signed', at: now, request, document, client, signatureImage: signatureKind, signatureLevel: deps.signatureLevel });
@@ -137,6 +144,7 @@ export function createConfirmSignature(deps: {
       });
     } finally {
       if (imageKey && outcome?.kind !== 'signed') await files.remove(imageKey);
+      if (initialsImageKey && outcome?.kind !== 'signed') await files.remove(initialsImageKey);
     }
     if (outcome.kind === 'expired') throw new BadRequestError('The code has expired; ask for a new one', 'OTP_EXPIRED');
     if (outcome.kind === 'wrong') {

@@ -25,6 +25,7 @@ export function fieldStyles(fields: PlacedField[]): string {
     '.page-frame{position:relative;margin:0 0 .75rem}.page-frame img{margin:0}' +
     '.field-outline{position:absolute;box-sizing:border-box;border:2px dashed #0b57d0;background:rgba(11,87,208,.08)}' +
     '.field-outline.field-signature,.field-outline.field-initials{border-style:solid;border-color:#8a4b00;background:rgba(255,196,0,.18)}' +
+    '#pad-iniciales{max-width:250px;aspect-ratio:250/100;margin:.25rem 0}' +
     rules.join('')
   );
 }
@@ -43,8 +44,8 @@ export function fieldOutlines(fields: PlacedField[], page: number, total: number
 
 /**
  * The inputs: text fields and checkboxes in page order (then top to bottom, left to right),
- * each named `campos[<name>]` with its page; one initials input when there are initials
- * fields. Empty when the signee has nothing to fill in.
+ * each named `campos[<name>]` with its page; when there are initials fields, a pad to draw
+ * them once and one input to type them (the no-JavaScript way). Empty when the signee has nothing to fill in.
  */
 export function fieldInputs(fields: PlacedField[], total: number, locale: SigneeLocale, error: { id: string; text: string } | null): string {
   const t = FIELD_TEXT[locale];
@@ -64,7 +65,9 @@ export function fieldInputs(fields: PlacedField[], total: number, locale: Signee
       return `<div class="row"><label for="${id}">${label}</label><input type="text" id="${id}" name="campos[${f.name}]" maxlength="${f.max_length ?? 100}" autocomplete="off"${required}></div>`;
     });
   if (fields.some((f) => f.type === 'initials')) {
+    // The pad works with JavaScript only, which shows it (signature-pad-script.ts); the typed input below is the fallback.
     inputs.push(
+      `<div class="row" id="pad-iniciales-row" hidden><p class="hint" id="pad-iniciales-help">${escapeHtml(t.initialsPadHelp)}</p><canvas id="pad-iniciales" width="250" height="100" role="img" aria-label="${escapeHtml(t.initialsPad)}" aria-describedby="pad-iniciales-help"></canvas><button type="button" class="secondary" id="pad-iniciales-clear">${escapeHtml(t.initialsClear)}</button><input type="hidden" name="iniciales_imagen_b64" id="iniciales_imagen_b64" value=""></div>`,
       `<div class="row"><label for="iniciales">${escapeHtml(t.initialsLabel)}</label><input type="text" id="iniciales" name="iniciales" maxlength="10" autocomplete="off" aria-describedby="iniciales-help"><p class="hint" id="iniciales-help">${escapeHtml(t.initialsHelp)}</p></div>`,
     );
   }

@@ -13,6 +13,10 @@ export interface FieldText {
   required: string;
   initialsLabel: string;
   initialsHelp: string;
+  /** The initials pad (JavaScript only): its accessible name, its help and its clear button. */
+  initialsPad: string;
+  initialsPadHelp: string;
+  initialsClear: string;
   errors: Record<'field_required' | 'field_invalid', string>;
 }
 
@@ -28,6 +32,9 @@ export const FIELD_TEXT: Record<SigneeLocale, FieldText> = {
     required: '(obligatorio)',
     initialsLabel: 'Sus iniciales',
     initialsHelp: 'Se ponen en cada casilla de iniciales. Si lo deja vacío, se usan las de su nombre.',
+    initialsPad: 'Área para dibujar las iniciales',
+    initialsPadHelp: 'Dibuje sus iniciales una vez: se ponen en cada casilla de iniciales. Si no las dibuja, se usan las que escriba debajo.',
+    initialsClear: 'Borrar las iniciales',
     errors: { field_required: 'Rellene los datos obligatorios del documento.', field_invalid: 'Uno de los datos del documento no tiene la forma esperada.' },
   },
   en: {
@@ -41,6 +48,9 @@ export const FIELD_TEXT: Record<SigneeLocale, FieldText> = {
     required: '(required)',
     initialsLabel: 'Your initials',
     initialsHelp: 'Set in every initials box. Left empty, the initials of your name are used.',
+    initialsPad: 'Area to draw your initials',
+    initialsPadHelp: 'Draw your initials once: they are set in every initials box. If you draw none, the ones you type below are used.',
+    initialsClear: 'Clear the initials',
     errors: { field_required: 'Fill in the required details of the document.', field_invalid: 'One of the details of the document is not in the expected form.' },
   },
   ca: {
@@ -54,6 +64,9 @@ export const FIELD_TEXT: Record<SigneeLocale, FieldText> = {
     required: '(obligatori)',
     initialsLabel: 'Les vostres inicials',
     initialsHelp: 'Es posen a cada casella d\'inicials. Si ho deixeu buit, s\'usen les del vostre nom.',
+    initialsPad: 'Àrea per dibuixar les vostres inicials',
+    initialsPadHelp: 'Dibuixeu les inicials un cop: es posen a cada casella d\'inicials. Si no les dibuixeu, s\'usen les que escriviu a sota.',
+    initialsClear: 'Esborrar les inicials',
     errors: { field_required: 'Empleneu les dades obligatòries del document.', field_invalid: 'Una de les dades del document no té la forma esperada.' },
   },
   gl: {
@@ -67,6 +80,9 @@ export const FIELD_TEXT: Record<SigneeLocale, FieldText> = {
     required: '(obrigatorio)',
     initialsLabel: 'As súas iniciais',
     initialsHelp: 'Póñense en cada caixa de iniciais. Se o deixa baleiro, úsanse as do seu nome.',
+    initialsPad: 'Área para debuxar as súas iniciais',
+    initialsPadHelp: 'Debuxe as súas iniciais unha vez: póñense en cada caixa de iniciais. Se non as debuxa, úsanse as que escriba debaixo.',
+    initialsClear: 'Borrar as iniciais',
     errors: { field_required: 'Encha os datos obrigatorios do documento.', field_invalid: 'Un dos datos do documento non ten a forma esperada.' },
   },
   eu: {
@@ -80,6 +96,9 @@ export const FIELD_TEXT: Record<SigneeLocale, FieldText> = {
     required: '(derrigorrezkoa)',
     initialsLabel: 'Zure inizialak',
     initialsHelp: 'Inizialen lauki guztietan jartzen dira. Hutsik utziz gero, zure izenaren inizialak erabiltzen dira.',
+    initialsPad: 'Zure inizialak marrazteko eremua',
+    initialsPadHelp: 'Marraztu zure inizialak behin: inizialen lauki guztietan jartzen dira. Marrazten ez badituzu, behean idazten dituzunak erabiltzen dira.',
+    initialsClear: 'Ezabatu inizialak',
     errors: { field_required: 'Bete dokumentuaren derrigorrezko datuak.', field_invalid: 'Dokumentuaren datuetako batek ez du espero zen forma.' },
   },
 };

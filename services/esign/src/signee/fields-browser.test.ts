@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import request from 'supertest';
 import type { Browser, Page } from 'playwright-core';
@@ -11,6 +16,34 @@ async function threePages(): Promise<Buffer> {
   const texts = ['Arrendatario con DNI {{dni}}.', '{{acepto}} Acepto las condiciones.', 'Firma del arrendatario:'];
   for (const text of texts) doc.addPage([595, 842]).drawText(text, { x: 60, y: 700, size: 12, font });
   return Buffer.from(await doc.save());
+}
+
+const run = promisify(execFile);
+
+/** The page rendered grey at 144 dpi: width, height and one byte a pixel; and the words pdftotext finds on it. */
+async function pageOf(pdf: Buffer, page: number): Promise<{ width: number; height: number; pixels: Buffer; words: string[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'fields-browser-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), pdf);
+    const range = ['-f', String(page), '-l', String(page)];
+    await run('pdftoppm', ['-gray', '-r', '144', ...range, '-singlefile', join(dir, 'in.pdf'), join(dir, 'out')], { timeout: 30_000 });
+    const pgm = readFileSync(join(dir, 'out.pgm'));
+    const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 40).toString('latin1'))!;
+    const { stdout } = await run('pdftotext', [...range, join(dir, 'in.pdf'), '-'], { timeout: 30_000 });
+    return { width: Number(header[1]), height: Number(header[2]), pixels: pgm.subarray(header[0].length), words: stdout.split(/\s+/).filter(Boolean) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Drags the mouse across a canvas in a zigzag, as a hand would draw. */
+async function drawOn(page: Page, selector: string): Promise<void> {
+  await page.locator(selector).scrollIntoViewIfNeeded();
+  const box = (await page.locator(selector).boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.3);
+  await page.mouse.down();
+  for (const [fx, fy] of [[0.3, 0.8], [0.5, 0.2], [0.7, 0.8], [0.9, 0.3]] as const) await page.mouse.move(box.x + box.width * fx, box.y + box.height * fy, { steps: 8 });
+  await page.mouse.up();
 }
 
 const FIELDS = [
@@ -130,6 +163,62 @@ describe('fields on the signing page in a real browser (Debian chromium)', () =>
       expect(status.body.field_values).toMatchObject({ dni: '12345678Z', acepta: true, '@iniciales': 'N.J.' });
     } finally {
       await context.close();
+    }
+  });
+
+  it('takes initials drawn once with the mouse and sets that drawing in every initials box of the sealed copy; axe-clean with both pads', async () => {
+    const email = 'dibujo@example.test';
+    const { url, requestId, documentId } = await emailedLink(email);
+    const context = await browser.newContext({ locale: 'es-ES', viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(url);
+      await expect(page.getByRole('img', { name: 'Área para dibujar las iniciales' }).isVisible()).resolves.toBe(true);
+      expect(await axeViolations(page)).toEqual([]);
+      await viewed(documentId);
+      await page.check('#declaration_accepted');
+      const before = env.smtp.messages.length;
+      await page.getByRole('button', { name: 'Enviar código' }).click();
+      await page.waitForURL(/aviso=codigo-enviado/);
+      const code = await codeAfter(email, before);
+
+      await page.check('#declaration_accepted');
+      await page.getByLabel('Código de 6 dígitos').fill(code);
+      await drawOn(page, '#pad');
+      await drawOn(page, '#pad-iniciales');
+      await page.getByLabel('DNI, página 1 de 3 (obligatorio)').fill('12345678Z');
+      await page.getByLabel('Acepto las condiciones, página 2 de 3 (obligatorio)').check();
+      await page.getByRole('button', { name: 'Firmar el documento' }).click();
+      await page.getByRole('heading', { name: 'Documento firmado' }).waitFor();
+    } finally {
+      await context.close();
+    }
+    const status = await request(env.rt.server!).get(`/firma/solicitudes/${requestId}/estado`).set('authorization', key);
+    // Drawn, not typed: no typed initials kept.
+    expect(status.body.field_values).toEqual({ dni: '12345678Z', acepta: true });
+    const copy = await request(env.rt.server!).get(`/firma/documentos/${documentId}/signed-pdf`).set('authorization', key).buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+    expect(copy.status).toBe(200);
+    const box = FIELDS[1]!.box!;
+    for (const n of [1, 2, 3]) {
+      const { width, height, pixels, words } = await pageOf(copy.body as Buffer, n);
+      // No typed initials ("NJ", from the name) anywhere: the box holds the drawing.
+      expect(words).not.toContain('NJ');
+      let ink = 0;
+      let inkOutside = 0;
+      for (let y = Math.floor((box.y - 0.02) * height); y < Math.ceil((box.y + box.h + 0.02) * height); y++) {
+        for (let x = Math.floor((box.x - 0.02) * width); x < Math.min(width, Math.ceil((box.x + box.w + 0.02) * width)); x++) {
+          if (pixels[y * width + x]! >= 160) continue;
+          const inside = x >= box.x * width - 1 && x <= (box.x + box.w) * width + 1 && y >= box.y * height - 1 && y <= (box.y + box.h) * height + 1;
+          if (inside) ink++;
+          else inkOutside++;
+        }
+      }
+      expect({ page: n, inked: ink > 30, inkOutside }).toEqual({ page: n, inked: true, inkOutside: 0 });
     }
   });
 

@@ -267,6 +267,68 @@ describe('fields: placed by box and by anchor, filled on confirm, stamped in the
     expect(words.filter((w) => w.page === 3 && w.text === 'electrónicamente')).toHaveLength(2);
   });
 
+  it('draws values beyond WinAnsi (Polish, the euro sign, Greek) in their boxes, in a DejaVu face embedded in the sealed copy', async () => {
+    const id = await upload();
+    const place = { x: 0.1, y: 0.45, w: 0.4, h: 0.03 };
+    const nameBox = { x: 0.1, y: 0.55, w: 0.4, h: 0.03 };
+    const fields = [
+      { type: 'text', name: 'lugar', label: 'Lugar', page: 1, box: place },
+      { type: 'name', page: 2, box: nameBox },
+    ];
+    const created = await create({ document_id: id, signee_email: 'sofia@example.test', signee_name: 'Σοφία Łukasiewicz', fields });
+    expect(created.status).toBe(200);
+    const token = (created.body.signing_url as string).split('/').at(-1)!;
+    await api().get(`/firma/firmar/${token}/documento`).expect(200);
+    await api().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
+    const code = otpOf(await env.smtp.waitFor((m) => m.to.includes('sofia@example.test') && /digo para firmar/.test(mailText(m))));
+    await api().post(`/firma/firmar/${token}/confirmar`).send({ otp_code: code, declaration_accepted: true, campos: { lugar: 'Łódź €' } }).expect(200);
+    const copy = (await api().get(`/firma/documentos/${id}/signed-pdf`).set('authorization', key).buffer(true).parse(binary)).body as Buffer;
+    expect((await verifyWithTools(copy)).pdfsig.stdout).toContain('Signature is Valid');
+
+    const dir = mkdtempSync(join(tmpdir(), 'fields-'));
+    try {
+      writeFileSync(join(dir, 'copy.pdf'), copy);
+      const { stdout } = await run('pdffonts', [join(dir, 'copy.pdf')], { timeout: 30_000 });
+      // name, type, encoding, then emb: the face's program is in the file, not left to the reader.
+      expect(stdout).toMatch(/^DejaVuSans\S*\s+CID TrueType\s+Identity-H\s+yes\s/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const words = await wordsOf(copy);
+    for (const [text, page, box] of [['Łódź', 1, place], ['€', 1, place], ['Σοφία', 2, nameBox], ['Łukasiewicz', 2, nameBox]] as const) {
+      const hits = words.filter((w) => w.page === page && w.text === text);
+      expect({ text, found: hits.length }).toEqual({ text, found: 1 });
+      expect(within(hits[0]!, box)).toBe(true);
+    }
+  });
+
+  it('takes drawn initials in JSON (iniciales_imagen_b64), refusing a bad PNG by name without using the code, and sets the image in every initials box', async () => {
+    const id = await upload();
+    const box = { x: 0.8, y: 0.05, w: 0.15, h: 0.05 };
+    const created = await create({ document_id: id, signee_email: 'ines@example.test', signee_name: 'Inés Ortega', fields: [{ type: 'initials', page: 'all', box }] });
+    expect(created.status).toBe(200);
+    const token = (created.body.signing_url as string).split('/').at(-1)!;
+    await api().get(`/firma/firmar/${token}/documento`).expect(200);
+    await api().post(`/firma/firmar/${token}/otp`).send({ declaration_accepted: true }).expect(200);
+    const code = otpOf(await env.smtp.waitFor((m) => m.to.includes('ines@example.test') && /digo para firmar/.test(mailText(m))));
+    const bad = await api().post(`/firma/firmar/${token}/confirmar`).send({ otp_code: code, declaration_accepted: true, iniciales_imagen_b64: Buffer.from('not a png').toString('base64'), iniciales: 'IO' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ['body', 'iniciales_imagen_b64'], type: 'png_invalid' });
+    await api().post(`/firma/firmar/${token}/confirmar`).send({ otp_code: code, declaration_accepted: true, iniciales_imagen_b64: `data:image/png;base64,${strokePng()}`, iniciales: 'IO' }).expect(200);
+    const copy = (await api().get(`/firma/documentos/${id}/signed-pdf`).set('authorization', key).buffer(true).parse(binary)).body as Buffer;
+    expect((await verifyWithTools(copy)).pdfsig.stdout).toContain('Signature is Valid');
+    // The drawing wins over the typed initials: no "IO" drawn, and the stroke's ink in each box.
+    expect((await wordsOf(copy)).filter((w) => w.text === 'IO')).toEqual([]);
+    for (const page of [1, 2, 3]) {
+      const { width, height, pixels } = await renderGray(copy, page);
+      let ink = 0;
+      for (let y = Math.ceil(box.y * height); y < Math.floor((box.y + box.h) * height); y++) {
+        for (let x = Math.ceil(box.x * width); x < Math.floor((box.x + box.w) * width); x++) if (pixels[y * width + x]! < 128) ink++;
+      }
+      expect({ page, inked: ink > 10 }).toEqual({ page, inked: true });
+    }
+  });
+
   it('answers 422 with the field\'s index in loc: a box outside the page, a page beyond the document, an anchor not found, more than 100 fields, an overlap with another recipient, a pattern RE2 refuses', async () => {
     const id = await upload();
     const base = { document_id: id, signee_email: 'b@example.test' };

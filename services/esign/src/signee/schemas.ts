@@ -82,6 +82,12 @@ export const ZConfirmBodySchema = z.object({
     .max(10)
     .optional()
     .describe('Extension (fields): the initials set in every `initials` field (at most 10 characters); default the initials of the name'),
+  iniciales_imagen_b64: z
+    .string()
+    .max(800_000)
+    .nullable()
+    .optional()
+    .describe('Extension (fields): initials drawn once, set in every `initials` field: PNG, base64 (data: URL prefix allowed), the limits of `firma_imagen_b64`; wins over `iniciales`; ignored for a request without initials fields; empty or null means none'),
 });
 
 export const ZConfirmedSchema = z

@@ -14,31 +14,32 @@ export const SIGNATURE_IMAGE_LIMITS = {
   decodeMs: 4000,
 } as const;
 
-const FIELD = 'firma_imagen_b64';
+/** The form field a PNG came in: the signature, or the drawn initials (fields). */
+export type ImageField = 'firma_imagen_b64' | 'iniciales_imagen_b64';
 
-const invalid = (msg: string, type: string) => ValidationError.single('body', FIELD, msg, type);
+const invalid = (msg: string, type: string, field: ImageField) => ValidationError.single('body', field, msg, type);
 
 /**
  * Step 1, on the request thread and cheap: base64 (a `data:image/png;base64,` prefix
  * allowed), the size cap, and the PNG's structure (every chunk inside the buffer, CRCs,
  * IHDR, IDAT, IEND) with its dimensions under the caps. No pixel is decoded here.
  */
-export function parseSignatureImage(value: string): Buffer {
+export function parseSignatureImage(value: string, field: ImageField = 'firma_imagen_b64'): Buffer {
   const data = value.replace(/^data:image\/png;base64,/, '').replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data)) throw invalid('The signature image is not base64', 'png_invalid');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data)) throw invalid('The signature image is not base64', 'png_invalid', field);
   if (Math.floor((data.length * 3) / 4) > SIGNATURE_IMAGE_LIMITS.bytes + 3) {
-    throw invalid(`The signature image exceeds ${SIGNATURE_IMAGE_LIMITS.bytes / 1024} KiB`, 'png_invalid');
+    throw invalid(`The signature image exceeds ${SIGNATURE_IMAGE_LIMITS.bytes / 1024} KiB`, 'png_invalid', field);
   }
   const bytes = Buffer.from(data, 'base64');
   let header;
   try {
     header = readPngHeader(bytes);
   } catch (err) {
-    if (err instanceof ImageHeaderError) throw invalid(err.type === 'image_unsupported' ? 'The signature image is not a PNG' : `The signature ${err.message.replace(/^The image/, 'image')}`, 'png_invalid');
+    if (err instanceof ImageHeaderError) throw invalid(err.type === 'image_unsupported' ? 'The signature image is not a PNG' : `The signature ${err.message.replace(/^The image/, 'image')}`, 'png_invalid', field);
     throw err;
   }
   if (header.width > SIGNATURE_IMAGE_LIMITS.width || header.height > SIGNATURE_IMAGE_LIMITS.height) {
-    throw invalid(`The signature image is ${header.width}×${header.height} pixels; at most ${SIGNATURE_IMAGE_LIMITS.width}×${SIGNATURE_IMAGE_LIMITS.height}`, 'png_invalid');
+    throw invalid(`The signature image is ${header.width}×${header.height} pixels; at most ${SIGNATURE_IMAGE_LIMITS.width}×${SIGNATURE_IMAGE_LIMITS.height}`, 'png_invalid', field);
   }
   return bytes;
 }
@@ -54,18 +55,18 @@ function overBudget(err: unknown): boolean {
  * request gets 422; a full pool answers 503 TOOLS_BUSY as the tools do. `client` (the
  * signee's IP) gets the same fair share of the pool as a tool caller.
  */
-export async function normaliseSignatureImage(pool: Pick<PdfWorkerPool, 'run'>, png: Buffer, client?: string): Promise<Buffer> {
+export async function normaliseSignatureImage(pool: Pick<PdfWorkerPool, 'run'>, png: Buffer, client?: string, field: ImageField = 'firma_imagen_b64'): Promise<Buffer> {
   try {
     const out = await pool.run(
       'normalise-png',
-      { png, field: FIELD, maxWidth: SIGNATURE_IMAGE_LIMITS.width, maxHeight: SIGNATURE_IMAGE_LIMITS.height },
+      { png, field, maxWidth: SIGNATURE_IMAGE_LIMITS.width, maxHeight: SIGNATURE_IMAGE_LIMITS.height },
       // capped like a tool call of that client: one signee cannot take the whole pool
       { timeoutMs: SIGNATURE_IMAGE_LIMITS.decodeMs, client },
     );
     return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
   } catch (err) {
-    if (err instanceof ValidationError) throw invalid(err.issues[0]?.msg ?? 'The signature image cannot be decoded', 'png_invalid');
-    if (overBudget(err)) throw invalid('The signature image could not be decoded within its time and memory budget', 'png_invalid');
+    if (err instanceof ValidationError) throw invalid(err.issues[0]?.msg ?? 'The signature image cannot be decoded', 'png_invalid', field);
+    if (overBudget(err)) throw invalid('The signature image could not be decoded within its time and memory budget', 'png_invalid', field);
     throw err;
   }
 }

@@ -48,6 +48,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
         sealStatus: 'sealing',
         signatureImageKey: sql`${sql.placeholder('imageKey')}`,
         hasSignatureImage: sql`${sql.placeholder('hasImage')}::boolean`,
+        initialsImageKey: sql`${sql.placeholder('initialsKey')}`,
         fieldValues: sql`${sql.placeholder('fieldValues')}::jsonb`,
       })
       .where(unchangedSince(sql.placeholder('id'), sql.placeholder('otpHash'), sql.placeholder('failures')))
@@ -184,7 +185,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
      * Signs the request if it is still as `seen` (unchangedSince): the signed row and its
      * stamp slot, or null when another step changed it first.
      */
-    async signIfUnchanged(seen: SeenRequest, signed: { at: Date; imageKey: string | null; fieldValues?: FieldValues | null }): Promise<{ row: SigningRequestRow; position: number } | null> {
+    async signIfUnchanged(seen: SeenRequest, signed: { at: Date; imageKey: string | null; fieldValues?: FieldValues | null; initialsImageKey?: string | null }): Promise<{ row: SigningRequestRow; position: number } | null> {
       const [updated] = await signedNow({
         id: seen.id,
         otpHash: seen.otpHash,
@@ -192,6 +193,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
         signedAt: signed.at.toISOString(),
         imageKey: signed.imageKey,
         hasImage: signed.imageKey !== null,
+        initialsKey: signed.initialsImageKey ?? null,
         fieldValues: signed.fieldValues ? JSON.stringify(signed.fieldValues) : null,
       });
       if (!updated) return null;
@@ -273,6 +275,7 @@ export function createSigningRequestsRepository(db: EsignDb) {
           redirectUrl: sql`case when ${signingRequests.redirectUrl} is null then null else '[suprimido]' end`,
           otpHash: null,
           signatureImageKey: null,
+          initialsImageKey: null,
           copyTokenHash: null,
           copyExpiresAt: null,
           sealedToken: null,

@@ -42,6 +42,8 @@ export const signingRequests = pgTable(
     lockedAt: timestamp('locked_at', { withTimezone: true }),
     signatureImageKey: text('signature_image_key'),
     hasSignatureImage: boolean('has_signature_image').notNull().default(false),
+    /** Drawn initials (fields): a PNG set in every `initials` field; null when typed or none. */
+    initialsImageKey: text('initials_image_key'),
     sealStatus: text('seal_status', { enum: ['sealing', 'sealed', 'failed'] }),
     signatureLevel: text('signature_level', { enum: ['B-B', 'B-T', 'B-LT', 'B-LTA'] }),
     tsaTime: timestamp('tsa_time', { withTimezone: true }),

@@ -21,6 +21,7 @@ export const storageKeys = {
   original: (documentId: string) => `documents/${documentId}/original.pdf`,
   signed: (documentId: string, requestId: string) => `documents/${documentId}/requests/${requestId}.signed.pdf`,
   signatureImage: (documentId: string, requestId: string) => `documents/${documentId}/requests/${requestId}.${randomBytes(4).toString('hex')}.png`,
+  initialsImage: (documentId: string, requestId: string) => `documents/${documentId}/requests/${requestId}.initials.${randomBytes(4).toString('hex')}.png`,
   final: (documentId: string) => `documents/${documentId}/final.pdf`,
   /** A rendering of page `n` at `width` pixels for the signing page (a cache: erased with the document). */
   pageImage: (documentId: string, n: number, width: number) => `documents/${documentId}/pages/${n}-${width}.png`,

@@ -105,7 +105,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
     async signIfUnchanged(seen, signed) {
       const row = byId(seen.id);
       if (!unchanged(row, seen)) return null;
-      Object.assign(row, { status: 'signed', signedAt: signed.at, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null, sealStatus: 'sealing', signatureImageKey: signed.imageKey, hasSignatureImage: signed.imageKey !== null, fieldValues: signed.fieldValues ?? null });
+      Object.assign(row, { status: 'signed', signedAt: signed.at, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null, sealStatus: 'sealing', signatureImageKey: signed.imageKey, hasSignatureImage: signed.imageKey !== null, initialsImageKey: signed.initialsImageKey ?? null, fieldValues: signed.fieldValues ?? null });
       return { row: copy(row), position: position(row.documentId, row.id) };
     },
     async updateIfUnchanged(seen, patch) {
@@ -163,7 +163,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
       const mine = rows.filter((r) => r.documentId === documentId);
       const gone = (v: string | null) => (v === null ? null : '[suprimido]');
       for (const r of mine) {
-        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, copyTokenHash: null, copyExpiresAt: null, sealedToken: null, declineReason: gone(r.declineReason), reassignedFrom: gone(r.reassignedFrom), reassignReason: gone(r.reassignReason), fieldValues: null, cancelReason: r.cancelReason === null || r.cancelReason === 'declined' ? r.cancelReason : '[suprimido]' });
+        Object.assign(r, { signeeEmail: '[suprimido]', signeeName: gone(r.signeeName), message: gone(r.message), redirectUrl: gone(r.redirectUrl), otpHash: null, signatureImageKey: null, initialsImageKey: null, copyTokenHash: null, copyExpiresAt: null, sealedToken: null, declineReason: gone(r.declineReason), reassignedFrom: gone(r.reassignedFrom), reassignReason: gone(r.reassignReason), fieldValues: null, cancelReason: r.cancelReason === null || r.cancelReason === 'declined' ? r.cancelReason : '[suprimido]' });
       }
       return mine.length;
     },

@@ -1,0 +1,1 @@
+ALTER TABLE "signing_requests" ADD COLUMN "initials_image_key" text;
