@@ -92,6 +92,29 @@ export const ZRevocationSchema = z
   })
   .openapi('RevocationStatus', { example: { status: 'good', source: 'dss', revoked_at: null, this_update: '2026-05-04T09:00:02.000Z' } });
 
+export const ZCertificateRevocationSchema = ZRevocationSchema.extend({
+  status: z.enum(['good', 'revoked', 'unknown']).describe('This certificate\'s status in the OCSP responses and CRLs at hand; a revoked answer wins'),
+  chain: z
+    .enum(['signer', 'signature_timestamp'])
+    .describe('Whose chain: `signer` the signature\'s own (for a document timestamp, its TSA\'s); `signature_timestamp` the TSA chain of the signature\'s timestamp'),
+  depth: z.number().int().min(0).describe('0: the end-entity certificate (signer or TSA); 1: the CA that issued it; and so on up to, not including, the trust anchor'),
+  subject: z.string(),
+  serial: z.string().describe('Serial number (hex)'),
+  sha256: z.string().describe('SHA-256 of the certificate (DER), hex'),
+}).openapi('CertificateRevocation', {
+  example: {
+    chain: 'signer',
+    depth: 1,
+    subject: 'CN=Example Intermediate CA, O=Example',
+    serial: '2000',
+    sha256: 'a3f1c0de00000000000000000000000000000000000000000000000000000000',
+    status: 'good',
+    source: 'dss',
+    revoked_at: null,
+    this_update: '2026-05-04T09:00:02.000Z',
+  },
+});
+
 export const ZSignatureCheckSchema = z
   .object({
     field: z.string().nullable().describe('The signature field name'),
@@ -126,9 +149,14 @@ export const ZSignatureCheckSchema = z
       ])
       .nullable()
       .describe(
-        'ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED. REVOKED: the certificate was revoked before the proof of existence; REVOKED_NO_POE: revoked, and no timestamp proves the signature existed before; OUT_OF_BOUNDS_NO_POE: the certificate has expired at the validation time and nothing proves validation data from before its expiry (B-LTA does); NOT_YET_VALID: the validation time is before the certificate\'s validity',
+        'ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED. REVOKED: the certificate, or a CA certificate above it, was revoked before the proof of existence; REVOKED_NO_POE: revoked, and no timestamp proves the signature existed before (also a timestamped signature whose only timestamp came from a TSA certificate revoked at or before the timestamp\'s time); OUT_OF_BOUNDS_NO_POE: the certificate has expired at the validation time and nothing proves validation data from before its expiry (B-LTA does); NOT_YET_VALID: the validation time is before the certificate\'s validity',
       ),
     revocation: ZRevocationSchema,
+    chain_revocation: z
+      .array(ZCertificateRevocationSchema)
+      .describe(
+        'Revocation of every certificate that is not a trust anchor, of the signer\'s chain and of the signature timestamp\'s TSA chain, judged only for chains that reach a trust anchor (else empty). An intermediate CA revoked before the proof of existence gives REVOKED as a revoked signer does; a signature timestamp whose TSA chain was revoked at or before its time is no proof of existence',
+      ),
     poe_time: z.iso
       .datetime()
       .nullable()
