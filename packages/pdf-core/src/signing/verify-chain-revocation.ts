@@ -35,7 +35,8 @@ function issues(issuer: X509Certificate, cert: X509Certificate): boolean {
 
 /**
  * The links from the certificate whose SHA-256 is `leafSha256` to an anchor, in order. Stops
- * at an anchor, a self-signed certificate (nobody answers for it) or a missing issuer.
+ * at an anchor above the end-entity certificate, a self-signed certificate (nobody answers
+ * for it) or a missing issuer.
  */
 export function judgeChain(
   leafSha256: string,
@@ -50,7 +51,8 @@ export function judgeChain(
   while (cert && links.length < MAX_CHAIN) {
     const current: X509Certificate = cert;
     const id = sha256(current);
-    if (seen.has(id) || anchors.some((a) => a.raw.equals(current.raw)) || issues(current, current)) break;
+    // The end-entity certificate is judged even when configured as an anchor itself (a service trusting its own seal certificate), as before chains were judged.
+    if (seen.has(id) || (links.length > 0 && anchors.some((a) => a.raw.equals(current.raw))) || issues(current, current)) break;
     seen.add(id);
     const issuer = [...anchors, ...pool].find((c) => !c.raw.equals(current.raw) && issues(c, current));
     if (!issuer) break;

@@ -27,6 +27,9 @@ ${lang}
 <p><label for="file">${escapeHtml(t.fileLabel)}</label></p>
 <p class="hint" id="file-hint">${escapeHtml(t.fileHint)}</p>
 <p><input type="file" id="file" name="file" accept="application/pdf,.pdf" required aria-describedby="file-hint"></p>
+<p><label for="at">${escapeHtml(t.atLabel)}</label></p>
+<p class="hint" id="at-hint">${escapeHtml(t.atHint)}</p>
+<p><input type="datetime-local" id="at" name="at" step="1" aria-describedby="at-hint"></p>
 <p><button type="submit">${escapeHtml(t.check)}</button></p>
 </form>
 </section>

@@ -69,7 +69,16 @@ export const ZVerificationSearchQuerySchema = z.object({
   lang: z.enum(['es', 'en']).optional().describe('Language of the HTML page (Spanish by default, or from Accept-Language)'),
 });
 
-export const ZFileVerificationBodySchema = z.object({ file: z.string().openapi({ type: 'string', format: 'binary' }).describe('The signed PDF to check; never stored') });
+export const ZFileVerificationBodySchema = z.object({
+  file: z.string().openapi({ type: 'string', format: 'binary' }).describe('The signed PDF to check; never stored'),
+  at: z
+    .union([z.literal(''), z.iso.datetime({ offset: true }), z.iso.datetime({ local: true })])
+    .optional()
+    .describe(
+      'The validation time as the HTML form sends it: an ISO 8601 date-time, or one without an offset (`2031-05-04T09:00`, what `<input type="datetime-local">` sends), read as UTC; empty means now. The `at` query parameter wins when both are given',
+    )
+    .openapi({ example: '2031-05-04T09:00' }),
+});
 
 export const ZCertificateFactsSchema = z
   .object({
