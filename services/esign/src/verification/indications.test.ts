@@ -139,9 +139,11 @@ describe('verification indications (POST /verificar)', () => {
     const early = new Date(new Date(blank.body.signatures[0].certificate.not_before).getTime() - 1000).toISOString();
     expect((await verify(bt.pdf).query({ at: early }).field('at', local)).body).toMatchObject({ validation_time: early, signatures: [{ sub_indication: 'NOT_YET_VALID' }] });
 
-    const bad = await verify(bt.pdf).field('at', 'mañana');
-    expect(bad.status).toBe(422);
-    expect(bad.body.detail[0].loc).toEqual(['form', 'at']);
+    for (const at of ['mañana', '2031-02-30T00:00', '2031-05-04']) {
+      const bad = await verify(bt.pdf).field('at', at);
+      expect(bad.status).toBe(422);
+      expect(bad.body.detail[0].loc).toEqual(['form', 'at']);
+    }
   });
 
   it('answers the documented 422 validation error for a malformed `at`, JSON and HTML alike', async () => {

@@ -69,10 +69,16 @@ export const ZVerificationSearchQuerySchema = z.object({
   lang: z.enum(['es', 'en']).optional().describe('Language of the HTML page (Spanish by default, or from Accept-Language)'),
 });
 
+/** What the form's `at` may hold besides blank: a date-time with an offset, or without one (datetime-local). */
+const FORM_DATE_TIMES = [z.iso.datetime({ offset: true }), z.iso.datetime({ local: true })];
+
 export const ZFileVerificationBodySchema = z.object({
   file: z.string().openapi({ type: 'string', format: 'binary' }).describe('The signed PDF to check; never stored'),
   at: z
-    .union([z.literal(''), z.iso.datetime({ offset: true }), z.iso.datetime({ local: true })])
+    .string()
+    .max(40)
+    .regex(/^$|^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/)
+    .refine((v) => v === '' || FORM_DATE_TIMES.some((schema) => schema.safeParse(v).success), 'Not a valid date-time')
     .optional()
     .describe(
       'The validation time as the HTML form sends it: an ISO 8601 date-time, or one without an offset (`2031-05-04T09:00`, what `<input type="datetime-local">` sends), read as UTC; empty means now. The `at` query parameter wins when both are given',
