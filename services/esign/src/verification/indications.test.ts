@@ -60,6 +60,15 @@ describe('verification indications (POST /verificar)', () => {
       expect.objectContaining({ kind: 'signature', level: 'B-T', detected_level: 'B-LTA', chain_trusted: true, indication: 'TOTAL_PASSED', sub_indication: null }),
       expect.objectContaining({ kind: 'document_timestamp', level: null, detected_level: null, chain_trusted: true, indication: 'TOTAL_PASSED', sub_indication: null }),
     ]);
+    // Every non-anchor certificate of the seal's chain and of its timestamp's TSA chain, answered by the DSS.
+    const chain = (res.body.signatures[0].chain_revocation as Array<Record<string, unknown>>).map((r) => [r.chain, r.depth, r.status, r.source]);
+    expect(chain).toEqual([
+      ['signer', 0, 'good', 'dss'],
+      ['signature_timestamp', 0, 'good', 'dss'],
+      ['signature_timestamp', 1, 'good', 'dss'],
+    ]);
+    const html = await verify(sealedCopy, 'text/html').query({ lang: 'en' });
+    expect(html.text).toContain('<dt>Revocation in the timestamp TSA&#39;s chain (CN=Test PKI TSA, O=Firma tests)</dt><dd>not revoked (per the file&#39;s validation data (DSS))</dd>');
   });
 
   it('reports B-T for a seal with a signature timestamp and no DSS', async () => {
