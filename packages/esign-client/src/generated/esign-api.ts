@@ -521,7 +521,7 @@ export interface paths {
         put?: never;
         /**
          * Verify the signatures of any uploaded PDF
-         * @description No authentication; limited per client IP. The PAdES signatures of the uploaded file (multipart field `file`, at most ESIGN_MAX_UPLOAD_MB) are checked on a worker thread within a time budget; the file is never stored. JSON with `Accept: application/json`, an HTML report otherwise. `?at=` judges the signatures at another time (certificate expiry, revocation, proof of existence); a malformed `at` is a 422 validation error. Not a PDF, or a file that cannot be checked in time: 422.
+         * @description No authentication; limited per client IP. The PAdES signatures of the uploaded file (multipart field `file`, at most ESIGN_MAX_UPLOAD_MB) are checked on a worker thread within a time budget; the file is never stored. JSON with `Accept: application/json`, an HTML report otherwise. `?at=` (or the form field `at`, as the HTML form sends it) judges the signatures at another time (certificate expiry, revocation of the signer's chain and of the timestamps' TSA chains, proof of existence); a malformed `at` is a 422 validation error. Each signature reports the revocation status of every non-anchor certificate of both chains (`chain_revocation`). Not a PDF, or a file that cannot be checked in time: 422.
          */
         post: operations["verifyUploadedPdf"];
         delete?: never;
@@ -2514,11 +2514,13 @@ export interface components {
              */
             indication: "TOTAL_PASSED" | "INDETERMINATE" | "TOTAL_FAILED";
             /**
-             * @description ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED. REVOKED: the certificate was revoked before the proof of existence; REVOKED_NO_POE: revoked, and no timestamp proves the signature existed before; OUT_OF_BOUNDS_NO_POE: the certificate has expired at the validation time and nothing proves validation data from before its expiry (B-LTA does); NOT_YET_VALID: the validation time is before the certificate's validity
+             * @description ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED. REVOKED: the certificate, or a CA certificate above it, was revoked before the proof of existence; REVOKED_NO_POE: revoked, and no timestamp proves the signature existed before (also a timestamped signature whose only timestamp came from a TSA certificate revoked at or before the timestamp's time); OUT_OF_BOUNDS_NO_POE: the certificate has expired at the validation time and nothing proves validation data from before its expiry (B-LTA does); NOT_YET_VALID: the validation time is before the certificate's validity
              * @enum {string|null}
              */
             sub_indication: "HASH_FAILURE" | "SIG_CRYPTO_FAILURE" | "FORMAT_FAILURE" | "NO_SIGNING_CERTIFICATE_FOUND" | "NO_CERTIFICATE_CHAIN_FOUND" | "REVOKED" | "REVOKED_NO_POE" | "OUT_OF_BOUNDS_NO_POE" | "NOT_YET_VALID" | null;
             revocation: components["schemas"]["RevocationStatus"];
+            /** @description Revocation of every certificate that is not a trust anchor, of the signer's chain and of the signature timestamp's TSA chain, judged only for chains that reach a trust anchor (else empty). An intermediate CA revoked before the proof of existence gives REVOKED as a revoked signer does; a signature timestamp whose TSA chain was revoked at or before its time is no proof of existence */
+            chain_revocation: components["schemas"]["CertificateRevocation"][];
             /**
              * Format: date-time
              * @description The best proof of existence used: the earliest valid timestamp covering the signature (its signature timestamp, or a document timestamp) not after the validation time; null without one
@@ -2567,6 +2569,38 @@ export interface components {
              * @description thisUpdate of the OCSP response or CRL used
              */
             this_update: string | null;
+        };
+        /**
+         * @example {
+         *       "chain": "signer",
+         *       "depth": 1,
+         *       "subject": "CN=Example Intermediate CA, O=Example",
+         *       "serial": "2000",
+         *       "sha256": "a3f1c0de00000000000000000000000000000000000000000000000000000000",
+         *       "status": "good",
+         *       "source": "dss",
+         *       "revoked_at": null,
+         *       "this_update": "2026-05-04T09:00:02.000Z"
+         *     }
+         */
+        CertificateRevocation: components["schemas"]["RevocationStatus"] & {
+            /**
+             * @description This certificate's status in the OCSP responses and CRLs at hand; a revoked answer wins
+             * @enum {string}
+             */
+            status?: "good" | "revoked" | "unknown";
+            /**
+             * @description Whose chain: `signer` the signature's own (for a document timestamp, its TSA's); `signature_timestamp` the TSA chain of the signature's timestamp
+             * @enum {string}
+             */
+            chain: "signer" | "signature_timestamp";
+            /** @description 0: the end-entity certificate (signer or TSA); 1: the CA that issued it; and so on up to, not including, the trust anchor */
+            depth: number;
+            subject: string;
+            /** @description Serial number (hex) */
+            serial: string;
+            /** @description SHA-256 of the certificate (DER), hex */
+            sha256: string;
         };
         Verification: {
             /** Format: uuid */
@@ -4987,6 +5021,11 @@ export interface operations {
                      * @description The signed PDF to check; never stored
                      */
                     file: string;
+                    /**
+                     * @description The validation time as the HTML form sends it: an ISO 8601 date-time, or one without an offset (`2031-05-04T09:00`, what `<input type="datetime-local">` sends), read as UTC; empty means now. The `at` query parameter wins when both are given
+                     * @example 2031-05-04T09:00
+                     */
+                    at?: string;
                 };
             };
         };

@@ -174,6 +174,9 @@ export interface TimestampCheck {
   /** The token's imprint is the hash of the signature value, and the token's own signature verifies. */
   valid: boolean;
   problems: string[];
+  /** The token and its signer (the TSA) certificate's SHA-256, when the token could be read: for judging the TSA's chain. */
+  token?: pkijs.SignedData;
+  tsaSha256?: string | null;
 }
 
 /** An RFC 3161 signature-timestamp token (unsigned attribute) against the signature value it stamps. */
@@ -203,7 +206,13 @@ export function checkTimestamp(signerInfo: pkijs.SignerInfo): TimestampCheck | n
   if (!imprintOk) problems.push('the timestamp covers another signature value');
   const signer = checkSigner(token, tstDer);
   problems.push(...signer.problems.map((p) => `timestamp: ${p}`));
-  return { time: tst.genTime.toISOString(), valid: imprintOk && signer.integrity && signer.signatureValid && signer.essCertificateMatches !== false, problems };
+  return {
+    time: tst.genTime.toISOString(),
+    valid: imprintOk && signer.integrity && signer.signatureValid && signer.essCertificateMatches !== false,
+    problems,
+    token,
+    tsaSha256: signer.certificate?.sha256 ?? null,
+  };
 }
 
 function octets(value: asn1js.OctetString): Buffer {

@@ -1,7 +1,5 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import * as pkijs from 'pkijs';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { loadPkcs12, type SigningIdentity } from './identity';
 import { sealPdf, type SealOptions } from './pades';
 import { createRevocationClient } from './revocation-client';
@@ -9,16 +7,7 @@ import { createTsaClient, type TsaClient } from './tsa-client';
 import { verifyPdfSignatures, type VerifyPdfOptions } from './verify';
 import { startOpensslPki, type OpensslPki } from './__tests__/openssl-pki';
 import { startOpensslTsa, type OpensslTsa } from './__tests__/openssl-tsa';
-
-async function samplePdf(): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc.addPage([595, 842]).drawText('Archivo para años', { x: 50, y: 780, size: 16, font });
-  return Buffer.from(await doc.save());
-}
-
-const DAY = 24 * 60 * 60 * 1000;
-const pem = (file: string) => pkijs.Certificate.fromBER(new Uint8Array(new X509Certificate(readFileSync(file)).raw));
+import { DAY, pem, samplePdf, untilClockPasses } from './__tests__/over-time-fixtures';
 
 /**
  * Verification across time against a real PKI: a seal certificate that lives one day (the
@@ -127,9 +116,3 @@ describe('verification at a validation time: expiry, revocation and the proof of
     expect(signatureAt(btAfter, now, { revocationData: { ocsps: [new Uint8Array(forged)], crls: [] } }).signatures[0]!.revocation.status).toBe('unknown');
   });
 });
-
-/** Resolves once the wall clock is in a later second than `time` (openssl's revocation time has no fraction). */
-async function untilClockPasses(time: Date): Promise<void> {
-  const next = Math.floor(time.getTime() / 1000) * 1000 + 1000;
-  while (Date.now() < next) await new Promise((resolve) => setTimeout(resolve, next - Date.now()));
-}

@@ -20,8 +20,13 @@ import type { RevocationFinding } from './verify-revocation';
  *
  * A document timestamp's TSA certificate must be valid at the validation time (there is
  * no later archive timestamp to extend it), else INDETERMINATE/OUT_OF_BOUNDS_NO_POE.
- * Only the signing certificate's revocation is judged; without any revocation data at
- * hand, the indication rests on the chain and the cryptography.
+ *
+ * Revocation is judged along the whole chain (verify-chain-revocation.ts): `revocation` is
+ * the earliest revocation of the signer's certificate or of a CA above it. A signature
+ * timestamp whose TSA certificate (or a CA above it) was revoked at or before the
+ * timestamp's time is no proof of existence; a signature left with no other POE is then
+ * INDETERMINATE/REVOKED_NO_POE. Without any revocation data at hand, the indication rests
+ * on the chain and the cryptography.
  */
 
 export interface TimedSignature {
@@ -33,6 +38,8 @@ export interface TimedSignature {
   timestampTime: string | null;
   timestampValid: boolean | null;
   certificate: { notBefore: string; notAfter: string } | null;
+  /** Earliest revocation of the signature timestamp's TSA chain (a document timestamp: none, its chain is its signer's). */
+  timestampRevokedAt?: Date | null;
 }
 
 export interface DocumentTimestampProof {
@@ -55,10 +62,15 @@ export interface OverTime {
 export function bestPoe(s: TimedSignature, stamps: readonly DocumentTimestampProof[], at: Date): Date | null {
   const candidates: Date[] = [];
   // A signature's timestamp, or a document timestamp's own time.
-  if (s.timestampValid && s.timestampTime) candidates.push(new Date(s.timestampTime));
+  if (s.timestampValid && s.timestampTime && !timestampRevoked(s)) candidates.push(new Date(s.timestampTime));
   for (const stamp of stamps) if (stamp.passed && s.end !== -1 && stamp.end > s.end) candidates.push(stamp.time);
   const proven = candidates.filter((t) => t.getTime() <= at.getTime()).sort((a, b) => a.getTime() - b.getTime());
   return proven[0] ?? null;
+}
+
+/** The signature timestamp's TSA chain was revoked at or before the timestamp's time: its time proves nothing. */
+function timestampRevoked(s: TimedSignature): boolean {
+  return Boolean(s.timestampRevokedAt && s.timestampTime && s.timestampRevokedAt.getTime() <= new Date(s.timestampTime).getTime());
 }
 
 export function judgeOverTime(
@@ -77,6 +89,8 @@ export function judgeOverTime(
     if (!poe) return result('INDETERMINATE', 'REVOKED_NO_POE');
     if (poe.getTime() >= revokedAt.getTime()) return result('TOTAL_FAILED', 'REVOKED');
   }
+  // A timestamped signature whose only timestamp came from a revoked TSA: nothing proves when it was made.
+  if (!poe && s.kind === 'signature' && s.timestampValid && timestampRevoked(s)) return result('INDETERMINATE', 'REVOKED_NO_POE');
   if (notBefore.getTime() > at.getTime()) return result('INDETERMINATE', 'NOT_YET_VALID');
   if (notAfter.getTime() < at.getTime()) {
     if (s.kind === 'document-timestamp') return result('INDETERMINATE', 'OUT_OF_BOUNDS_NO_POE');

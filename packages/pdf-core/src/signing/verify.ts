@@ -5,7 +5,8 @@ import { checkDocumentTimestamp, checkSigner, checkTimestamp, CmsFormatError, pa
 
 import { readDssItems } from './verify-dss';
 import { judgeOverTime, type DocumentTimestampProof } from './verify-over-time';
-import { revocationStatus, type RevocationItem } from './verify-revocation';
+import { type RevocationItem } from './verify-revocation';
+import { earliestRevocation, judgeChain, type ChainLink, type ChainMemo } from './verify-chain-revocation';
 import { endOfContent, endsRevision, fieldNamesByReference, findSignatureDictionaries, pdfDate, pdfString, type SignatureDictionary } from './pdf-text-scan';
 
 export type { CertificateFacts } from './verify-cms';
@@ -54,6 +55,12 @@ export interface SignatureVerification {
   subIndication: SubIndication | null;
   /** The signing (or TSA) certificate's revocation status from the file's DSS or the data passed in. */
   revocation: RevocationReport;
+  /**
+   * The revocation status of every certificate that is not a trust anchor, of the signer's
+   * chain (for a document timestamp: its TSA's) and of the signature timestamp's TSA chain;
+   * only for chains that reach an anchor. Empty otherwise.
+   */
+  chainRevocation: CertificateRevocation[];
   /** The best proof of existence used at the validation time (ISO): the earliest valid timestamp covering it; null without one. */
   poeTime: string | null;
   /**
@@ -62,6 +69,18 @@ export interface SignatureVerification {
    * with `revocationData`. Null otherwise.
    */
   revocationLookup: { certificate: Uint8Array; issuer: Uint8Array } | null;
+  /** Every certificate of those chains (the signer's first) with no answer at hand, and its issuer: what a caller fetches. */
+  revocationLookups: Array<{ certificate: Uint8Array; issuer: Uint8Array }>;
+}
+
+export interface CertificateRevocation extends RevocationReport {
+  /** `signer`: the signature's own chain (a document timestamp's is its TSA's); `signature-timestamp`: the TSA chain of its signature timestamp. */
+  chain: 'signer' | 'signature-timestamp';
+  /** 0: the end-entity certificate (signer or TSA); 1: the CA that issued it; and so on. */
+  depth: number;
+  subject: string;
+  serial: string;
+  sha256: string;
 }
 
 export interface RevocationReport {
@@ -124,7 +143,7 @@ export function verifyPdfSignatures(input: Uint8Array, options: VerifyPdfOptions
     s.subIndication = subIndication;
   });
   const validationTime = options.validationTime ?? new Date();
-  judgeAtTime(pdf, text, checked, validationTime, options.revocationData);
+  judgeAtTime(pdf, text, checked, validationTime, options.revocationData, anchors);
 
   const ends = signatures.map((s) => (s.byteRange && s.byteRange.length === 4 ? s.byteRange[2]! + s.byteRange[3]! : -1));
   const lastEnd = Math.max(-1, ...ends);
@@ -135,13 +154,15 @@ export function verifyPdfSignatures(input: Uint8Array, options: VerifyPdfOptions
   return { validationTime: validationTime.toISOString(), fileSha256: createHash('sha256').update(pdf).digest('hex'), signatures, modifiedAfterLastSignature, valid, problems };
 }
 
-type Checked = { result: SignatureVerification; signed: pkijs.SignedData | null };
+/** A signature timestamp's token, its TSA certificate, and whether that chain reaches an anchor. */
+type StampFacts = { token: pkijs.SignedData; tsaSha256: string; trusted: boolean };
+type Checked = { result: SignatureVerification; signed: pkijs.SignedData | null; stamp: StampFacts | null };
 
 /**
  * Revocation and certificate validity at `at` (verify-over-time.ts): document timestamps
  * first, as the proofs of existence the signatures they cover may rely on.
  */
-function judgeAtTime(pdf: Buffer, text: string, checked: Checked[], at: Date, fetched: VerifyPdfOptions['revocationData']): void {
+function judgeAtTime(pdf: Buffer, text: string, checked: Checked[], at: Date, fetched: VerifyPdfOptions['revocationData'], anchors: X509Certificate[]): void {
   const dss = checked.some((c) => c.result.chainTrusted) ? readDssItems(pdf, text) : [];
   const items: RevocationItem[] = [
     ...dss.filter((i) => i.kind !== 'cert').map((i) => ({ kind: i.kind as 'ocsp' | 'crl', der: i.der, source: 'dss' as const, offset: i.offset })),
@@ -149,18 +170,27 @@ function judgeAtTime(pdf: Buffer, text: string, checked: Checked[], at: Date, fe
     ...(fetched?.crls ?? []).map((der) => ({ kind: 'crl' as const, der: Buffer.from(der), source: 'fetched' as const, offset: -1 })),
   ];
   const dssCerts = dss.filter((i) => i.kind === 'cert').flatMap((i) => x509OrNone(i.der));
+  const memo: ChainMemo = new Map();
   const end = (s: SignatureVerification) => (s.byteRange && s.byteRange.length === 4 ? s.byteRange[2]! + s.byteRange[3]! : -1);
-  const judge = ({ result, signed }: Checked, stamps: DocumentTimestampProof[]) => {
-    const { best, good, cert, issuer } = findRevocation(result, signed, dssCerts, items);
-    if (best.status === 'unknown' && result.chainTrusted && cert && issuer) result.revocationLookup = { certificate: new Uint8Array(cert.raw), issuer: new Uint8Array(issuer.raw) };
-    result.revocation = {
-      status: best.status,
-      source: best.source,
-      revokedAt: best.revokedAt?.toISOString() ?? null,
-      thisUpdate: best.thisUpdate?.toISOString() ?? null,
+  const judge = ({ result, signed, stamp }: Checked, stamps: DocumentTimestampProof[]) => {
+    // Revocation is judged for chains that reach an anchor: only those can pass, and a hostile file's answers are never parsed otherwise.
+    const signerChain = result.certificate && signed && result.chainTrusted ? judgeChain(result.certificate.sha256, poolOf(signed, dssCerts), anchors, items, memo) : [];
+    const tsaChain = stamp?.trusted ? judgeChain(stamp.tsaSha256, poolOf(stamp.token, dssCerts), anchors, items, memo) : [];
+    const leaf = signerChain[0] ?? null;
+    const best = leaf?.best ?? { status: 'unknown' as const, source: null, revokedAt: null, thisUpdate: null, offset: -1 };
+    result.revocation = report(best);
+    result.chainRevocation = [...signerChain.map((l) => linkReport(l, 'signer')), ...tsaChain.map((l) => linkReport(l, 'signature-timestamp'))];
+    result.revocationLookups = [...signerChain, ...tsaChain]
+      .filter((l) => l.best.status === 'unknown')
+      .map((l) => ({ certificate: new Uint8Array(l.cert.raw), issuer: new Uint8Array(l.issuer.raw) }));
+    result.revocationLookup = leaf && best.status === 'unknown' ? result.revocationLookups[0] ?? null : null;
+    const timed = {
+      ...result,
+      end: end(result),
+      timestampRevokedAt: result.kind === 'signature' ? (earliestRevocation(tsaChain)?.revokedAt ?? null) : null,
     };
-    const timed = { ...result, end: end(result) };
-    const judged = judgeOverTime(timed, { at, revocation: best, goodAnswers: good, stamps });
+    const revocation = earliestRevocation(signerChain, at) ?? best;
+    const judged = judgeOverTime(timed, { at, revocation, goodAnswers: leaf?.good ?? [], stamps });
     result.indication = judged.indication;
     result.subIndication = judged.subIndication;
     result.poeTime = judged.poeTime;
@@ -174,24 +204,24 @@ function judgeAtTime(pdf: Buffer, text: string, checked: Checked[], at: Date, fe
   for (const c of checked) if (c.result.kind === 'signature') judge(c, proofs);
 }
 
-function findRevocation(result: SignatureVerification, signed: pkijs.SignedData | null, dssCerts: X509Certificate[], items: RevocationItem[]) {
-  const none = { best: { status: 'unknown' as const, source: null, revokedAt: null, thisUpdate: null, offset: -1 }, good: [], cert: null, issuer: null };
-  // Revocation is judged for a chain that reaches an anchor: only those can pass, and a hostile file's answers are never parsed otherwise.
-  if (!result.certificate || !signed || !result.chainTrusted) return none;
-  const pool = [...(signed.certificates ?? []).flatMap((c) => (c instanceof pkijs.Certificate ? x509OrNone(Buffer.from(c.toSchema().toBER())) : [])), ...dssCerts];
-  const cert = pool.find((c) => createHash('sha256').update(c.raw).digest('hex') === result.certificate!.sha256);
-  if (!cert || result.certificate.selfSigned) return none;
-  const issuer = pool.find((c) => c.subject === cert.issuer && verifiesWith(cert, c));
-  if (!issuer) return none;
-  return { ...revocationStatus(cert, issuer, items), cert, issuer };
+function report(f: { status: RevocationReport['status']; source: RevocationReport['source']; revokedAt: Date | null; thisUpdate: Date | null }): RevocationReport {
+  return { status: f.status, source: f.source, revokedAt: f.revokedAt?.toISOString() ?? null, thisUpdate: f.thisUpdate?.toISOString() ?? null };
 }
 
-function verifiesWith(cert: X509Certificate, issuer: X509Certificate): boolean {
-  try {
-    return cert.verify(issuer.publicKey);
-  } catch {
-    return false;
-  }
+function linkReport(link: ChainLink, chain: CertificateRevocation['chain']): CertificateRevocation {
+  return {
+    chain,
+    depth: link.depth,
+    subject: link.cert.subject.split('\n').join(', '),
+    serial: link.cert.serialNumber.toUpperCase(),
+    sha256: createHash('sha256').update(link.cert.raw).digest('hex'),
+    ...report(link.best),
+  };
+}
+
+/** The certificates a CMS carries, with those of the file's DSS. */
+function poolOf(signed: pkijs.SignedData, dssCerts: X509Certificate[]): X509Certificate[] {
+  return [...(signed.certificates ?? []).flatMap((c) => (c instanceof pkijs.Certificate ? x509OrNone(Buffer.from(c.toSchema().toBER())) : [])), ...dssCerts];
 }
 
 function x509OrNone(der: Buffer): X509Certificate[] {
@@ -234,12 +264,15 @@ function verifyOne(
     indication: 'INDETERMINATE',
     subIndication: null,
     revocation: { status: 'unknown', source: null, revokedAt: null, thisUpdate: null },
+    chainRevocation: [],
     poeTime: null,
     revocationLookup: null,
+    revocationLookups: [],
   };
+  let stampFacts: StampFacts | null = null;
   const finish = (): Checked => {
     result.passed = result.integrity && result.signatureValid && result.coversDocument && result.essCertificateMatches && result.timestampValid !== false;
-    return { result, signed };
+    return { result, signed, stamp: stampFacts };
   };
 
   const rangeMatch = /\/ByteRange\s*\[([^\]]{0,200})\]/.exec(body);
@@ -307,6 +340,7 @@ function verifyOne(
   if (stamp) {
     result.timestampTime = stamp.time;
     result.timestampValid = stamp.valid;
+    if (stamp.token && stamp.tsaSha256) stampFacts = { token: stamp.token, tsaSha256: stamp.tsaSha256, trusted: chainReachesAnchor(stamp.token, stamp.tsaSha256, anchors) };
     problems.push(...stamp.problems);
   }
   return finish();

@@ -27,6 +27,11 @@ export function formatFileVerification(report: TFileVerification): string {
         `  valid ${s.certificate.not_before} to ${s.certificate.not_after}${s.certificate.self_signed ? ', self-signed' : ''}${s.certificate.issued_by_this_service ? ', issued by this service' : ''}`,
       );
     }
+    // The chains' other certificates (the end-entity one is `revocation` above).
+    for (const r of s.chain_revocation.filter((c) => c.depth > 0 || c.chain === 'signature_timestamp')) {
+      const whose = `${r.chain === 'signer' ? (s.kind === 'document_timestamp' ? 'TSA chain' : 'signer chain') : 'timestamp TSA chain'}, depth ${r.depth}`;
+      lines.push(`  ${whose}: ${r.subject}: revocation ${r.status}${r.revoked_at ? ` at ${r.revoked_at}` : ''}${r.source ? ` (${r.source === 'dss' ? 'DSS' : 'fetched'})` : ''}`);
+    }
     for (const p of s.problems) lines.push(`  - ${p}`);
   });
   return lines.join('\n');

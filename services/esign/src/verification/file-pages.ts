@@ -27,6 +27,9 @@ ${lang}
 <p><label for="file">${escapeHtml(t.fileLabel)}</label></p>
 <p class="hint" id="file-hint">${escapeHtml(t.fileHint)}</p>
 <p><input type="file" id="file" name="file" accept="application/pdf,.pdf" required aria-describedby="file-hint"></p>
+<p><label for="at">${escapeHtml(t.atLabel)}</label></p>
+<p class="hint" id="at-hint">${escapeHtml(t.atHint)}</p>
+<p><input type="datetime-local" id="at" name="at" step="1" aria-describedby="at-hint"></p>
 <p><button type="submit">${escapeHtml(t.check)}</button></p>
 </form>
 </section>
@@ -70,6 +73,13 @@ export function renderFileReport(report: TFileVerification, locale: Locale, nonc
 <dt>${escapeHtml(t.detectedLevel)}</dt><dd>${escapeHtml(s.detected_level ?? '—')}</dd>
 <dt>${escapeHtml(t.indication)}</dt><dd><code>${escapeHtml(s.sub_indication ? `${s.indication} / ${s.sub_indication}` : s.indication)}</code></dd>
 <dt>${escapeHtml(t.revocation)}</dt><dd>${escapeHtml(t.revocationStatus[s.revocation.status])}${s.revocation.revoked_at ? ` ${escapeHtml(t.revokedOn)} ${time(s.revocation.revoked_at)}` : ''}${s.revocation.source ? ` (${escapeHtml(t.revocationSource[s.revocation.source])})` : ''}</dd>
+${s.chain_revocation
+  .filter((r) => r.depth > 0 || r.chain === 'signature_timestamp')
+  .map(
+    (r) =>
+      `<dt>${escapeHtml(t.chainRevocation[r.chain])} (${escapeHtml(r.subject)})</dt><dd>${escapeHtml(t.revocationStatus[r.status])}${r.revoked_at ? ` ${escapeHtml(t.revokedOn)} ${time(r.revoked_at)}` : ''}${r.source ? ` (${escapeHtml(t.revocationSource[r.source])})` : ''}</dd>`,
+  )
+  .join('\n')}
 <dt>${escapeHtml(t.poeTime)}</dt><dd>${time(s.poe_time)}</dd>
 </dl>
 ${s.problems.length ? `<h3>${escapeHtml(t.problems)}</h3>\n<ul>${s.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''}

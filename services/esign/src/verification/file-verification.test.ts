@@ -33,6 +33,9 @@ describe('public verification: the search form and any uploaded PDF (/verificar)
     expect(res.text).toContain('<input type="search" id="document_id" name="document_id"');
     expect(res.text).toContain('<label for="file">PDF file</label>');
     expect(res.text).toContain('enctype="multipart/form-data"');
+    // The optional validation time: a plain datetime-local field, posted with the file (no script needed).
+    expect(res.text).toContain('<label for="at">Validation date and time (optional, UTC)</label>');
+    expect(res.text).toContain('<input type="datetime-local" id="at" name="at" step="1" aria-describedby="at-hint">');
     expect(res.text).not.toMatch(/<script/);
   });
 

@@ -60,6 +60,15 @@ describe('verification indications (POST /verificar)', () => {
       expect.objectContaining({ kind: 'signature', level: 'B-T', detected_level: 'B-LTA', chain_trusted: true, indication: 'TOTAL_PASSED', sub_indication: null }),
       expect.objectContaining({ kind: 'document_timestamp', level: null, detected_level: null, chain_trusted: true, indication: 'TOTAL_PASSED', sub_indication: null }),
     ]);
+    // Every non-anchor certificate of the seal's chain and of its timestamp's TSA chain, answered by the DSS.
+    const chain = (res.body.signatures[0].chain_revocation as Array<Record<string, unknown>>).map((r) => [r.chain, r.depth, r.status, r.source]);
+    expect(chain).toEqual([
+      ['signer', 0, 'good', 'dss'],
+      ['signature_timestamp', 0, 'good', 'dss'],
+      ['signature_timestamp', 1, 'good', 'dss'],
+    ]);
+    const html = await verify(sealedCopy, 'text/html').query({ lang: 'en' });
+    expect(html.text).toContain('<dt>Revocation in the timestamp TSA&#39;s chain (CN=Test PKI TSA, O=Firma tests)</dt><dd>not revoked (per the file&#39;s validation data (DSS))</dd>');
   });
 
   it('reports B-T for a seal with a signature timestamp and no DSS', async () => {
@@ -113,6 +122,37 @@ describe('verification indications (POST /verificar)', () => {
     const html = await verify(bt.pdf, 'text/html').query({ at: expired, lang: 'en' });
     expect(html.text).toContain('<code>INDETERMINATE / OUT_OF_BOUNDS_NO_POE</code>');
     expect(html.text).toContain(`<dt>Validation time</dt><dd><time datetime="${expired}">`);
+  });
+
+  it('takes `at` from the upload form too: a datetime-local value is UTC, blank means now, the query parameter wins', async () => {
+    const bt = await sealPdf(await samplePdf(), { identity: env.rt.signing.identity, tsa: createTsaClient({ url: env.tsa!.url }), reason: 'x', fieldName: 'sello-form', signingTime: new Date() });
+    // A day past the seal certificate's expiry, as the browser's datetime-local sends it (no offset, to the second).
+    const expired = new Date(env.rt.signing.identity.notAfter.getTime() + 24 * 3600 * 1000);
+    expired.setUTCMilliseconds(0);
+    const local = expired.toISOString().slice(0, 19);
+    const form = await verify(bt.pdf).field('at', local);
+    expect(form.status).toBe(200);
+    expect(form.body.validation_time).toBe(expired.toISOString());
+    expect(form.body.signatures[0]).toMatchObject({ indication: 'INDETERMINATE', sub_indication: 'OUT_OF_BOUNDS_NO_POE' });
+    // The HTML report (what the form's browser gets) says the same.
+    const html = await verify(bt.pdf, 'text/html').field('at', local).query({ lang: 'en' });
+    expect(html.text).toContain('<code>INDETERMINATE / OUT_OF_BOUNDS_NO_POE</code>');
+    expect(html.text).toContain(`<dt>Validation time</dt><dd><time datetime="${expired.toISOString()}">`);
+
+    // Left blank: now.
+    const blank = await verify(bt.pdf).field('at', '');
+    expect(blank.body.signatures[0]).toMatchObject({ indication: 'TOTAL_PASSED' });
+    expect(Math.abs(new Date(blank.body.validation_time).getTime() - Date.now())).toBeLessThan(60_000);
+
+    // Both given: the query parameter wins.
+    const early = new Date(new Date(blank.body.signatures[0].certificate.not_before).getTime() - 1000).toISOString();
+    expect((await verify(bt.pdf).query({ at: early }).field('at', local)).body).toMatchObject({ validation_time: early, signatures: [{ sub_indication: 'NOT_YET_VALID' }] });
+
+    for (const at of ['mañana', '2031-02-30T00:00', '2031-05-04']) {
+      const bad = await verify(bt.pdf).field('at', at);
+      expect(bad.status).toBe(422);
+      expect(bad.body.detail[0].loc).toEqual(['form', 'at']);
+    }
   });
 
   it('answers the documented 422 validation error for a malformed `at`, JSON and HTML alike', async () => {

@@ -101,7 +101,7 @@ export function verificationRouter(
     operationId: 'verifyUploadedPdf',
     summary: 'Verify the signatures of any uploaded PDF',
     description:
-      'No authentication; limited per client IP. The PAdES signatures of the uploaded file (multipart field `file`, at most ESIGN_MAX_UPLOAD_MB) are checked on a worker thread within a time budget; the file is never stored. JSON with `Accept: application/json`, an HTML report otherwise. `?at=` judges the signatures at another time (certificate expiry, revocation, proof of existence); a malformed `at` is a 422 validation error. Not a PDF, or a file that cannot be checked in time: 422.',
+      'No authentication; limited per client IP. The PAdES signatures of the uploaded file (multipart field `file`, at most ESIGN_MAX_UPLOAD_MB) are checked on a worker thread within a time budget; the file is never stored. JSON with `Accept: application/json`, an HTML report otherwise. `?at=` (or the form field `at`, as the HTML form sends it) judges the signatures at another time (certificate expiry, revocation of the signer\'s chain and of the timestamps\' TSA chains, proof of existence); a malformed `at` is a 422 validation error. Each signature reports the revocation status of every non-anchor certificate of both chains (`chain_revocation`). Not a PDF, or a file that cannot be checked in time: 422.',
     tags: ['verification'],
     security: [],
     query: ZFileVerificationQuerySchema,
@@ -114,9 +114,9 @@ export function verificationRouter(
       429: errorResponse('Too many verifications from this client; wait `Retry-After` seconds'),
     },
     before: [clientRateLimit(deps.limiter, { clientOf: ipClient, what: 'verifications' }), multipartUpload({ files: [{ name: 'file', maxCount: 1 }], maxFileBytes: deps.maxUploadBytes }), markFile],
-    handler: async ({ query }, req, res) => {
+    handler: async ({ query, body }, req, res) => {
       const file = uploadedFiles(req, 'file')[0]!;
-      const report = await deps.verification.verifyFile(file.buffer, ipClient(req), query.at ? new Date(query.at) : undefined);
+      const report = await deps.verification.verifyFile(file.buffer, ipClient(req), validationTime(query.at ?? (body.at || undefined)));
       if (wantsJson(req)) return report;
       const nonce = randomBytes(16).toString('base64');
       pageHeaders(res, nonce);
@@ -183,6 +183,12 @@ export function verificationRouter(
 }
 
 /** Lets the zod schema require the file like any other field (422 "Field required" at form.file). */
+/** `at` from the query or the form; a date-time without an offset (the form's datetime-local) is UTC. */
+function validationTime(at: string | undefined): Date | undefined {
+  if (!at) return undefined;
+  return new Date(/(?:[zZ]|[+-]\d{2}:?\d{2})$/.test(at) ? at : `${at}Z`);
+}
+
 const markFile: express.RequestHandler = (req, _res, next) => {
   req.body ??= {};
   const body = req.body as Record<string, unknown>;

@@ -69,7 +69,22 @@ export const ZVerificationSearchQuerySchema = z.object({
   lang: z.enum(['es', 'en']).optional().describe('Language of the HTML page (Spanish by default, or from Accept-Language)'),
 });
 
-export const ZFileVerificationBodySchema = z.object({ file: z.string().openapi({ type: 'string', format: 'binary' }).describe('The signed PDF to check; never stored') });
+/** What the form's `at` may hold besides blank: a date-time with an offset, or without one (datetime-local). */
+const FORM_DATE_TIMES = [z.iso.datetime({ offset: true }), z.iso.datetime({ local: true })];
+
+export const ZFileVerificationBodySchema = z.object({
+  file: z.string().openapi({ type: 'string', format: 'binary' }).describe('The signed PDF to check; never stored'),
+  at: z
+    .string()
+    .max(40)
+    .regex(/^$|^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/)
+    .refine((v) => v === '' || FORM_DATE_TIMES.some((schema) => schema.safeParse(v).success), 'Not a valid date-time')
+    .optional()
+    .describe(
+      'The validation time as the HTML form sends it: an ISO 8601 date-time, or one without an offset (`2031-05-04T09:00`, what `<input type="datetime-local">` sends), read as UTC; empty means now. The `at` query parameter wins when both are given',
+    )
+    .openapi({ example: '2031-05-04T09:00' }),
+});
 
 export const ZCertificateFactsSchema = z
   .object({
@@ -91,6 +106,29 @@ export const ZRevocationSchema = z
     this_update: z.iso.datetime().nullable().describe('thisUpdate of the OCSP response or CRL used'),
   })
   .openapi('RevocationStatus', { example: { status: 'good', source: 'dss', revoked_at: null, this_update: '2026-05-04T09:00:02.000Z' } });
+
+export const ZCertificateRevocationSchema = ZRevocationSchema.extend({
+  status: z.enum(['good', 'revoked', 'unknown']).describe('This certificate\'s status in the OCSP responses and CRLs at hand; a revoked answer wins'),
+  chain: z
+    .enum(['signer', 'signature_timestamp'])
+    .describe('Whose chain: `signer` the signature\'s own (for a document timestamp, its TSA\'s); `signature_timestamp` the TSA chain of the signature\'s timestamp'),
+  depth: z.number().int().min(0).describe('0: the end-entity certificate (signer or TSA); 1: the CA that issued it; and so on up to, not including, the trust anchor'),
+  subject: z.string(),
+  serial: z.string().describe('Serial number (hex)'),
+  sha256: z.string().describe('SHA-256 of the certificate (DER), hex'),
+}).openapi('CertificateRevocation', {
+  example: {
+    chain: 'signer',
+    depth: 1,
+    subject: 'CN=Example Intermediate CA, O=Example',
+    serial: '2000',
+    sha256: 'a3f1c0de00000000000000000000000000000000000000000000000000000000',
+    status: 'good',
+    source: 'dss',
+    revoked_at: null,
+    this_update: '2026-05-04T09:00:02.000Z',
+  },
+});
 
 export const ZSignatureCheckSchema = z
   .object({
@@ -126,9 +164,14 @@ export const ZSignatureCheckSchema = z
       ])
       .nullable()
       .describe(
-        'ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED. REVOKED: the certificate was revoked before the proof of existence; REVOKED_NO_POE: revoked, and no timestamp proves the signature existed before; OUT_OF_BOUNDS_NO_POE: the certificate has expired at the validation time and nothing proves validation data from before its expiry (B-LTA does); NOT_YET_VALID: the validation time is before the certificate\'s validity',
+        'ETSI EN 319 102-1 sub-indication; null when TOTAL_PASSED. REVOKED: the certificate, or a CA certificate above it, was revoked before the proof of existence; REVOKED_NO_POE: revoked, and no timestamp proves the signature existed before (also a timestamped signature whose only timestamp came from a TSA certificate revoked at or before the timestamp\'s time); OUT_OF_BOUNDS_NO_POE: the certificate has expired at the validation time and nothing proves validation data from before its expiry (B-LTA does); NOT_YET_VALID: the validation time is before the certificate\'s validity',
       ),
     revocation: ZRevocationSchema,
+    chain_revocation: z
+      .array(ZCertificateRevocationSchema)
+      .describe(
+        'Revocation of every certificate that is not a trust anchor, of the signer\'s chain and of the signature timestamp\'s TSA chain, judged only for chains that reach a trust anchor (else empty). An intermediate CA revoked before the proof of existence gives REVOKED as a revoked signer does; a signature timestamp whose TSA chain was revoked at or before its time is no proof of existence',
+      ),
     poe_time: z.iso
       .datetime()
       .nullable()

@@ -44,4 +44,26 @@ describe('public verification in a real browser', () => {
       await context.close();
     }
   });
+
+  it('judges at the date and time typed in the form’s optional field (UTC), still without a script', async () => {
+    const sealed = (await sealPdf(await samplePdf(), { identity: env.rt.signing.identity, signingTime: new Date(), reason: 'x', fieldName: 'sello-at' })).pdf;
+    const file = join(dir, 'firmado-at.pdf');
+    writeFileSync(file, sealed);
+    // A day past the seal certificate's expiry: a B-B seal has nothing proving it came earlier.
+    const later = new Date(env.rt.signing.identity.notAfter.getTime() + 24 * 3600 * 1000);
+    later.setUTCMilliseconds(0);
+    const context = await browser.newContext({ locale: 'en-GB', javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${env.rt.url}/verificar`);
+      await page.setInputFiles('#file', file);
+      await page.getByLabel('Validation date and time (optional, UTC)').fill(later.toISOString().slice(0, 19));
+      await page.getByRole('button', { name: 'Check' }).click();
+      await page.waitForLoadState('load');
+      expect(await page.locator(`main time[datetime="${later.toISOString()}"]`).count()).toBeGreaterThan(0);
+      expect(await page.locator('main').textContent()).toContain('INDETERMINATE / OUT_OF_BOUNDS_NO_POE');
+    } finally {
+      await context.close();
+    }
+  });
 });

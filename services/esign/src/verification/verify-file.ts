@@ -97,6 +97,17 @@ function signatureRecord(s: SignatureVerification, ownSha256: string): TFileVeri
     indication: s.indication,
     sub_indication: s.subIndication,
     revocation: { status: s.revocation.status, source: s.revocation.source, revoked_at: s.revocation.revokedAt, this_update: s.revocation.thisUpdate },
+    chain_revocation: s.chainRevocation.map((r) => ({
+      chain: r.chain === 'signature-timestamp' ? 'signature_timestamp' : 'signer',
+      depth: r.depth,
+      subject: r.subject,
+      serial: r.serial,
+      sha256: r.sha256,
+      status: r.status,
+      source: r.source,
+      revoked_at: r.revokedAt,
+      this_update: r.thisUpdate,
+    })),
     poe_time: s.poeTime,
   };
 }

@@ -34,6 +34,8 @@ export interface OpensslPki {
   issueSeal(name: string): Promise<{ cert: string; key: string; p12: string }>;
   /** Revokes a certificate issued by the intermediate (index updated, CRL regenerated). */
   revokeByIntermediate(certFile: string): Promise<void>;
+  /** Revokes a certificate issued by the root: the intermediate, or the TSA when it sits under the root. */
+  revokeByRoot(certFile: string): Promise<void>;
   /** Stops (`false`) or restarts (`true`) both OCSP responders; the CRL server likewise. */
   setOcsp(up: boolean): Promise<void>;
   setCrl(up: boolean): void;
@@ -99,7 +101,14 @@ function caConfig(ca: { dir: string; cert: string; key: string }): string {
  * responder (a real `openssl ocsp -index ... -port` per CA) and a CRL (served over
  * loopback HTTP, made with `openssl ca -gencrl`) in its AIA and distribution points.
  */
-export async function startOpensslPki(options: { /** Lifetime of the seal certificate (default the CA's 30 days): short for time-travel tests. */ sealDays?: number } = {}): Promise<OpensslPki> {
+export async function startOpensslPki(
+  options: {
+    /** Lifetime of the seal certificate (default the CA's 30 days): short for time-travel tests. */
+    sealDays?: number;
+    /** The CA that issues the TSA certificate (default the intermediate): the root keeps the TSA out of the intermediate's revocation. */
+    tsaIssuer?: 'root' | 'intermediate';
+  } = {},
+): Promise<OpensslPki> {
   const dir = mkdtempSync(join(tmpdir(), 'pki-'));
   const crlPort = await freePort();
   const crlBase = `http://127.0.0.1:${crlPort}`;
@@ -139,8 +148,9 @@ export async function startOpensslPki(options: { /** Lifetime of the seal certif
   const seal = { cert: join(dir, 'seal.pem'), key: join(dir, 'seal.key'), p12: join(dir, 'seal.p12') };
   await issue(intermediate, 'seal', '/CN=Sello de prueba/O=Firma tests', leafExtensions(intermediate, 'keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=1.3.6.1.5.5.7.3.36'), seal, options.sealDays);
   const tsa = { cert: join(dir, 'tsa.pem'), key: join(dir, 'tsa.key'), chain: join(dir, 'tsa-chain.pem') };
-  await issue(intermediate, 'tsa', '/CN=Test PKI TSA/O=Firma tests', leafExtensions(intermediate, 'keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=critical,timeStamping'), tsa);
-  writeFileSync(tsa.chain, readFileSync(intermediate.cert, 'latin1') + readFileSync(root.cert, 'latin1'));
+  const tsaCa = options.tsaIssuer === 'root' ? root : intermediate;
+  await issue(tsaCa, 'tsa', '/CN=Test PKI TSA/O=Firma tests', leafExtensions(tsaCa, 'keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=critical,timeStamping'), tsa);
+  writeFileSync(tsa.chain, (tsaCa === root ? '' : readFileSync(intermediate.cert, 'latin1')) + readFileSync(root.cert, 'latin1'));
   writeFileSync(join(dir, 'chain.pem'), readFileSync(intermediate.cert, 'latin1') + readFileSync(root.cert, 'latin1'));
   await run('openssl', ['pkcs12', '-export', '-inkey', seal.key, '-in', seal.cert, '-certfile', join(dir, 'chain.pem'), '-out', seal.p12, '-passout', 'pass:test']);
 
@@ -164,6 +174,16 @@ export async function startOpensslPki(options: { /** Lifetime of the seal certif
     await once(child, 'exit');
   };
 
+  const revoke = async (ca: TestCa, certFile: string) => {
+    await run('openssl', ['ca', '-config', ca.config, '-revoke', certFile]);
+    await gencrl(ca);
+    // Started again so the index is read afresh whatever the OpenSSL version does.
+    if (ca.responder) {
+      await stopResponder(ca);
+      await startResponder(ca);
+    }
+  };
+
   let crlUp = true;
   const pki: OpensslPki = {
     dir,
@@ -184,13 +204,10 @@ export async function startOpensslPki(options: { /** Lifetime of the seal certif
       return out;
     },
     async revokeByIntermediate(certFile) {
-      await run('openssl', ['ca', '-config', intermediate.config, '-revoke', certFile]);
-      await gencrl(intermediate);
-      // Started again so the index is read afresh whatever the OpenSSL version does.
-      if (intermediate.responder) {
-        await stopResponder(intermediate);
-        await startResponder(intermediate);
-      }
+      await revoke(intermediate, certFile);
+    },
+    async revokeByRoot(certFile) {
+      await revoke(root, certFile);
     },
     async setOcsp(up) {
       for (const ca of [root, intermediate]) {
