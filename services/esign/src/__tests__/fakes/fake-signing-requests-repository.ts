@@ -63,6 +63,7 @@ export function createFakeSigningRequestsRepository(tables: FakeTables): Signing
         expiryWarnedAt: null,
         fields: null,
         fieldValues: null,
+        initialsImageKey: null,
         copyTokenHash: null,
         copyExpiresAt: null,
         ...values,
