@@ -68,6 +68,33 @@ export const env = {
           .filter(Boolean),
       ),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** An optional 32-byte key, base64-encoded (`openssl rand -base64 32`), as a Buffer. */
+  key32: () =>
+    z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return undefined;
+        const key = Buffer.from(v, 'base64');
+        if (key.length !== 32) {
+          ctx.addIssue({ code: 'custom', message: 'must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)' });
+          return z.NEVER;
+        }
+        return key;
+      }),
+  /** A string (default `fallback`) read by `parse`, whose thrown message becomes the variable's problem. */
+  parsed: <T>(fallback: string, parse: (value: string) => T) =>
+    z
+      .string()
+      .default(fallback)
+      .transform((v, ctx) => {
+        try {
+          return parse(v);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
 };
 
 /** The HTTP edge every service shares: server timeouts and access to /metrics. */

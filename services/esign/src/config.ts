@@ -15,22 +15,6 @@ function isValidDnsServer(server: string): boolean {
   return isIP(address) !== 0;
 }
 
-/** An AES-256 key given as 32 bytes in base64 (`openssl rand -base64 32`); optional. */
-function aes256Key() {
-  return z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const key = Buffer.from(v, 'base64');
-      if (key.length !== 32) {
-        ctx.addIssue({ code: 'custom', message: 'must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)' });
-        return z.NEVER;
-      }
-      return key;
-    });
-}
-
 /**
  * Every environment variable esign reads, parsed once at start-up. The README's
  * configuration table lists the same names and defaults.
@@ -51,8 +35,8 @@ const ZEsignEnvSchema = z.object({
   ESIGN_JSON_LIMIT: z.string().default('1mb'),
   SIGNING_P12_PATH: z.string().optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),
-  SIGNING_IDENTITY_KEY: aes256Key(),
-  ESIGN_AT_REST_KEY: aes256Key(),
+  SIGNING_IDENTITY_KEY: env.key32(),
+  ESIGN_AT_REST_KEY: env.key32(),
   TSA_URL: env.url(['http', 'https']).optional(),
   ESIGN_PADES_LEVEL: z.enum(PADES_LEVELS).optional(),
   ESIGN_TRUST_ANCHORS: z.string().optional(),
@@ -61,21 +45,11 @@ const ZEsignEnvSchema = z.object({
   ESIGN_VERIFY_FETCH_REVOCATION: env.bool(true),
   WEBHOOK_ALLOW_PRIVATE: env.bool(false),
   WEBHOOK_ALLOW_HTTP: env.bool(false),
-  WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .default(DEFAULT_RETRY_SCHEDULE)
-    .transform((v, ctx) => {
-      try {
-        return parseRetrySchedule(v);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
+  WEBHOOK_RETRY_SCHEDULE: env.parsed(DEFAULT_RETRY_SCHEDULE, parseRetrySchedule),
   WEBHOOK_TIMEOUT_MS: env.int(10_000, 100),
   WEBHOOK_DNS_TIMEOUT_MS: env.int(2_000, 100),
   WEBHOOK_DNS_SERVERS: env.list().refine((servers) => servers.every((s) => isValidDnsServer(s)), 'must be comma-separated IP addresses, each optionally with :port (IPv6 as [addr]:port)'),
-  WEBHOOK_SECRET_KEY: aes256Key(),
+  WEBHOOK_SECRET_KEY: env.key32(),
   ESIGN_WEBHOOK_CONCURRENCY: env.int(10, 1),
   ESIGN_SESSION_SECRET: z
     .string()

@@ -162,30 +162,9 @@ const ZWildfireEnvSchema = z.object({
   WILDFIRE_ALERT_SUBSCRIPTIONS_MAX: env.int(50, 1),
   WILDFIRE_WEBHOOK_ALLOW_PRIVATE: env.bool(false),
   WILDFIRE_WEBHOOK_ALLOW_HTTP: env.bool(false),
-  WILDFIRE_WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .default(DEFAULT_RETRY_SCHEDULE)
-    .transform((v, ctx) => {
-      try {
-        return parseRetrySchedule(v);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
+  WILDFIRE_WEBHOOK_RETRY_SCHEDULE: env.parsed(DEFAULT_RETRY_SCHEDULE, parseRetrySchedule),
   WILDFIRE_WEBHOOK_TIMEOUT_MS: env.int(10_000, 100),
-  WILDFIRE_WEBHOOK_SECRET_KEY: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const key = Buffer.from(v, 'base64');
-      if (key.length !== 32) {
-        ctx.addIssue({ code: 'custom', message: 'must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)' });
-        return z.NEVER;
-      }
-      return key;
-    }),
+  WILDFIRE_WEBHOOK_SECRET_KEY: env.key32(),
 });
 
 export type WildfireConfig = ReturnType<typeof loadConfig>;

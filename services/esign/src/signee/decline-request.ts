@@ -6,7 +6,8 @@ import type { DocumentsRepository } from '../documents/repository';
 import type { sendEmailJob } from '../mail/jobs';
 import type { MailRepository } from '../mail/repository';
 import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/record-event';
-import { cancelledEmail, tenantDeclineNotice } from '../signing-requests/emails';
+import { cancelRequests } from '../signing-requests/cancel-requests';
+import { tenantDeclineNotice } from '../signing-requests/emails';
 import type { SigningRequestsRepository } from '../signing-requests/repository';
 import { cancelledByDecline, DECLINED } from '../signing-requests/rules';
 import type { dispatchWebhookEventJob } from '../webhooks/jobs';
@@ -51,20 +52,7 @@ export function createDeclineRequest(deps: {
       assertActive(request, now);
       await tx.requests.update(request.id, { status: DECLINED, declinedAt: now, declineReason: reason, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null });
       const others = cancelledByDecline(request, await tx.requests.listForDocument(document.id), now);
-      const emailIds: string[] = [];
-      for (const other of others) {
-        await tx.requests.update(other.id, { status: 'cancelled', cancelledAt: now, cancelReason: 'declined', otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null });
-        const email = cancelledEmail({
-          locale: other.locale,
-          signeeName: other.signeeName,
-          tenant: sender.name,
-          documentTitle: document.title ?? document.filename,
-          cause: 'declined',
-          brand: { name: sender.name, logoUrl: sender.logoUrl, accentColor: sender.accentColor },
-        });
-        emailIds.push(await tx.outbox.insert({ to: other.signeeEmail, ...email, documentId: document.id, requestId: other.id, kind: 'other' }));
-      }
-      await tx.outbox.discardHeld(others.map((o) => o.id));
+      const emailIds = await cancelRequests(tx, { requests: others, document, sender, now, cause: 'declined', cancelReason: 'declined' });
       if (notify) {
         const notice = tenantDeclineNotice({ documentTitle: document.title ?? document.filename, documentId: document.id, signee: request.signeeName ?? request.signeeEmail, reason, cancelled: others.length });
         emailIds.push(await tx.outbox.insert({ to: notify, ...notice, documentId: document.id, requestId: request.id, kind: 'other' }));

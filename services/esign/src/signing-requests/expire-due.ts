@@ -8,7 +8,7 @@ import type { RecordSigningEvents, SigningEventRepos } from '../signing-events/r
 import type { OutboxEvent } from '../webhooks/events-repository';
 import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import { publishWebhookEvents } from '../webhooks/publish';
-import { cancelledEmail } from './emails';
+import { cancelRequests } from './cancel-requests';
 import type { SigningRequestsRepository } from './repository';
 import { cancelledByExpiry, COPY_ROLE } from './rules';
 
@@ -51,20 +51,7 @@ export function createExpireDue(deps: {
       const blocked = cancelledByExpiry(await tx.requests.listForDocument(documentId), now);
       if (blocked.length === 0) return { outbox: [], emailIds: [] };
       const sender = await deps.sender(document.tenantId);
-      const emailIds: string[] = [];
-      for (const other of blocked) {
-        await tx.requests.update(other.id, { status: 'cancelled', cancelledAt: now, cancelReason: 'expired', otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null });
-        const email = cancelledEmail({
-          locale: other.locale,
-          signeeName: other.signeeName,
-          tenant: sender.name,
-          documentTitle: document.title ?? document.filename,
-          cause: 'expired',
-          brand: { name: sender.name, logoUrl: sender.logoUrl, accentColor: sender.accentColor },
-        });
-        emailIds.push(await tx.outbox.insert({ to: other.signeeEmail, ...email, documentId: document.id, requestId: other.id, kind: 'other' }));
-      }
-      await tx.outbox.discardHeld(blocked.map((o) => o.id));
+      const emailIds = await cancelRequests(tx, { requests: blocked, document, sender, now, cause: 'expired', cancelReason: 'expired' });
       const outbox = await deps.record(tx, ...blocked.map((other) => ({ kind: 'request_cancelled' as const, at: now, request: other, document, reason: 'expired' as const })));
       return { outbox, emailIds };
     });

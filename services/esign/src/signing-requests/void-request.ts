@@ -8,7 +8,7 @@ import type { finaliseDocumentJob } from '../signatures/jobs';
 import type { RecordSigningEvents } from '../signing-events/record-event';
 import type { dispatchWebhookEventJob } from '../webhooks/jobs';
 import { publishWebhookEvents } from '../webhooks/publish';
-import { cancelledEmail } from './emails';
+import { cancelRequests } from './cancel-requests';
 import { statusRecord } from './records';
 import type { SigningTurns } from './release-next-order';
 import { voidable } from './rules';
@@ -56,21 +56,10 @@ export function createVoidRequest(deps: {
       const request = (await tx.requests.find(requestId))!;
       if (!voidable(request, now)) throw new ConflictError(`A ${request.status} request cannot be voided`, 'REQUEST_NOT_VOIDABLE');
       const document = (await tx.documents.lockRecord(request.documentId))!;
-      await tx.requests.update(request.id, { status: 'cancelled', cancelledAt: now, cancelReason: reason, otpHash: null, otpExpiresAt: null, sealedToken: null, nextReminderAt: null });
-      await tx.outbox.discardHeld([request.id]);
-      const email = cancelledEmail({
-        locale: request.locale,
-        signeeName: request.signeeName,
-        tenant: sender.name,
-        documentTitle: document.title ?? document.filename,
-        cause: 'voided',
-        reason,
-        brand: { name: sender.name, logoUrl: sender.logoUrl, accentColor: sender.accentColor },
-      });
-      const noticeId = await tx.outbox.insert({ to: request.signeeEmail, ...email, documentId: document.id, requestId: request.id, kind: 'other' });
+      const noticeIds = await cancelRequests(tx, { requests: [request], document, sender, now, cause: 'voided', cancelReason: reason, emailReason: reason });
       const cancelled = await deps.record(tx, { kind: 'request_cancelled', at: now, request, document, reason: 'voided' });
       const released = await turns.release(tx, document, now);
-      return { emailIds: [noticeId, ...released.emailIds], outbox: [...cancelled, ...released.outbox], documentId: document.id };
+      return { emailIds: [...noticeIds, ...released.emailIds], outbox: [...cancelled, ...released.outbox], documentId: document.id };
     });
     for (const emailId of emailIds) await deps.jobs.enqueue('email.send', { emailId });
     await publishWebhookEvents(deps.jobs, outbox);

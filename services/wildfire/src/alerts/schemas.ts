@@ -59,36 +59,27 @@ const subscriptionFields = {
   created_at: z.string().describe('ISO 8601.'),
 };
 
-export const ZAlertSubscriptionSchema = z.object(subscriptionFields).openapi('AlertSubscription', {
-  example: {
-    subscription_id: '0b7f5c7e-3f7a-4b8e-9a43-0e5f0d1f5a10',
-    target: { province: '41' },
-    municipalities: 106,
-    min_class: 'very_high',
-    include_forecast: false,
-    webhook_url: 'https://cecop.example.org/hooks/wildfire',
-    active: true,
-    webhook_disabled_at: null,
-    webhook_disabled_reason: null,
-    created_at: '2025-07-20T08:00:00.000Z',
-  },
-});
+const SUBSCRIPTION_EXAMPLE = {
+  subscription_id: '0b7f5c7e-3f7a-4b8e-9a43-0e5f0d1f5a10',
+  target: { province: '41' },
+  municipalities: 106,
+  min_class: 'very_high',
+  include_forecast: false,
+  webhook_url: 'https://cecop.example.org/hooks/wildfire',
+  active: true,
+  webhook_disabled_at: null,
+  webhook_disabled_reason: null,
+  created_at: '2025-07-20T08:00:00.000Z',
+} as const;
+
+export const ZAlertSubscriptionSchema = z.object(subscriptionFields).openapi('AlertSubscription', { example: SUBSCRIPTION_EXAMPLE });
 export type TAlertSubscription = z.infer<typeof ZAlertSubscriptionSchema>;
 
 export const ZCreatedAlertSchema = ZAlertSubscriptionSchema.extend({
   webhook_secret: z.string().optional().describe('The signing secret (`whsec_…`), shown only in this answer; present when `webhook_url` is set.'),
 }).openapi('CreatedAlertSubscription', {
   example: {
-    subscription_id: '0b7f5c7e-3f7a-4b8e-9a43-0e5f0d1f5a10',
-    target: { province: '41' },
-    municipalities: 106,
-    min_class: 'very_high',
-    include_forecast: false,
-    webhook_url: 'https://cecop.example.org/hooks/wildfire',
-    active: true,
-    webhook_disabled_at: null,
-    webhook_disabled_reason: null,
-    created_at: '2025-07-20T08:00:00.000Z',
+    ...SUBSCRIPTION_EXAMPLE,
     webhook_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   },
 });
