@@ -1,11 +1,12 @@
-import client from 'prom-client';
 import type { RequestHandler, Router } from 'express';
-import express from 'express';
+import type * as PromClient from 'prom-client';
 
 export interface Metrics {
-  registry: client.Registry;
+  registry: PromClient.Registry;
   middleware: RequestHandler;
   router: Router;
+  /** A gauge in this registry (e.g. wildfire's AEMET request budget). */
+  gauge(name: string, help: string): { set(value: number): void };
 }
 
 /**
@@ -13,6 +14,10 @@ export interface Metrics {
  * route pattern (not raw path, so ids in URLs don't explode the label set).
  */
 export function createMetrics(service: string): Metrics {
+  // Loaded here, not at import: only the processes that serve HTTP make metrics, and a CLI
+  // command's start-up never pays for prom-client or Express.
+  const client: typeof PromClient = require('prom-client');
+  const express: typeof import('express') = require('express');
   const registry = new client.Registry();
   registry.setDefaultLabels({ service });
   client.collectDefaultMetrics({ register: registry });
@@ -26,7 +31,7 @@ export function createMetrics(service: string): Metrics {
   // One labelled child per method, route pattern and status, made on first use: no
   // label object to build, check and hash per request. Bounded like the label set itself
   // (Node's parser admits a fixed set of methods; routes are patterns, not paths).
-  const children = new Map<string, client.Histogram.Internal<'method' | 'route' | 'status'>>();
+  const children = new Map<string, PromClient.Histogram.Internal<'method' | 'route' | 'status'>>();
   const middleware: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint();
     const finished = () => {
@@ -47,5 +52,6 @@ export function createMetrics(service: string): Metrics {
     res.setHeader('Content-Type', registry.contentType);
     res.send(await registry.metrics());
   });
-  return { registry, middleware, router };
+  const gauge = (name: string, help: string) => new client.Gauge({ name, help, registers: [registry] });
+  return { registry, middleware, router, gauge };
 }

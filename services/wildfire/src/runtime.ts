@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { SigningIdentity } from '@firma-riesgo/pdf-core';
 import { createLogger, createMetrics, loadOrCreateKeyFile, runIfUnlocked, startService, type JobsRuntime, type Logger, type ProcessRole, type ServiceLifecycle, type ServiceRuntime, type StartedService } from '@firma-riesgo/service-kit';
-import { Gauge } from 'prom-client';
 import { todayInSpain } from './calendar';
 import type { WildfireConfig } from './config';
 import { MIGRATIONS_FOLDER, schema } from './db';
@@ -101,9 +100,9 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
   const tokenAdmin = createTokenAdministration({ tokens, log: createAdminLogRepository(database.db), clock });
   // Periodic tasks take a Postgres advisory lock, so that one instance runs each at a time.
   const exclusive = <T>(name: string, work: () => Promise<T>) => runIfUnlocked(database, name, work);
-  // One metrics registry per process: the HTTP histogram and the AEMET request budget.
-  const metrics = createMetrics('wildfire');
-  const aemetRemaining = new Gauge({ name: 'aemet_remaining_requests', help: 'AEMET OpenData requests left for the key (Remaining-request-count of its last answer)', registers: [metrics.registry] });
+  // One metrics registry per process that serves them (GET /metrics): the HTTP histogram and the AEMET request budget.
+  const metrics = life.serves ? createMetrics('wildfire') : undefined;
+  const aemetRemaining = metrics?.gauge('aemet_remaining_requests', 'AEMET OpenData requests left for the key (Remaining-request-count of its last answer)');
   // Late-bound: the alerts read the data services, and the ingestions raise alerts.
   let alerting: AlertFeatures | undefined;
   const data = await createDataFeatures({
@@ -113,7 +112,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
     alerts: { observed: (loaded) => alerting!.raise.observed(loaded), forecast: (code, rows) => alerting!.raise.forecast(code, rows) },
     syntheticCacheSize: options.syntheticCacheSize,
     winterRules: config.winterRules,
-    aemet: { ...config.aemet, onRemaining: (n) => aemetRemaining.set(n), sleep: options.aemetSleep },
+    aemet: { ...config.aemet, onRemaining: (n) => aemetRemaining?.set(n), sleep: options.aemetSleep },
     exclusive,
     latestReadings,
   });
@@ -193,7 +192,7 @@ async function composeWildfire(life: ServiceLifecycle<typeof schema>, config: Wi
       createWildfireApp!({
         config,
         logger,
-        metrics,
+        metrics: metrics!,
         version: life.version,
         database,
         redis,

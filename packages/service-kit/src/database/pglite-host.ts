@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /**
  * Embedded Postgres: PGlite admits one process per data directory, so the process
@@ -92,10 +92,13 @@ export async function hostPglite(location: PgliteLocation, role: string, maxConn
   if (!tryLock(location, role)) return null;
   let pglite: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
+  // Loaded by the process that hosts PGlite only: one with a Postgres URL, or joining a host, never loads it.
+  const { PGlite: Pglite }: typeof import('@electric-sql/pglite') = require('@electric-sql/pglite');
+  const { PGLiteSocketServer: SocketServer }: typeof import('@electric-sql/pglite-socket') = require('@electric-sql/pglite-socket');
   try {
-    pglite = await PGlite.create({ dataDir: location.pgdataPath });
+    pglite = await Pglite.create({ dataDir: location.pgdataPath });
     rmSync(location.socketPath, { force: true });
-    server = new PGLiteSocketServer({ db: pglite, path: location.socketPath, maxConnections });
+    server = new SocketServer({ db: pglite, path: location.socketPath, maxConnections });
     await server.start();
   } catch (err) {
     await server?.stop().catch(() => undefined);

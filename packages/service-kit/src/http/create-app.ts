@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import express, { type Express } from 'express';
+import type { Express, Response } from 'express';
 import { createErrorHandler, notFoundHandler, requestId, type EnvelopeFormatter } from '@firma-riesgo/errors';
 import { parseCidrList } from '@firma-riesgo/auth';
 import type { Logger } from 'pino';
@@ -36,6 +36,8 @@ export interface HttpApp {
  * and errors in the service's envelope.
  */
 export function createHttpApp(options: HttpAppOptions): HttpApp {
+  // Express is loaded when an app is made, not when service-kit is: a CLI command never loads it.
+  const express: typeof import('express') = require('express');
   const app = express();
   const edge = options.edge ?? DEFAULT_HTTP_EDGE;
   setHttpEdge(app, edge);
@@ -44,7 +46,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const proxies = parseCidrList(options.trustedProxies);
   app.set('trust proxy', (address: string) => proxies.contains(address));
   // Every download keeps its UTF-8 name (RFC 5987 filename*) with an ASCII fallback.
-  app.response.attachment = function attachment(this: express.Response, filename?: string) {
+  app.response.attachment = function attachment(this: Response, filename?: string) {
     if (filename) this.type(extname(filename));
     this.set('Content-Disposition', filename ? contentDisposition('attachment', filename) : 'attachment');
     return this;

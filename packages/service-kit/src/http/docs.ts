@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import express, { type Router } from 'express';
+import type { Router } from 'express';
 import { escapeHtml } from './escape-html';
 
 /**
@@ -7,6 +7,7 @@ import { escapeHtml } from './escape-html';
  * swagger-ui-dist package, so it works without internet access).
  */
 export function docsRouter(document: () => object, title: string): Router {
+  const express: typeof import('express') = require('express');
   const router = express.Router();
   let cached: object | undefined;
   router.get('/openapi.json', (_req, res) => {

@@ -1,4 +1,4 @@
-import express, { type Request, type Router } from 'express';
+import type { Request, Router } from 'express';
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Redis } from 'ioredis';
@@ -56,6 +56,7 @@ export function createHealthRouter<S extends string, E extends z.ZodRawShape, P 
   registry: OpenAPIRegistry,
   spec: HealthRouterSpec<S, E, P>,
 ): Router {
+  const express: typeof import('express') = require('express');
   const schema = healthSchema(spec.service, spec.fields);
   const router = express.Router();
   defineRoute(router, registry, {

@@ -1,4 +1,3 @@
-import helmet from 'helmet';
 import type { RequestHandler } from 'express';
 
 /**
@@ -32,6 +31,7 @@ export const DEFAULT_CSP = {
  * instead of a dozen helmet middlewares per request.
  */
 export function securityHeaders(): RequestHandler {
+  const helmet: typeof import('helmet').default = require('helmet');
   const steps = recordHeaders(
     helmet({
       contentSecurityPolicy: { useDefaults: false, directives: DEFAULT_CSP },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import type { JobsOptions, Queue, QueueEvents } from 'bullmq';
+import { bullmq } from './bullmq-module';
 import type { Redis } from 'ioredis';
 import type { AnyJobDefinition } from './define-job';
 import { waitForJob } from './bullmq-wait';
@@ -14,7 +15,7 @@ import {
 import type { JobLogger } from './logger';
 import { localValues } from './local-values';
 import { prepareJob } from './payload';
-import { blockingClient, closeClient, commandClient, type RedisConnection } from './redis-connection';
+import { blockingClient, closeClient, commandClient, type OwnedClient, type RedisConnection } from './redis-connection';
 import type { JobRegistry } from './registry';
 import { assertSchedules, type JobRepeat } from './repeat';
 
@@ -59,15 +60,27 @@ function repeatOptions(repeat: JobRepeat): { pattern: string; tz?: string } | { 
 export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOptions<R>): JobQueue<R> {
   const { registry, queueName, prefix } = options;
   const logger = options.logger ?? console;
-  const redis = commandClient(options.connection);
-  const queue = new Queue(queueName, { connection: redis.client, prefix });
-  // An EventEmitter's 'error' without a listener throws, which would take the API
-  // process down with Redis.
-  queue.on('error', (err) => logger.error({ err, queueName }, 'job queue connection error'));
+  let closing: Promise<void> | undefined;
+  /**
+   * The BullMQ queue and its Redis connection, made on first use: a process that never
+   * queues a job (most CLI commands) neither loads BullMQ nor connects for it.
+   */
+  let opened: { redis: OwnedClient; queue: Queue } | undefined;
+  function open(): { redis: OwnedClient; queue: Queue } {
+    if (closing) throw new Error('Job queue is closed');
+    if (!opened) {
+      const redis = commandClient(options.connection);
+      const queue = new (bullmq().Queue)(queueName, { connection: redis.client, prefix });
+      // An EventEmitter's 'error' without a listener throws, which would take the API
+      // process down with Redis.
+      queue.on('error', (err) => logger.error({ err, queueName }, 'job queue connection error'));
+      opened = { redis, queue };
+    }
+    return opened;
+  }
 
   let events: Promise<QueueEvents> | undefined;
   let eventsClient: Redis | undefined;
-  let closing: Promise<void> | undefined;
   /** Ends the waits of `enqueueAndWait` when the queue closes. */
   const closingSignal = new AbortController();
 
@@ -79,9 +92,10 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
    */
   function queueEvents(): Promise<QueueEvents> {
     events ??= (async () => {
+      const { redis, queue } = open();
       const last = await redis.client.xrevrange(queue.toKey('events'), '+', '-', 'COUNT', 1);
       eventsClient = blockingClient(options.connection);
-      const created = new QueueEvents(queueName, { connection: eventsClient, prefix, lastEventId: last[0]?.[0] ?? '0-0' });
+      const created = new (bullmq().QueueEvents)(queueName, { connection: eventsClient, prefix, lastEventId: last[0]?.[0] ?? '0-0' });
       created.on('error', (err) => logger.error({ err, queueName }, 'job queue events connection error'));
       return created;
     })();
@@ -97,7 +111,7 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
     assertEnqueueOptions(opts);
     const definition = registry.get(name);
     const prepared = prepareJob(definition, input, opts?.jobId);
-    const job = await queue.add(name, prepared.data, jobOptions(definition, prepared.jobId, opts?.delayMs));
+    const job = await open().queue.add(name, prepared.data, jobOptions(definition, prepared.jobId, opts?.delayMs));
     if (job.id === undefined) throw new Error(`BullMQ returned no id for job "${name}"`);
     return job;
   }
@@ -106,6 +120,7 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
     async setSchedules(schedules) {
       if (closing) throw new Error('Job queue is closed');
       assertSchedules(registry, schedules);
+      const { queue } = open();
       const wanted = new Set<string>();
       for (const schedule of schedules) {
         const name = schedule.name as string;
@@ -123,7 +138,7 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
     },
 
     async depth() {
-      const counts = await queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
+      const counts = await open().queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
       return { waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), delayed: counts.delayed ?? 0, active: counts.active ?? 0, failed: counts.failed ?? 0 };
     },
 
@@ -143,7 +158,7 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
       try {
         const job = await add(name, payload, { ...opts, jobId });
         const id = job.id as string;
-        const outcome = await waitForJob(listener, queue, job, opts.timeoutMs, opts.until === 'first-attempt', closingSignal.signal);
+        const outcome = await waitForJob(listener, open().queue, job, opts.timeoutMs, opts.until === 'first-attempt', closingSignal.signal);
         if (outcome === 'timeout') throw new JobWaitTimeoutError(name, id, opts.timeoutMs);
         if (outcome === 'closed') throw new Error(`Job queue closed while waiting for job "${name}" (id ${id})`);
         if (outcome.ok) return outcome.value;
@@ -160,8 +175,8 @@ export function createBullMqQueue<R extends JobRegistry>(options: BullMqQueueOpt
         const listener = await events?.catch(() => undefined);
         if (listener) await listener.close();
         if (eventsClient) await closeClient(eventsClient);
-        await queue.close();
-        if (redis.owned) await closeClient(redis.client);
+        if (opened) await opened.queue.close();
+        if (opened?.redis.owned) await closeClient(opened.redis.client);
       })();
       return closing;
     },

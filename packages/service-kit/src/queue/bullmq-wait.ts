@@ -1,4 +1,5 @@
-import { Job, type Queue, type QueueEvents } from 'bullmq';
+import type { Job, Queue, QueueEvents } from 'bullmq';
+import { bullmq } from './bullmq-module';
 
 export type WaitOutcome = { ok: true; value: unknown } | { ok: false; reason: string; retrying: boolean } | 'timeout' | 'closed';
 
@@ -59,7 +60,7 @@ export function waitForJob(listener: QueueEvents, queue: Queue, job: Job, timeou
 async function finishedBefore(queue: Queue, id: string): Promise<WaitOutcome | undefined> {
   const state = await queue.getJobState(id);
   if (state !== 'completed' && state !== 'failed') return undefined;
-  const job = await Job.fromId(queue, id);
+  const job = await bullmq().Job.fromId(queue, id);
   if (!job) return undefined;
   return state === 'completed' ? { ok: true, value: job.returnvalue } : { ok: false, reason: job.failedReason, retrying: false };
 }

@@ -1,4 +1,5 @@
-import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
+import { bullmq } from './bullmq-module';
 import { JobDeferredError } from './errors';
 import { assertHandlers, type JobHandler, type JobHandlers } from './handlers';
 import { assertConcurrency, DEFAULT_CONCURRENCY } from './job-queue';
@@ -41,6 +42,7 @@ export interface JobWorker {
  */
 export function startBullMqWorker<R extends JobRegistry>(options: BullMqWorkerOptions<R>): JobWorker {
   const { registry, queueName, logger } = options;
+  const { DelayedError, UnrecoverableError, Worker } = bullmq();
   assertHandlers(registry, options.handlers);
   const handlers = options.handlers as unknown as Record<string, JobHandler<unknown>>;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;

