@@ -1,12 +1,7 @@
 import { z } from 'zod';
+import { ConfigError } from './config-error';
 
-/** Thrown at start-up when the environment is invalid; the message names every bad variable. */
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 /**
  * Parses the environment once, at start-up, into a typed object. Empty strings

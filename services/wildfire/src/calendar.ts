@@ -2,9 +2,18 @@
  * Calendar days as `YYYY-MM-DD` strings, the form the API and the `date` columns use.
  * Arithmetic goes through UTC midnights, so no daylight-saving change can shift a day.
  */
-import { parseIsoDay } from './config';
-
 const DAY_MS = 86_400_000;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A YYYY-MM-DD calendar date as 00:00 UTC of that day; null when malformed or not a real date. */
+export function parseIsoDay(text: string): Date | null {
+  const match = DAY.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : null;
+}
+
 
 /** Europe/Madrid: the latest civil date anywhere in Spain (the Canaries run an hour behind). */
 const SPAIN_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid', year: 'numeric', month: '2-digit', day: '2-digit' });

@@ -2,7 +2,7 @@
 // (it joins the service's database socket) and against Postgres. The commands, by topic,
 // are in cli-commands/.
 import pino from 'pino';
-import { createCli, createLogger, runCliMain } from '@firma-riesgo/service-kit';
+import { createCli, createLogger, runCliMain } from '@firma-riesgo/service-kit/cli';
 import { aemetCommands } from './cli-commands/aemet';
 import { fwiCommand } from './cli-commands/fwi';
 import { decisionsCommands } from './cli-commands/decisions';
@@ -10,10 +10,9 @@ import { ingestCommands } from './cli-commands/ingest';
 import type { In, Out } from './cli-commands/options';
 import { reportCommands } from './cli-commands/reports';
 import { OPTION_OF_FIELD, tokenCommands } from './cli-commands/tokens';
-import { loadConfig } from './config';
 import { FwiUsageError } from './fwi';
-import { ScheduleInputError } from './reports/report-schedules';
-import { startWildfire, type WildfireRuntime } from './runtime';
+import { ScheduleInputError } from './reports/schedule-input-error';
+import type { WildfireRuntime } from './runtime';
 import { wildfireStorageCommands } from './storage/cli-storage';
 import { TokenInputError } from './tokens/service';
 
@@ -22,6 +21,9 @@ export async function runCli(argv: string[], out: Out = console, env: NodeJS.Pro
     name: 'wildfire',
     commands: [...tokenCommands(), ...reportCommands(), ...ingestCommands(), ...aemetCommands(), ...decisionsCommands(), fwiCommand(stdin), ...wildfireStorageCommands()],
     async open() {
+      // The runtime's modules (database, Redis, every feature) load here, once a command opens it:
+      // `--help` and the work a command starts before opening (reading a weather file) go without them.
+      const [{ loadConfig }, { startWildfire }] = await Promise.all([import('./config'), import('./runtime')]);
       const config = loadConfig(env);
       // The CLI prints its own results; library logs go to stderr, warnings and up only.
       const logger = createLogger({ service: 'wildfire', level: config.logLevel === 'info' ? 'warn' : config.logLevel, destination: pino.destination(2) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseIsoDay } from './calendar';
 import { parseWinterRules } from './fwi/winter';
 import { ConfigError, env, isCronPattern, parseConfig, serviceEnv, serviceSettings, storageKindEnv, storageSettings, type StorageKind, type StorageSettings } from '@firma-riesgo/service-kit';
 import { PADES_LEVELS } from './reports/pdf-stack';
@@ -15,16 +16,6 @@ export interface DeprecatedPrefix {
 }
 
 const PREFIX = /^(?:\/[A-Za-z0-9._~-]+)+$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A YYYY-MM-DD calendar date as 00:00 UTC of that day; null when malformed or not a real date. */
-export function parseIsoDay(text: string): Date | null {
-  const match = DAY.exec(text);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : null;
-}
 
 /**
  * WILDFIRE_DEPRECATED_PREFIXES: comma-separated `PREFIX=YYYY-MM-DD[>SUCCESSOR]`, e.g.

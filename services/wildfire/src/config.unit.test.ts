@@ -1,5 +1,6 @@
 import { ConfigError } from '@firma-riesgo/service-kit';
-import { loadConfig, parseDeprecatedPrefixes, parseInterval, parseIsoDay } from './config';
+import { parseIsoDay } from './calendar';
+import { loadConfig, parseDeprecatedPrefixes, parseInterval } from './config';
 import { WINTER_RULES } from './fwi/winter';
 
 describe('loadConfig', () => {

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 
+/** The storage backends, as `<SERVICE>_STORAGE` names them. */
+export const STORAGE_KINDS = ['local', 'postgres', 's3'] as const;
 /** Where a service keeps its files: chosen by `<SERVICE>_STORAGE` (see storage-config.ts). */
-export type StorageKind = 'local' | 'postgres' | 's3';
+export type StorageKind = (typeof STORAGE_KINDS)[number];
 
 /** What a stream write accepts: a Node stream or any async iterable of byte chunks. */
 export type BlobSource = Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;

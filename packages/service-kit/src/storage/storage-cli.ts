@@ -1,9 +1,8 @@
-import { SingleBar } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 import { CliUsageError, type CliCommand, type CliOut } from '../cli-frame';
-import { ConfigError } from '../config';
-import type { BlobStore, StorageKind } from './blob-store';
+import { ConfigError } from '../config-error';
+import { STORAGE_KINDS, type BlobStore, type StorageKind } from './blob-store';
 import { migrateBlobs, type MigrationEvent } from './migrate-blobs';
-import { STORAGE_KINDS } from './storage-config';
 
 /**
  * The `storage` commands both services' CLIs offer; a service only says how to reach
@@ -30,7 +29,7 @@ function migrationReporter(out: CliOut, mode: 'json' | 'tty' | 'plain'): (event:
       case 'start':
         out.log(`Copying ${event.total} blobs from ${event.source} to ${event.target} (the source is left as it is).`);
         if (mode === 'tty' && event.total > 0) {
-          bar = new SingleBar({ format: '{bar} {value}/{total} blobs | copied {copied}, skipped {skipped}, failed {failed} | {eta_formatted}', hideCursor: true });
+          bar = new (require('cli-progress') as typeof import('cli-progress')).SingleBar({ format: '{bar} {value}/{total} blobs | copied {copied}, skipped {skipped}, failed {failed} | {eta_formatted}', hideCursor: true });
           bar.start(event.total, 0, { copied: 0, skipped: 0, failed: 0 });
         }
         return;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { ConfigError, env } from '../config';
-import type { BlobStore, StorageKind } from './blob-store';
+import { STORAGE_KINDS, type BlobStore, type StorageKind } from './blob-store';
+
+export { STORAGE_KINDS };
 import { createFileStore } from './file-store';
 import { createPostgresBlobStore } from './postgres-blob-store';
 import { createS3BlobStore, type S3Settings } from './s3-blob-store';
 
-export const STORAGE_KINDS = ['local', 'postgres', 's3'] as const;
 
 /** A service's `<SERVICE>_STORAGE` variable: local (the default), postgres or s3. */
 export const storageKindEnv = () => z.enum(STORAGE_KINDS, { message: `expected one of ${STORAGE_KINDS.join(', ')}` }).default('local');

@@ -1,7 +1,7 @@
-import type { CliCommand } from '@firma-riesgo/service-kit';
+import type { CliCommand } from '@firma-riesgo/service-kit/cli';
 import { AemetError } from '../aemet/client';
 import type { ObservationsRunResult } from '../aemet/ingest-observations';
-import { parseIsoDay } from '../config';
+import { parseIsoDay } from '../calendar';
 import type { WildfireRuntime } from '../runtime';
 import type { ForecastRunResult } from '../aemet/ingest-forecast';
 import { list, str } from './options';

@@ -1,4 +1,4 @@
-import type { CliCommand } from '@firma-riesgo/service-kit';
+import type { CliCommand } from '@firma-riesgo/service-kit/cli';
 import type { WildfireRuntime } from '../runtime';
 
 export function decisionsCommands(): CliCommand<WildfireRuntime>[] {

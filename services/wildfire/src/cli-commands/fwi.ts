@@ -1,4 +1,4 @@
-import type { CliCommand } from '@firma-riesgo/service-kit';
+import type { CliCommand } from '@firma-riesgo/service-kit/cli';
 import { FWI_CSV_USAGE, FwiInputError, FwiUsageError, OVERWINTER_CSV_USAGE, parseFwiArgs, runFwiCsv, runOverwinterCsv } from '../fwi';
 import type { WildfireRuntime } from '../runtime';
 import type { In, Out } from './options';

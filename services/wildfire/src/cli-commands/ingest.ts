@@ -1,9 +1,11 @@
-import type { CliCommand } from '@firma-riesgo/service-kit';
+import type { CliCommand } from '@firma-riesgo/service-kit/cli';
+import { todayInSpain } from '../calendar';
 import { CsvInputError } from '../csv-input';
 import type { DecisionIngestSummary } from '../decisions/ingest-decisions';
 import type { EcosystemIngestSummary } from '../ecosystem/ingest-ecosystem';
 import type { MunicipalityIngestSummary } from '../municipalities/ingest-municipalities';
 import type { WeatherIngestSummary } from '../readings/ingest-weather';
+import { startReadingWeatherFile } from '../readings/weather-file';
 import type { WildfireRuntime } from '../runtime';
 import type { SeasonIngestSummary } from '../seasons/ingest-seasons';
 
@@ -38,9 +40,18 @@ export function ingestCommands(): CliCommand<WildfireRuntime>[] {
     positionals: { count: 1, name: 'FILE' },
     async run({ values, positionals }, { open, out }) {
       const file = positionals[0]!;
-      const rt = await open();
+      // A weather file is read on a worker thread while the runtime starts (its modules, the
+      // database): the two overlap on two cores. "Today" is the runtime's: the CLI runs on the system clock.
+      const reading = kind === 'weather' ? startReadingWeatherFile(file, todayInSpain(new Date())) : undefined;
+      let rt: WildfireRuntime;
       try {
-        const summary = await rt.ingest[kind](file);
+        rt = await open();
+      } catch (err) {
+        await reading?.cancel();
+        throw err;
+      }
+      try {
+        const summary = kind === 'weather' ? await rt.ingest.weather(file, reading!.read) : await rt.ingest[kind](file);
         out.log(values.json ? JSON.stringify(summary) : describeIngest(kind, file, summary));
       } catch (err) {
         if (!(err instanceof CsvInputError) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;

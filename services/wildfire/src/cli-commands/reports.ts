@@ -1,4 +1,4 @@
-import { CliUsageError, formatTable, type CliCommand } from '@firma-riesgo/service-kit';
+import { CliUsageError, formatTable, type CliCommand } from '@firma-riesgo/service-kit/cli';
 import type { ScheduleRecord } from '../reports/report-schedules';
 import type { WildfireRuntime } from '../runtime';
 import { list, str } from './options';

@@ -1,5 +1,5 @@
-import { CliUsageError, formatTable, type CliCommand } from '@firma-riesgo/service-kit';
-import { parseIsoDay } from '../config';
+import { CliUsageError, formatTable, type CliCommand } from '@firma-riesgo/service-kit/cli';
+import { parseIsoDay } from '../calendar';
 import type { WildfireRuntime } from '../runtime';
 import type { TokenRecord, TokenType } from '../tokens/repository';
 import { ADMIN_TOKENS_SCOPE, DEFAULT_ROTATION_GRACE_MS, TOKEN_SCOPES, type TokenInputError } from '../tokens/service';

@@ -9,7 +9,7 @@
  * `|`; legal_basis optional; source_url empty or an http(s) URL. A decision (scope,
  * type, date_from, title) appears once per file. Errors name line and column.
  */
-import { parseIsoDay } from '../config';
+import { parseIsoDay } from '../calendar';
 import { CsvInputError, csvRecords, fieldReader, requireColumns, type CsvHeader } from '../csv-input';
 import { parseScopeCode, type Scope } from './scope';
 import { DECISION_TYPES } from './tables';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseIsoDay } from '../config';
+import { parseIsoDay } from '../calendar';
 import { ZMunicipioIdParamSchema } from '../municipalities/schemas';
 import { EARLIEST_DATE, MAX_RANGE_DAYS } from './date-range';
 

@@ -10,7 +10,7 @@
  * ws: km/h at 10 m, 0 or more; prec: mm over the previous 24 h, 0 or more. Columns
  * in any order and case; `;` as the separator allows decimal commas.
  */
-import { parseIsoDay } from '../config';
+import { parseIsoDay } from '../calendar';
 import { CsvInputError, csvRecords, fieldReader, parseNumber, requireColumns, unknownMunicipalityError, type CsvHeader, type CsvRecord } from '../csv-input';
 
 export const WEATHER_COLUMNS = ['municipio_id', 'date', 'temp', 'rh', 'ws', 'prec'] as const;

@@ -10,21 +10,13 @@ import type { TokenRecord } from '../tokens/repository';
 import type { TokensService } from '../tokens/service';
 import type { ReportsRepository } from './repository';
 import type { ReportScheduleRow } from './schedules-repository';
+import { ScheduleInputError } from './schedule-input-error';
 import { REPORT_FORMATS, REPORT_LANGS } from './tables';
+
+export { ScheduleInputError };
 
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 export type ReportLang = (typeof REPORT_LANGS)[number];
-
-/** Bad input for a schedule command; `field` names the option at fault. */
-export class ScheduleInputError extends Error {
-  constructor(
-    readonly field: 'account' | 'municipios' | 'format' | 'lang',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ScheduleInputError';
-  }
-}
 
 /** The municipalities an account's active live tokens may read: null for every one; an empty set when it has no active live token. */
 export function schedulableMunicipios(tokens: readonly TokenRecord[], now: Date): Set<string> | null {
