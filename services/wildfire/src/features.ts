@@ -23,6 +23,7 @@ import { createForecastRepository } from './forecast/repository';
 import { createForecastService, type ForecastService } from './forecast/service';
 import { createAemetRepository } from './aemet/repository';
 import { createIngestWeather, createIngestWeatherColumns, type IngestWeatherDeps, type WeatherIngestSummary } from './readings/ingest-weather';
+import type { WeatherFileRead } from './readings/weather-file';
 import { createReadingsRepository } from './readings/repository';
 import { createReadingsService, type ReadingsService } from './readings/service';
 import { READINGS_CHANGED, type LatestReadingCache, type ReadingsChange } from './readings/latest-cache';
@@ -65,7 +66,8 @@ export interface DataFeatures {
   synthetic: SyntheticData;
   /** `wildfire ingest ...`: each validates the whole file and loads all of it or nothing. */
   ingest: {
-    weather(path: string): Promise<WeatherIngestSummary>;
+    /** `reading`: the file already being read on a worker thread (the CLI: readings/weather-file.ts). */
+    weather(path: string, reading?: Promise<WeatherFileRead>): Promise<WeatherIngestSummary>;
     municipalities(path: string): Promise<MunicipalityIngestSummary>;
     ecosystem(path: string): Promise<EcosystemIngestSummary>;
     decisions(path: string): Promise<DecisionIngestSummary>;

@@ -43,7 +43,7 @@ import type { MunicipalitiesService } from '../municipalities/service';
 import { computeReadingsInBatches, emptyComputedReadings } from './compute-readings';
 import type { ReadingsRepository, TouchedMunicipality } from './repository';
 import { firstRepeat, orderByMunicipalityAndDay, type WeatherColumns } from './weather-columns';
-import { weatherColumnsOf } from './weather-stream';
+import { readWeatherFile, type WeatherFileRead } from './weather-file';
 
 export { MAX_CARRY_GAP_DAYS } from './compute-readings';
 
@@ -109,22 +109,14 @@ export interface HighFwiRun {
 
 export function createIngestWeather(deps: IngestWeatherDeps) {
   const ingestColumns = createIngestWeatherColumns(deps);
-  return async function ingestWeather(path: string): Promise<WeatherIngestSummary> {
-    const today = deps.today();
+  /**
+   * `reading`: the file already being read (the CLI starts it on a worker thread before
+   * the runtime, with the same `today`: weather-file.ts); by default it is read here.
+   */
+  return async function ingestWeather(path: string, reading?: Promise<WeatherFileRead>): Promise<WeatherIngestSummary> {
     // Validation reads no transaction: a refused file never opens one. The file is read first,
     // each code noted with its first line; then only the file's municipalities are looked up.
-    const firstLine = new Map<string, number>();
-    const noted = (code: string, line: number) => {
-      if (!firstLine.has(code)) firstLine.set(code, line);
-      return true;
-    };
-    let weather: WeatherColumns | undefined;
-    let failure: unknown;
-    try {
-      weather = await weatherColumnsOf(path, { isKnown: noted, today });
-    } catch (err) {
-      failure = err;
-    }
+    const { weather, firstLine, failure } = await (reading ?? readWeatherFile(path, deps.today()));
     const locations = await deps.municipalities.locationsOf([...firstLine.keys()]);
     // The first bad row wins, as when each code was checked as it was read: an unknown code
     // is refused on its first line, before that line's other columns are read.

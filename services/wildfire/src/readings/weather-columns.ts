@@ -10,6 +10,19 @@ function grown<T extends Int32Array | Float64Array>(array: T, size: number): T {
   return next;
 }
 
+/** The arrays and codes of a WeatherColumns (`parts()`), as they cross a thread. */
+export interface WeatherColumnsParts {
+  length: number;
+  codes: string[];
+  municipality: Int32Array;
+  day: Int32Array;
+  line: Int32Array;
+  temp: Float64Array;
+  rh: Float64Array;
+  ws: Float64Array;
+  prec: Float64Array;
+}
+
 /** The validated rows of a weather file. Municipalities are numbered in order of first appearance. */
 export class WeatherColumns {
   length = 0;
@@ -24,6 +37,20 @@ export class WeatherColumns {
   rh: Float64Array;
   ws: Float64Array;
   prec: Float64Array;
+
+  /** The columns as plain data, to post to another thread (`transfer` lists their buffers) and rebuild there with `fromParts`. */
+  parts(): { parts: WeatherColumnsParts; transfer: ArrayBuffer[] } {
+    const { length, codes, municipality, day, line, temp, rh, ws, prec } = this;
+    const parts = { length, codes, municipality, day, line, temp, rh, ws, prec };
+    return { parts, transfer: [municipality, day, line, temp, rh, ws, prec].map((a) => a.buffer as ArrayBuffer) };
+  }
+
+  static fromParts(parts: WeatherColumnsParts): WeatherColumns {
+    const columns = new WeatherColumns(0);
+    for (const code of parts.codes) columns.number(code);
+    Object.assign(columns, { length: parts.length, municipality: parts.municipality, day: parts.day, line: parts.line, temp: parts.temp, rh: parts.rh, ws: parts.ws, prec: parts.prec });
+    return columns;
+  }
 
   /** `capacity`: the rows expected, so the arrays rarely grow. */
   constructor(capacity = 1024) {
