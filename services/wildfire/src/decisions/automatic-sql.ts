@@ -110,8 +110,10 @@ export async function replaceAutomatic(
      ),
      -- The high days of each span: stored ones before the first touched day, then the runs from it on (automatic_high).
      high AS (
-       SELECT s.municipio_id, d.date FROM spans s JOIN touched t ON t.municipio_id = s.municipio_id
-       CROSS JOIN LATERAL (SELECT d.date FROM days d WHERE d.municipio_id = s.municipio_id AND d.date >= s.since AND d.date < t.first AND d.fwi >= $1) d
+       -- Only spans reaching back before the first touched day read stored days, one index range each (OFFSET 0 keeps the
+       -- lateral per span: flattened, the planner scanned every stored reading when the statistics lagged a fresh COPY).
+       SELECT s.municipio_id, d.date FROM spans s JOIN touched t ON t.municipio_id = s.municipio_id AND s.since < t.first
+       CROSS JOIN LATERAL (SELECT d.date FROM days d WHERE d.municipio_id = s.municipio_id AND d.date >= s.since AND d.date < t.first AND d.fwi >= $1 OFFSET 0) d
        UNION ALL
        SELECT h.municipio_id, g.day::date FROM automatic_high h CROSS JOIN LATERAL generate_series(h.date_from, h.date_to, interval '1 day') AS g(day)
      ),
