@@ -2,9 +2,8 @@
 // (it joins the service's database socket) and against Postgres.
 import { readFile } from 'node:fs/promises';
 import pino from 'pino';
-import { createCli, CliUsageError, createLogger, formatTable, runCliMain, type CliCommand } from '@firma-riesgo/service-kit';
-import { loadConfig } from './config';
-import { startEsign, type EsignRuntime } from './runtime';
+import { createCli, CliUsageError, createLogger, formatTable, runCliMain, type CliCommand } from '@firma-riesgo/service-kit/cli';
+import type { EsignRuntime } from './runtime';
 import { InvalidTenantNameError } from './keys/service';
 import type { KeyRecord } from './keys/repository';
 import { keyState } from './keys/rules';
@@ -106,6 +105,8 @@ export async function runCli(argv: string[], out: Out = console, env: NodeJS.Pro
     name: 'esign',
     commands: [...commands(), ...esignStorageCommands()],
     async open() {
+      // The runtime's modules load once a command opens it, not for `--help` (CONTRIBUTING.md, start-up).
+      const [{ loadConfig }, { startEsign }] = await Promise.all([import('./config'), import('./runtime')]);
       const config = loadConfig(env);
       // The CLI prints its own results; library logs go to stderr, warnings and up only.
       const logger = createLogger({ service: 'esign', level: config.logLevel === 'info' ? 'warn' : config.logLevel, destination: pino.destination(2) });
