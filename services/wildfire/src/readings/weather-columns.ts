@@ -11,17 +11,7 @@ function grown<T extends Int32Array | Float64Array>(array: T, size: number): T {
 }
 
 /** The arrays and codes of a WeatherColumns (`parts()`), as they cross a thread. */
-export interface WeatherColumnsParts {
-  length: number;
-  codes: string[];
-  municipality: Int32Array;
-  day: Int32Array;
-  line: Int32Array;
-  temp: Float64Array;
-  rh: Float64Array;
-  ws: Float64Array;
-  prec: Float64Array;
-}
+export type WeatherColumnsParts = Pick<WeatherColumns, 'length' | 'codes' | 'municipality' | 'day' | 'line' | 'temp' | 'rh' | 'ws' | 'prec'>;
 
 /** The validated rows of a weather file. Municipalities are numbered in order of first appearance. */
 export class WeatherColumns {
