@@ -46,6 +46,15 @@ export async function pdfInfo(engines: ToolEngines, input: Uint8Array, options: 
   return runner.withTempDir(async (dir) => {
     const path = join(dir, 'in.pdf');
     await writeFile(path, input);
+    // poppler reads the file while qpdf checks it, instead of after: most files are not
+    // encrypted, and then its answers are the ones it would give after the check. qpdf's
+    // verdict still decides (its refusal wins, an encrypted file is decrypted and read
+    // again), and the early runs are settled before the temp dir goes.
+    const early = Promise.all([pdfinfoDetails(engines, path), xmpPacket(engines, path)]);
+    const settled = early.then(
+      () => undefined,
+      () => undefined,
+    );
     let structure: Awaited<ReturnType<typeof probePdf>>;
     try {
       structure = await probePdf(runner, dir, path, {
@@ -54,16 +63,21 @@ export async function pdfInfo(engines: ToolEngines, input: Uint8Array, options: 
         extraKeys: ['acroform', 'attachments', 'outlines'],
       });
     } catch (err) {
+      await settled;
       if (!(err instanceof PdfInputError) || err.issues[0]?.type !== 'pdf_encrypted') throw err;
       return lockedInfo(engines, input);
     }
     const encrypt = structure.encrypt;
-    let readable = path;
+    let details: Awaited<ReturnType<typeof pdfinfoDetails>>;
+    let xmp: string | null;
     if (encrypt.encrypted) {
-      readable = join(dir, 'decrypted.pdf');
+      await settled;
+      const readable = join(dir, 'decrypted.pdf');
       await runQpdf(runner, dir, ['--decrypt', path, readable], { password: options.password, timeoutMs: TOOL_TIMEOUTS.qpdf });
+      [details, xmp] = await Promise.all([pdfinfoDetails(engines, readable), xmpPacket(engines, readable)]);
+    } else {
+      [details, xmp] = await early;
     }
-    const [details, xmp] = await Promise.all([pdfinfoDetails(engines, readable), xmpPacket(engines, readable)]);
     const acroform = structure.acroform as { hasacroform?: boolean; fields?: QpdfField[] } | undefined;
     const outlines = structure.outlines as unknown[] | undefined;
     return {
