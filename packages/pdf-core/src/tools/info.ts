@@ -46,10 +46,16 @@ export async function pdfInfo(engines: ToolEngines, input: Uint8Array, options: 
   return runner.withTempDir(async (dir) => {
     const path = join(dir, 'in.pdf');
     await writeFile(path, input);
-    // poppler reads the file while qpdf checks it, instead of after: most files are not
-    // encrypted, and then its answers are the ones it would give after the check. qpdf's
-    // verdict still decides (its refusal wins, an encrypted file is decrypted and read
-    // again), and the early runs are settled before the temp dir goes.
+    const probing = probePdf(runner, dir, path, {
+      password: options.password,
+      passwordField: options.password !== undefined ? 'password' : undefined,
+      extraKeys: ['acroform', 'attachments', 'outlines'],
+    });
+    // poppler reads the file while qpdf checks it (started first: the launcher starts one
+    // engine after the other), instead of after: most files are not encrypted, and then its
+    // answers are the ones it would give after the check. qpdf's verdict still decides (its
+    // refusal wins, an encrypted file is decrypted and read again), and the early runs are
+    // settled before the temp dir goes.
     const early = Promise.all([pdfinfoDetails(engines, path), xmpPacket(engines, path)]);
     const settled = early.then(
       () => undefined,
@@ -57,11 +63,7 @@ export async function pdfInfo(engines: ToolEngines, input: Uint8Array, options: 
     );
     let structure: Awaited<ReturnType<typeof probePdf>>;
     try {
-      structure = await probePdf(runner, dir, path, {
-        password: options.password,
-        passwordField: options.password !== undefined ? 'password' : undefined,
-        extraKeys: ['acroform', 'attachments', 'outlines'],
-      });
+      structure = await probing;
     } catch (err) {
       await settled;
       if (!(err instanceof PdfInputError) || err.issues[0]?.type !== 'pdf_encrypted') throw err;
