@@ -42,8 +42,8 @@ describe('a tool call past its output budget', () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
-  // The dir is watched with inotify, which names the entries that change but does not look
-  // inside a subdirectory: a subdirectory is measured whole at every look.
+  // The whole dir counts: files deep in subdirectories (ocrmypdf's and LibreOffice's working
+  // dirs), and many files each far under the limit (split's parts).
   it.each([
     // the subdirectory is seen (and measured, empty) before the writing in it starts
     ['a file deep in a subdirectory', 'mkdir -p work/pages && sleep 0.2 && yes 0123456789abcdef > work/pages/out.pdf'],

@@ -1,4 +1,3 @@
-import { watch, type FSWatcher } from 'node:fs';
 import { lstat, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,101 +61,27 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>, root: stri
 }
 
 /**
- * Measures `dir` while the call's engines write into it; past the budget's workBytes the
- * budget is exceeded, which aborts the call's signal: the engines writing are killed (their
- * group), queued runs dropped. inotify (fs.watch) names the entries that changed, and at most
- * every TEMP_DIR_WATCH_MS only those are measured again, with the subdirectories (inotify
- * does not look inside them: they are measured whole each time, as before). A quiet dir costs
- * nothing; the old look at every file every 20 ms cost split's 100 parts 100 lstat calls a
- * look (about 3 ms of the thread pool beside qpdf). Where fs.watch fails, or reports a change
- * without a name, every entry is measured again, each TEMP_DIR_WATCH_MS while the call lives.
- * A fast engine can write between two looks, so the dir can pass the limit by what it writes
- * in TEMP_DIR_WATCH_MS.
+ * Measures `dir` every TEMP_DIR_WATCH_MS while the call's engines write into it; past the
+ * budget's workBytes the budget is exceeded, which aborts the call's signal: the engines
+ * writing are killed (their group), queued runs dropped. A fast engine can write between
+ * two looks, so the dir can pass the limit by what it writes in TEMP_DIR_WATCH_MS.
  */
 function watchTempDir(dir: string, budget: OutputBudget): { stop(): void } {
-  /** Bytes per entry of `dir` (a subdirectory: all under it) at its last measure. */
-  const sizes = new Map<string, number>();
-  const changed = new Set<string>();
-  const subdirs = new Set<string>();
-  /** Measure every entry: no watcher (polling, as before), or an unnamed change. */
-  let everything = false;
-  let polling = false;
-  let stopped = false;
   let measuring = false;
-  let timer: NodeJS.Timeout | undefined;
-  let watcher: FSWatcher | undefined;
-
-  const schedule = () => {
-    if (stopped || measuring || timer || budget.exceeded) return;
-    timer = setTimeout(measure, TEMP_DIR_WATCH_MS);
-    timer.unref();
-  };
-  const measureEntry = async (name: string) => {
-    const path = join(dir, name);
-    try {
-      const info = await lstat(path);
-      if (info.isDirectory()) {
-        subdirs.add(name);
-        sizes.set(name, await bytesUnder(path));
-      } else {
-        subdirs.delete(name);
-        sizes.set(name, info.size);
-      }
-    } catch {
-      // gone meanwhile
-      subdirs.delete(name);
-      sizes.delete(name);
-    }
-  };
-  async function measure(): Promise<void> {
-    timer = undefined;
-    if (stopped || budget.exceeded) return;
+  const timer = setInterval(() => {
+    if (measuring || budget.exceeded) return;
     measuring = true;
-    try {
-      let names: Iterable<string>;
-      if (everything) {
-        everything = polling;
-        changed.clear();
-        sizes.clear();
-        subdirs.clear();
-        names = await readdir(dir).catch(() => []);
-      } else {
-        names = new Set([...changed, ...subdirs]);
-        changed.clear();
-      }
-      await Promise.all([...names].map(measureEntry));
-      let bytes = 0;
-      for (const size of sizes.values()) bytes += size;
-      if (!stopped && bytes > budget.workBytes) budget.exceed();
-    } finally {
-      measuring = false;
-    }
-    if (everything || changed.size > 0 || subdirs.size > 0) schedule();
-  }
-  const poll = () => {
-    watcher?.close();
-    watcher = undefined;
-    polling = everything = true;
-    schedule();
-  };
-
-  try {
-    watcher = watch(dir, { persistent: false }, (_event, name) => {
-      if (name) changed.add(String(name));
-      else everything = true;
-      schedule();
-    });
-    watcher.on('error', poll);
-  } catch {
-    poll();
-  }
-  return {
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
-      watcher?.close();
-    },
-  };
+    void bytesUnder(dir)
+      .then((bytes) => {
+        if (bytes > budget.workBytes) budget.exceed();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        measuring = false;
+      });
+  }, TEMP_DIR_WATCH_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 /** The bytes of the files under `dir` (symlinks not followed); entries that vanish meanwhile count 0. */
