@@ -27,6 +27,7 @@ const QUICK_RUNS = Number(process.env.BENCH_QUICK_RUNS || 15);
 /** The goal: a quick tool over HTTP takes at most 1.15x the bare engine, or the engine + 5 ms, whichever is larger. */
 const QUICK_TOOLS = ['info', 'rotate', 'split', 'extract-pages', 'flatten', 'protect', 'unprotect', 'metadata'];
 const goalMs = (engineMs) => Math.max(1.15 * engineMs, engineMs + 5);
+const signed = (ms) => `${ms >= 0 ? '+' : ''}${ms.toFixed(1)}`;
 
 async function textPdf(pages) {
   const doc = await PDFDocument.create();
@@ -77,22 +78,21 @@ function post(url, body, headers) {
 }
 
 /**
- * Medians of `a` and `b` called in turns (a, b, a, b...), so load that comes and goes hits both alike.
+ * Medians of the `calls` called in turns (a, b, c, a, b, c...), so load that comes and goes hits them alike.
  * A call that resolves with a number reports its own time (ms): the bare engines are timed in their own process.
  */
-async function pairedMedians(a, b, runs) {
-  await a();
-  await b();
-  const times = [[], []];
+async function pairedMedians(calls, runs) {
+  for (const fn of calls) await fn();
+  const times = calls.map(() => []);
   for (let i = 0; i < runs; i++) {
-    for (const [k, fn] of [a, b].entries()) {
+    for (const [k, fn] of calls.entries()) {
       const t = performance.now();
       const own = await fn();
       times[k].push(typeof own === 'number' ? own : performance.now() - t);
     }
   }
   const mid = (xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-  return [mid(times[0]), mid(times[1])];
+  return times.map(mid);
 }
 
 /**
@@ -227,14 +227,15 @@ module.exports = async function pdfToolsBench() {
     // The quick tools: each beside the engine command(s) the tool runs, with the same options, on the same file.
     // info runs three: qpdf's structure (the keys the tool reads), then poppler's pdfinfo for the Info strings and the XMP, side by side.
     bare = bareEngines();
-    const qpdf = (args) => bare.run([[['qpdf', ['--warning-exit-0', ...args]]]]);
     const bareLib = pdfLibBaseline(work);
     // A new output file each run, as the service writes into a fresh temp dir: rewriting the same file each
     // run cost qpdf more here (ext4 flushes a file truncated and rewritten: +3 ms on 10 pages, 2-3x for split's 100 parts).
     let outputs = 0;
     const fresh = (name) => out(`q${outputs++}-${name}`);
+    const qpdf = (args) => [[['qpdf', ['--warning-exit-0', ...args]]]];
+    // [tool, form fields, engine name, the engine's steps (groups run one after the other, the commands of a group side by side), locked input]
     const quick = [
-      ['info', {}, 'qpdf --json + pdfinfo x2', (i) => bare.run([[['qpdf', ['--warning-exit-0', '--json=2', ...['encrypt', 'pages', 'acroform', 'attachments', 'outlines'].map((k) => `--json-key=${k}`), i.path]]], [['pdfinfo', ['-isodates', '-enc', 'UTF-8', i.path]], ['pdfinfo', ['-meta', i.path]]]])],
+      ['info', {}, 'qpdf --json + pdfinfo x2', (i) => [[['qpdf', ['--warning-exit-0', '--json=2', ...['encrypt', 'pages', 'acroform', 'attachments', 'outlines'].map((k) => `--json-key=${k}`), i.path]]], [['pdfinfo', ['-isodates', '-enc', 'UTF-8', i.path]], ['pdfinfo', ['-meta', i.path]]]]],
       ['rotate', { angle: '90' }, 'qpdf', (i) => qpdf(['--rotate=+90', i.path, fresh('r.pdf')])],
       ['split', { every: '1' }, 'qpdf', (i) => qpdf(['--split-pages=1', i.path, fresh('split-%d.pdf')])],
       ['extract-pages', { pages: '1-5' }, 'qpdf', (i) => qpdf([i.path, '--pages', '.', '1-5', '--', fresh('x.pdf')])],
@@ -243,27 +244,55 @@ module.exports = async function pdfToolsBench() {
       ['unprotect', { password: 'pw' }, 'qpdf', (i) => qpdf(['--password=pw', '--decrypt', i.locked, fresh('u.pdf')]), true],
       ['metadata', { title: 'Bench' }, 'pdf-lib, own node process', null],
     ];
-    console.log(`\nQuick PDF tools: median of ${QUICK_RUNS} runs, service and bare engine alternating, the engine run and timed by a small node process of its own; goal: service <= max(1.15x engine, engine + 5 ms)\n`);
-    console.log(`${'tool'.padEnd(16)} ${'pages'.padStart(5)} ${'service ms'.padStart(11)} ${'engine ms'.padStart(10)} ${'ratio'.padStart(7)} ${'goal ms'.padStart(8)}  goal  engine`);
-    for (const [tool, fields, engineName, bare, locked] of quick) {
+    // The reference: the same steps, each command in the service's engine sandbox (bubblewrap, wrapped as the
+    // service wraps it, seeing only the bench's work dir), run and timed by the same small process. Every
+    // engine run of the service pays this wrapper (new namespaces and mounts, one more exec); the sandbox stays.
+    const sandbox = rt.tools.runner.sandbox === 'bwrap' ? require('../packages/pdf-core/dist/engine-sandbox').bwrapSandbox() : null;
+    const inSandbox = (steps) =>
+      steps.map((group) =>
+        group.map(([cmd, args]) => {
+          const c = sandbox.wrap({ program: cmd, argv: args, env: { PATH: process.env.PATH }, cwd: work }, work);
+          return [c.program, c.argv];
+        }),
+      );
+    console.log(`\nQuick PDF tools: median of ${QUICK_RUNS} runs, service, bare engine and sandboxed engine in turns, the engines run and timed by a small node process of its own; goal: service <= max(1.15x engine, engine + 5 ms)`);
+    console.log(
+      sandbox
+        ? 'reference: "in bwrap" = the same engine commands, each in the service\'s bubblewrap sandbox (as the service runs them); "over bwrap" = service minus that, what the service adds beyond its sandboxed engines\n'
+        : 'reference: the engines run unsandboxed in this service (ESIGN_ENGINE_SANDBOX resolved to none), so there is no sandbox line\n',
+    );
+    console.log(`${'tool'.padEnd(16)} ${'pages'.padStart(5)} ${'service ms'.padStart(11)} ${'engine ms'.padStart(10)} ${'ratio'.padStart(7)} ${'goal ms'.padStart(8)}  goal  ${'in bwrap'.padStart(8)} ${'over bwrap'.padStart(10)}  engine`);
+    for (const [tool, fields, engineName, steps, locked] of quick) {
       for (const pages of [10, 100]) {
         const input = inputs[pages];
         const data = locked ? input.lockedData : input.data;
         const callService = prepare(tool, fields, pdfFile(data));
         let service;
         let engine;
-        if (bare) {
-          [service, engine] = await pairedMedians(callService, () => bare(input), QUICK_RUNS);
+        let sandboxed;
+        if (steps) {
+          const calls = [callService, () => bare.run(steps(input))];
+          if (sandbox) calls.push(() => bare.run(inSandbox(steps(input))));
+          [service, engine, sandboxed] = await pairedMedians(calls, QUICK_RUNS);
         } else {
           // the library call is timed inside its own process, right after the service's runs
           service = await medianMs(callService, QUICK_RUNS, { warmup: 1 });
           engine = await bareLib(tool, input.path, { title: 'Bench' }, QUICK_RUNS);
         }
         const met = service <= goalMs(engine);
+        const ref = sandboxed === undefined ? `${'-'.padStart(8)} ${'-'.padStart(10)}` : `${sandboxed.toFixed(1).padStart(8)} ${signed(service - sandboxed).padStart(10)}`;
         console.log(
-          `${tool.padEnd(16)} ${String(pages).padStart(5)} ${service.toFixed(1).padStart(11)} ${engine.toFixed(1).padStart(10)} ${(service / engine).toFixed(2).padStart(6)}x ${goalMs(engine).toFixed(1).padStart(8)}  ${met ? 'met ' : 'MISS'}  ${engineName}`,
+          `${tool.padEnd(16)} ${String(pages).padStart(5)} ${service.toFixed(1).padStart(11)} ${engine.toFixed(1).padStart(10)} ${(service / engine).toFixed(2).padStart(6)}x ${goalMs(engine).toFixed(1).padStart(8)}  ${met ? 'met ' : 'MISS'}  ${ref}  ${engineName}`,
         );
       }
+    }
+    if (sandbox) {
+      // The wrapper alone: a program that does nothing, bare and in the sandbox, timed the same way.
+      const nothing = [[['true', []]]];
+      const [bareTrue, wrappedTrue] = await pairedMedians([() => bare.run(nothing), () => bare.run(inSandbox(nothing))], QUICK_RUNS);
+      console.log(
+        `reference: the sandbox alone, \`true\` ${bareTrue.toFixed(1)} ms bare, ${wrappedTrue.toFixed(1)} ms in bwrap: ${signed(wrappedTrue - bareTrue)} ms for every engine run one after the other (info: two), of the 5 ms the goal leaves the service`,
+      );
     }
 
     if (process.env.BENCH_QUICK_ONLY === '1') return;

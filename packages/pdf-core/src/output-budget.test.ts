@@ -42,6 +42,20 @@ describe('a tool call past its output budget', () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
+  // The whole dir counts: files deep in subdirectories (ocrmypdf's and LibreOffice's working
+  // dirs), and many files each far under the limit (split's parts).
+  it.each([
+    // the subdirectory is seen (and measured, empty) before the writing in it starts
+    ['a file deep in a subdirectory', 'mkdir -p work/pages && sleep 0.2 && yes 0123456789abcdef > work/pages/out.pdf'],
+    ['file after small file, each far under the limit', 'i=0; while :; do i=$((i+1)); head -c 4096 /dev/zero > part-$i.pdf; done'],
+  ])('stops an engine that keeps writing %s, and the dir goes', async (_what, script) => {
+    const budget = new OutputBudget(64 * 1024, 256 * 1024);
+    const run = withToolCaller({ client: 'c', budget }, () => sh.withTempDir((dir) => sh.run('qpdf', ['-c', script], { cwd: dir, timeoutMs: 600_000 })));
+    await expect(run).rejects.toBeInstanceOf(ToolCallAbortedError);
+    expect(budget.exceeded).toMatchObject({ status: 413, code: 'TOOL_OUTPUT_TOO_LARGE' });
+    expect(readdirSync(root)).toEqual([]);
+  });
+
   it('leaves an engine that writes within the budget alone', async () => {
     const budget = new OutputBudget(64 * 1024, 256 * 1024);
     const size = await withToolCaller({ client: 'c', budget }, () =>

@@ -32,6 +32,19 @@ describe('sweeping temp dirs left by crashed calls', () => {
     expect(readdirSync(target)).toEqual(['in.pdf']);
   });
 
+  it.each([
+    ['files only', ['in.pdf', 'out.pdf']],
+    ['a subdirectory too', ['in.pdf', 'profile/user/registry.xcu']],
+  ])('removes the call dir with what the call left in it: %s', async (_what, files) => {
+    await withTempDir(async (dir) => {
+      for (const file of files) {
+        mkdirSync(join(dir, file, '..'), { recursive: true });
+        writeFileSync(join(dir, file), 'a user document');
+      }
+    }, root);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
   it('never removes a dir a call of this process is still using, however old it looks', async () => {
     await withTempDir(async (dir) => {
       const then = new Date(Date.now() - 2 * TEMP_DIR_MAX_AGE_MS);

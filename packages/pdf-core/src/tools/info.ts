@@ -6,6 +6,7 @@ import { TOOL_TIMEOUTS } from '../tool-timeouts';
 import type { ToolEngines } from './engines';
 import { hasPdfHeader, probePdf, type QpdfEncryptJson } from './input';
 import { runQpdf } from './qpdf';
+import { currentToolCaller } from '../tool-caller';
 
 export interface PdfFormField {
   name: string;
@@ -46,24 +47,48 @@ export async function pdfInfo(engines: ToolEngines, input: Uint8Array, options: 
   return runner.withTempDir(async (dir) => {
     const path = join(dir, 'in.pdf');
     await writeFile(path, input);
+    const probing = probePdf(runner, dir, path, {
+      password: options.password,
+      passwordField: options.password !== undefined ? 'password' : undefined,
+      extraKeys: ['acroform', 'attachments', 'outlines'],
+    });
+    // poppler reads the file while qpdf checks it (started first: the launcher starts one
+    // engine after the other), instead of after: most files are not encrypted, and then its
+    // answers are the ones it would give after the check. qpdf's verdict still decides (its
+    // refusal wins, an encrypted file is decrypted and read again): then the early runs are
+    // killed, so a file poppler chews on does not hold the refusal, and settled before the
+    // temp dir goes.
+    const useless = new AbortController();
+    const caller = currentToolCaller().signal;
+    const signal = caller ? AbortSignal.any([caller, useless.signal]) : useless.signal;
+    const early = Promise.all([pdfinfoDetails(engines, path, signal), xmpPacket(engines, path, signal)]);
+    const settled = early.then(
+      () => undefined,
+      () => undefined,
+    );
+    const dropEarly = () => {
+      useless.abort();
+      return settled;
+    };
     let structure: Awaited<ReturnType<typeof probePdf>>;
     try {
-      structure = await probePdf(runner, dir, path, {
-        password: options.password,
-        passwordField: options.password !== undefined ? 'password' : undefined,
-        extraKeys: ['acroform', 'attachments', 'outlines'],
-      });
+      structure = await probing;
     } catch (err) {
+      await dropEarly();
       if (!(err instanceof PdfInputError) || err.issues[0]?.type !== 'pdf_encrypted') throw err;
       return lockedInfo(engines, input);
     }
     const encrypt = structure.encrypt;
-    let readable = path;
+    let details: Awaited<ReturnType<typeof pdfinfoDetails>>;
+    let xmp: string | null;
     if (encrypt.encrypted) {
-      readable = join(dir, 'decrypted.pdf');
+      await dropEarly();
+      const readable = join(dir, 'decrypted.pdf');
       await runQpdf(runner, dir, ['--decrypt', path, readable], { password: options.password, timeoutMs: TOOL_TIMEOUTS.qpdf });
+      [details, xmp] = await Promise.all([pdfinfoDetails(engines, readable), xmpPacket(engines, readable)]);
+    } else {
+      [details, xmp] = await early;
     }
-    const [details, xmp] = await Promise.all([pdfinfoDetails(engines, readable), xmpPacket(engines, readable)]);
     const acroform = structure.acroform as { hasacroform?: boolean; fields?: QpdfField[] } | undefined;
     const outlines = structure.outlines as unknown[] | undefined;
     return {
@@ -159,8 +184,8 @@ const INFO_FIELDS: Record<string, string> = {
 };
 
 /** poppler's pdfinfo decodes the Info strings (PDFDocEncoding, UTF-16) and dates for us. */
-async function pdfinfoDetails(engines: ToolEngines, path: string) {
-  const result = await engines.runner.run('pdfinfo', ['-isodates', '-enc', 'UTF-8', path], { timeoutMs: TOOL_TIMEOUTS.qpdf, dir: dirname(path) });
+async function pdfinfoDetails(engines: ToolEngines, path: string, signal?: AbortSignal) {
+  const result = await engines.runner.run('pdfinfo', ['-isodates', '-enc', 'UTF-8', path], { timeoutMs: TOOL_TIMEOUTS.qpdf, dir: dirname(path), signal });
   if (result.exitCode !== 0) throw new EngineFailedError('pdfinfo', result.exitCode, result.stderr);
   const lines = new Map<string, string>();
   for (const line of result.stdout.toString('utf8').split('\n')) {
@@ -179,9 +204,9 @@ async function pdfinfoDetails(engines: ToolEngines, path: string) {
   };
 }
 
-/** The document's XMP packet (pdfinfo -meta), or null when it has none. */
-export async function xmpPacket(engines: Pick<ToolEngines, 'runner'>, path: string): Promise<string | null> {
-  const result = await engines.runner.run('pdfinfo', ['-meta', path], { timeoutMs: TOOL_TIMEOUTS.qpdf, dir: dirname(path) });
+/** The document's XMP packet (pdfinfo -meta), or null when it has none. `signal`: the caller's by default. */
+export async function xmpPacket(engines: Pick<ToolEngines, 'runner'>, path: string, signal?: AbortSignal): Promise<string | null> {
+  const result = await engines.runner.run('pdfinfo', ['-meta', path], { timeoutMs: TOOL_TIMEOUTS.qpdf, dir: dirname(path), signal });
   if (result.exitCode !== 0) return null;
   const text = result.stdout.toString('utf8');
   return /<x:xmpmeta|<rdf:RDF/.test(text) ? text : null;

@@ -57,8 +57,10 @@ export async function preparePdfQuick(engines: ToolEngines, dir: string, input: 
 export async function workWhileLooking<T>(engines: ToolEngines, dir: string, input: Uint8Array, work: (path: string) => Promise<T>): Promise<T> {
   if (!hasPdfHeader(input)) throw notPdf();
   const path = join(dir, 'in.pdf');
+  // the write first: `work` waits for it, while the look is needed only at the end
+  const writing = writeFile(path, input);
   const looking = quickCheck(engines, input);
-  await writeFile(path, input);
+  await writing;
   const early = work(path);
   const settled = early.then(
     () => undefined,

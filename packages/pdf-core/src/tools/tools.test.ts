@@ -1,10 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngineRunner } from '../engine-runner';
 import { EngineMissingError } from '../engine-errors';
 import { minimalPdf } from '../__tests__/minimal-pdf';
-import { PatternTimeoutError, ToolsBusyError, WorkerTimeoutError } from './errors';
+import { eventually, isAlive } from '../__tests__/processes';
+import { PatternTimeoutError, PdfInputError, ToolsBusyError, WorkerTimeoutError } from './errors';
+import { pdfInfo } from './info';
 import { formatPageList, parsePageList, parsePageRanges } from './page-ranges';
 import { rotatePdf, splitPdf } from './page-tools';
 import { createWorkerPool } from './worker-pool';
@@ -79,6 +81,36 @@ describe('engine-level tools', () => {
       expect(readdirSync(root)).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('info', () => {
+  const pool = createWorkerPool({ size: 1 });
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'info-early-'));
+  });
+  afterAll(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("kills the pdfinfo runs started beside qpdf's check once the check refuses the file, and answers the refusal", async () => {
+    // pdfinfo stands in as a program that records its pid and hangs: the refusal must not wait for it
+    const standIn = join(dir, 'pdfinfo');
+    writeFileSync(standIn, `#!/bin/sh\necho $$ >> ${JSON.stringify(join(dir, 'pids'))}\nexec sleep 300\n`, { mode: 0o755 });
+    const runner = createEngineRunner({ binaries: { pdfinfo: standIn } });
+    try {
+      const damaged = new TextEncoder().encode('%PDF-1.7\nnot a PDF body at all\n');
+      const err = await pdfInfo({ runner, pool }, damaged).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PdfInputError);
+      expect((err as PdfInputError).issues[0]?.type).toBe('pdf_damaged');
+      // (waiting for them would have held the answer 300 s; a run killed before its first line left no pid)
+      const pids = existsSync(join(dir, 'pids')) ? readFileSync(join(dir, 'pids'), 'utf8').trim().split('\n').map(Number) : [];
+      expect(await eventually(() => pids.every((pid) => !isAlive(pid)))).toBe(true);
+    } finally {
+      await runner.close();
     }
   });
 });
