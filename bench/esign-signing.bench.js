@@ -140,6 +140,7 @@ module.exports = async function esignSigningBench() {
   console.log(`${'baseline: TSA alone (openssl ts -reply)'.padEnd(46)} ${tsaAlone.toFixed(1).padStart(7)} timestamps/s`);
 
   const btRps = new Map();
+  const bbRps = new Map();
   for (const level of ['B-B', 'B-T', 'B-LT', 'B-LTA']) {
     const withTsa = level !== 'B-B';
     const db = await benchDatabase(`sign_${level.replace('-', '').toLowerCase()}`);
@@ -170,6 +171,19 @@ module.exports = async function esignSigningBench() {
           `${name.padEnd(46)} ${m.rps.toFixed(1).padStart(7)} conf/s  p50 ${m.p50.toFixed(0).padStart(4)} ms  p99 ${m.p99.toFixed(0).padStart(4)} ms  ${((m.rps / rsa) * 100).toFixed(2)}% of raw RSA sig/s; hashes ${label} at ${(sha / (label === '5 MB' ? 5 : 0.1)).toFixed(0)}/s${withTsa ? `; ${(m.rps / tsaAlone).toFixed(2)}x the TSA alone` : ''}${btRps.has(label) && level !== 'B-T' ? `; ${(m.rps / btRps.get(label)).toFixed(2)}x B-T` : ''}`,
         );
         if (level === 'B-T') btRps.set(label, m.rps);
+        if (level === 'B-B') bbRps.set(label, m.rps);
+        if (level === 'B-T' && label === '100 KB') {
+          const ratio = m.rps / tsaAlone;
+          console.log(`${'confirm B-T 100 KB (goal >= 0.85x the TSA alone)'.padEnd(46)} ${ratio.toFixed(2)}x  ${ratio >= 0.85 ? 'goal met' : 'goal NOT met'}`);
+          // The bench TSA runs an openssl process per timestamp on the same two cores as the
+          // service: were a B-T confirmation only a B-B one plus a timestamp, each taking its
+          // own CPU time, the most the two cores could give is the harmonic sum below.
+          const shared = 1 / (1 / bbRps.get(label) + 1 / tsaAlone);
+          console.log(
+            `${'  reference: B-B and the TSA on shared cores'.padEnd(46)} ${shared.toFixed(1).padStart(7)} conf/s = 1/(1/B-B + 1/TSA alone), ` +
+              `${(shared / tsaAlone).toFixed(2)}x the TSA alone; B-T reaches ${(m.rps / shared).toFixed(2)}x of it`,
+          );
+        }
       }
     } finally {
       await rt.close();

@@ -101,7 +101,7 @@ module.exports = async function main() {
     const ids = await events.append(
       ...Array.from({ length: EVENTS }, () => ({ tenantId: record.tenantId, documentId: randomUUID(), type: 'document_signed', occurredAt: new Date(), data: sample })),
     );
-    for (const eventId of ids) await rt.jobs.queue.enqueue('webhook.dispatch', { eventId });
+    for (const { id: eventId } of ids) await rt.jobs.queue.enqueue('webhook.dispatch', { eventId });
     await receiver.until(EVENTS);
     const delivered = EVENTS / (Number(process.hrtime.bigint() - start) / 1e9);
 
