@@ -114,12 +114,12 @@ export async function rotatePdf(engines: ToolEngines, input: Uint8Array, angle: 
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
     const out = join(dir, 'out.pdf');
-    const rotate = async (path: string, selected: string) => {
-      await runQpdf(runner, dir, [`--rotate=+${angle}:${selected}`, path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+    const rotate = async (path: string, selected: string, signal?: AbortSignal) => {
+      await runQpdf(runner, dir, [`--rotate=+${angle}:${selected}`, path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf, signal });
       return readOutput(out);
     };
     // all pages: the page count is not needed, qpdf starts while mupdf looks
-    if (spec === undefined) return workWhileLooking(engines, dir, input, (path) => rotate(path, '1-z'));
+    if (spec === undefined) return workWhileLooking(engines, dir, input, (path, signal) => rotate(path, '1-z', signal));
     const { path, pages } = await preparePdfQuick(engines, dir, input);
     return rotate(path, formatPageList([...new Set(parsePageList(spec, pages, 'pages'))].sort((a, b) => a - b)));
   });
@@ -133,8 +133,8 @@ export async function flattenPdf(engines: ToolEngines, input: Uint8Array): Promi
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
     const out = join(dir, 'out.pdf');
-    return workWhileLooking(engines, dir, input, async (path) => {
-      await runQpdf(runner, dir, ['--generate-appearances', '--flatten-annotations=all', path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf });
+    return workWhileLooking(engines, dir, input, async (path, signal) => {
+      await runQpdf(runner, dir, ['--generate-appearances', '--flatten-annotations=all', path, out], { timeoutMs: TOOL_TIMEOUTS.qpdf, signal });
       return readOutput(out);
     });
   });
@@ -150,9 +150,10 @@ export async function protectPdf(engines: ToolEngines, input: Uint8Array, passwo
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
     const out = join(dir, 'out.pdf');
-    return workWhileLooking(engines, dir, input, async (path) => {
+    return workWhileLooking(engines, dir, input, async (path, signal) => {
       await runQpdf(runner, dir, [path, out], {
         timeoutMs: TOOL_TIMEOUTS.qpdf,
+        signal,
         encrypt: { userPassword: password, ownerPassword: ownerPassword ?? password },
       });
       return readOutput(out);

@@ -12,6 +12,8 @@ export interface QpdfOptions {
   timeoutMs?: number;
   /** Encrypts the output with AES-256 (PDF 2.0, R6); the passwords go to the job file too. */
   encrypt?: { userPassword: string; ownerPassword: string };
+  /** Aborting kills the run; default: the caller's signal (the runner's). */
+  signal?: AbortSignal;
 }
 
 let jobFileCounter = 0;
@@ -36,7 +38,7 @@ export async function runQpdf(runner: EngineRunner, dir: string, args: string[],
     await writeFile(jobFile, JSON.stringify(job), { mode: 0o600 });
     argv = [`--job-json-file=${jobFile}`, ...args];
   }
-  const result = await runner.run('qpdf', ['--warning-exit-0', ...argv], { timeoutMs: options.timeoutMs, cwd: dir });
+  const result = await runner.run('qpdf', ['--warning-exit-0', ...argv], { timeoutMs: options.timeoutMs, cwd: dir, signal: options.signal });
   if (result.exitCode === 0 || result.exitCode === 3) return result;
   // exit 2 is also a usage error (our bug, not the input's): qpdf then points to its help
   if (result.exitCode === 2 && !/For help:/.test(result.stderr)) {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '@firma-riesgo/errors';
-import { ToolCallAbortedError } from '../tool-caller';
+import { currentToolCaller, ToolCallAbortedError } from '../tool-caller';
 import type { ToolEngines } from './engines';
 import { hasPdfHeader, preparePdf, type PreparedPdf } from './input';
 import { notPdf } from './errors';
@@ -50,31 +50,44 @@ export async function preparePdfQuick(engines: ToolEngines, dir: string, input: 
  * `work` on the upload, for a tool that needs nothing from the check but its verdict
  * (rotate of all pages, flatten, protect): the file is written and `work` starts while
  * mupdf looks, instead of after. A plain PDF (isPlainPdf) keeps `work`'s outcome, result
- * or refusal, as preparePdfQuick + `work` would give. Anything else waits for that
- * run to end, drops it, and does what preparePdfQuick does (qpdf's check, its refusals,
- * the decryption of an owner-only file) before running `work` again on the prepared file.
+ * or refusal, as preparePdfQuick + `work` would give. Anything else kills that run (`work`
+ * passes `signal` to its engines), waits for it to end, and does what preparePdfQuick does
+ * (qpdf's check, its refusals, the decryption of an owner-only file) before running `work`
+ * again on the prepared file: a file the engine chews on does not hold the refusal.
  */
-export async function workWhileLooking<T>(engines: ToolEngines, dir: string, input: Uint8Array, work: (path: string) => Promise<T>): Promise<T> {
+export async function workWhileLooking<T>(
+  engines: ToolEngines,
+  dir: string,
+  input: Uint8Array,
+  work: (path: string, signal?: AbortSignal) => Promise<T>,
+): Promise<T> {
   if (!hasPdfHeader(input)) throw notPdf();
   const path = join(dir, 'in.pdf');
   // the write first: `work` waits for it, while the look is needed only at the end
   const writing = writeFile(path, input);
   const looking = quickCheck(engines, input);
   await writing;
-  const early = work(path);
+  const useless = new AbortController();
+  const caller = currentToolCaller().signal;
+  const early = work(path, caller ? AbortSignal.any([caller, useless.signal]) : useless.signal);
   const settled = early.then(
     () => undefined,
     () => undefined,
   );
+  // The early run's outcome is not the answer: it is killed and settled before the temp dir is reused or goes.
+  const dropEarly = () => {
+    useless.abort();
+    return settled;
+  };
   let check: PdfCheck | null;
   try {
     check = await looking;
   } catch (err) {
-    await settled;
+    await dropEarly();
     throw err;
   }
   if (isPlainPdf(check)) return early;
-  await settled;
+  await dropEarly();
   const prepared = await preparePdf(engines.runner, dir, input);
   return work(prepared.path);
 }

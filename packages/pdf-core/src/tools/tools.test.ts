@@ -115,6 +115,51 @@ describe('info', () => {
   });
 });
 
+describe('rotate, flatten and protect', () => {
+  const pool = createWorkerPool({ size: 1 });
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'early-work-'));
+  });
+  afterAll(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("kill the engine run started while mupdf looks once the look finds the file damaged, and answer qpdf's refusal", async () => {
+    // qpdf stands in as the real one, except the rotation, which records its pid and hangs:
+    // the refusal (qpdf's own check) must not wait for it
+    const qpdf = await which('qpdf');
+    const standIn = join(dir, 'qpdf');
+    writeFileSync(
+      standIn,
+      `#!/bin/sh
+case "$*" in *--rotate=*) echo $$ >> ${JSON.stringify(join(dir, 'pids'))}; exec sleep 300;; esac
+exec ${qpdf} "$@"
+`,
+      { mode: 0o755 },
+    );
+    const runner = createEngineRunner({ binaries: { qpdf: standIn } });
+    try {
+      const damaged = new TextEncoder().encode('%PDF-1.7\nnot a PDF body at all\n');
+      const err = await rotatePdf({ runner, pool }, damaged, 90).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PdfInputError);
+      expect((err as PdfInputError).issues[0]?.type).toBe('pdf_damaged');
+      const pids = existsSync(join(dir, 'pids')) ? readFileSync(join(dir, 'pids'), 'utf8').trim().split('\n').map(Number) : [];
+      expect(await eventually(() => pids.every((pid) => !isAlive(pid)))).toBe(true);
+    } finally {
+      await runner.close();
+    }
+  });
+});
+
+/** The absolute path of a program on PATH. */
+async function which(program: string): Promise<string> {
+  const found = (process.env.PATH ?? '').split(':').map((d) => join(d, program)).find((path) => existsSync(path));
+  if (!found) throw new Error(`${program} is not on PATH`);
+  return found;
+}
+
 async function pdfWithText(text: string): Promise<Uint8Array> {
   const { PDFDocument, StandardFonts } = await import('pdf-lib');
   const doc = await PDFDocument.create();
