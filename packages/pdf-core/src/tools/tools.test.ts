@@ -6,6 +6,7 @@ import { EngineMissingError } from '../engine-errors';
 import { minimalPdf } from '../__tests__/minimal-pdf';
 import { eventually, isAlive } from '../__tests__/processes';
 import { PatternTimeoutError, PdfInputError, ToolsBusyError, WorkerTimeoutError } from './errors';
+import type { ToolEngines } from './engines';
 import { pdfInfo } from './info';
 import { formatPageList, parsePageList, parsePageRanges } from './page-ranges';
 import { rotatePdf, splitPdf } from './page-tools';
@@ -85,71 +86,47 @@ describe('engine-level tools', () => {
   });
 });
 
-describe('info', () => {
+describe("early engine runs, once a check refuses the file", () => {
   const pool = createWorkerPool({ size: 1 });
   let dir: string;
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'info-early-'));
+    dir = mkdtempSync(join(tmpdir(), 'early-runs-'));
   });
   afterAll(async () => {
     await pool.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("kills the pdfinfo runs started beside qpdf's check once the check refuses the file, and answers the refusal", async () => {
-    // pdfinfo stands in as a program that records its pid and hangs: the refusal must not wait for it
-    const standIn = join(dir, 'pdfinfo');
-    writeFileSync(standIn, `#!/bin/sh\necho $$ >> ${JSON.stringify(join(dir, 'pids'))}\nexec sleep 300\n`, { mode: 0o755 });
-    const runner = createEngineRunner({ binaries: { pdfinfo: standIn } });
+  /**
+   * Calls `tool` on a damaged file with `engine` replaced by a stand-in whose runs matching
+   * `pattern` record their pid and hang 300 s (others exec the real engine): the call must
+   * answer qpdf's refusal without waiting for them, and leave none alive.
+   */
+  async function refusedWithoutWaiting(engine: 'pdfinfo' | 'qpdf', pattern: string, tool: (engines: ToolEngines) => Promise<unknown>): Promise<void> {
+    const pids = join(dir, `${engine}-pids`);
+    const standIn = join(dir, engine);
+    writeFileSync(standIn, `#!/bin/sh\ncase "$*" in ${pattern}) echo $$ >> ${JSON.stringify(pids)}; exec sleep 300;; esac\nexec ${await which(engine)} "$@"\n`, { mode: 0o755 });
+    const runner = createEngineRunner({ binaries: { [engine]: standIn } });
     try {
-      const damaged = new TextEncoder().encode('%PDF-1.7\nnot a PDF body at all\n');
-      const err = await pdfInfo({ runner, pool }, damaged).catch((e: unknown) => e);
+      const err = await tool({ runner, pool }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(PdfInputError);
       expect((err as PdfInputError).issues[0]?.type).toBe('pdf_damaged');
       // (waiting for them would have held the answer 300 s; a run killed before its first line left no pid)
-      const pids = existsSync(join(dir, 'pids')) ? readFileSync(join(dir, 'pids'), 'utf8').trim().split('\n').map(Number) : [];
-      expect(await eventually(() => pids.every((pid) => !isAlive(pid)))).toBe(true);
+      const started = existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').map(Number) : [];
+      expect(await eventually(() => started.every((pid) => !isAlive(pid)))).toBe(true);
     } finally {
       await runner.close();
     }
-  });
-});
+  }
 
-describe('rotate, flatten and protect', () => {
-  const pool = createWorkerPool({ size: 1 });
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'early-work-'));
-  });
-  afterAll(async () => {
-    await pool.close();
-    rmSync(dir, { recursive: true, force: true });
+  const damaged = new TextEncoder().encode('%PDF-1.7\nnot a PDF body at all\n');
+
+  it("info kills the pdfinfo runs started beside qpdf's check once the check refuses the file, and answers the refusal", async () => {
+    await refusedWithoutWaiting('pdfinfo', '*', (engines) => pdfInfo(engines, damaged));
   });
 
-  it("kill the engine run started while mupdf looks once the look finds the file damaged, and answer qpdf's refusal", async () => {
-    // qpdf stands in as the real one, except the rotation, which records its pid and hangs:
-    // the refusal (qpdf's own check) must not wait for it
-    const qpdf = await which('qpdf');
-    const standIn = join(dir, 'qpdf');
-    writeFileSync(
-      standIn,
-      `#!/bin/sh
-case "$*" in *--rotate=*) echo $$ >> ${JSON.stringify(join(dir, 'pids'))}; exec sleep 300;; esac
-exec ${qpdf} "$@"
-`,
-      { mode: 0o755 },
-    );
-    const runner = createEngineRunner({ binaries: { qpdf: standIn } });
-    try {
-      const damaged = new TextEncoder().encode('%PDF-1.7\nnot a PDF body at all\n');
-      const err = await rotatePdf({ runner, pool }, damaged, 90).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(PdfInputError);
-      expect((err as PdfInputError).issues[0]?.type).toBe('pdf_damaged');
-      const pids = existsSync(join(dir, 'pids')) ? readFileSync(join(dir, 'pids'), 'utf8').trim().split('\n').map(Number) : [];
-      expect(await eventually(() => pids.every((pid) => !isAlive(pid)))).toBe(true);
-    } finally {
-      await runner.close();
-    }
+  it("rotate kills the engine run started while mupdf looks once the look finds the file damaged, and answers qpdf's refusal", async () => {
+    await refusedWithoutWaiting('qpdf', '*--rotate=*', (engines) => rotatePdf(engines, damaged, 90));
   });
 });
 

@@ -98,21 +98,34 @@ export function syntheticAutomaticDecisions(synthetic: SyntheticData, municipioI
   }
   return highRuns(days)
     .filter((run) => run.to >= from && run.from <= to)
-    .map((run) => ({
-      decision_id: `dec_${createHash('sha256').update(`synthetic|${municipioId}|${run.from}`).digest('hex').slice(0, 24)}`,
-      type: 'alert',
-      title: AUTOMATIC_DECISION.title,
-      scope_level: 'municipality',
-      scope_code: municipioId,
-      date_from: run.from,
-      date_to: run.to,
-      measures: AUTOMATIC_DECISION.measures,
-      legal_basis: AUTOMATIC_DECISION.legalBasis,
-      source_url: AUTOMATIC_DECISION.sourceUrl,
-      origin: 'automatic',
-      forecast: false,
-      created_at: new Date(`${run.from}T00:00:00.000Z`),
-    }));
+    .map((run) => syntheticDecision('synthetic', municipioId, run, { forecast: false, createdAt: `${run.from}T00:00:00.000Z` }));
+}
+
+/**
+ * A synthetic automatic decision of a run (never stored): the id is `dec_` + 24 hex digits of
+ * sha256("<kind>|<code>|<first day>"), the content AUTOMATIC_DECISION's.
+ */
+export function syntheticDecision(
+  kind: 'synthetic' | 'synthetic-forecast',
+  municipioId: string,
+  run: { from: string; to: string },
+  { forecast, createdAt }: { forecast: boolean; createdAt: string },
+): StoredDecision {
+  return {
+    decision_id: `dec_${createHash('sha256').update(`${kind}|${municipioId}|${run.from}`).digest('hex').slice(0, 24)}`,
+    type: 'alert',
+    title: AUTOMATIC_DECISION.title,
+    scope_level: 'municipality',
+    scope_code: municipioId,
+    date_from: run.from,
+    date_to: run.to,
+    measures: AUTOMATIC_DECISION.measures,
+    legal_basis: AUTOMATIC_DECISION.legalBasis,
+    source_url: AUTOMATIC_DECISION.sourceUrl,
+    origin: 'automatic',
+    forecast,
+    created_at: new Date(createdAt),
+  };
 }
 
 const maxDay = (a: string, b: string) => (a > b ? a : b);

@@ -19,7 +19,7 @@ import { and, eq, notInArray, sql } from 'drizzle-orm';
 import { addDays } from '../calendar';
 import type { WildfireDb } from '../db';
 import type { SyntheticData } from '../synthetic/synthetic-data';
-import { AUTOMATIC_DECISION, highRuns } from './automatic-decisions';
+import { AUTOMATIC_DECISION, highRuns, syntheticDecision } from './automatic-decisions';
 import type { StoredDecision } from './repository';
 import { decisions } from './tables';
 
@@ -89,19 +89,7 @@ export async function replaceForecastDecisions(
  * `created_at` is 00:00 UTC of today, the synthetic forecast's issue day.
  */
 export function syntheticForecastDecisions(synthetic: SyntheticData, municipioId: string, today: string): StoredDecision[] {
-  return highRuns(synthetic.readings(municipioId, addDays(today, 1), addDays(today, FORECAST_DAYS))).map((run) => ({
-    decision_id: `dec_${createHash('sha256').update(`synthetic-forecast|${municipioId}|${run.from}`).digest('hex').slice(0, 24)}`,
-    type: 'alert',
-    title: AUTOMATIC_DECISION.title,
-    scope_level: 'municipality',
-    scope_code: municipioId,
-    date_from: run.from,
-    date_to: run.to,
-    measures: AUTOMATIC_DECISION.measures,
-    legal_basis: AUTOMATIC_DECISION.legalBasis,
-    source_url: AUTOMATIC_DECISION.sourceUrl,
-    origin: 'automatic',
-    forecast: true,
-    created_at: new Date(`${today}T00:00:00.000Z`),
-  }));
+  return highRuns(synthetic.readings(municipioId, addDays(today, 1), addDays(today, FORECAST_DAYS))).map((run) =>
+    syntheticDecision('synthetic-forecast', municipioId, run, { forecast: true, createdAt: `${today}T00:00:00.000Z` }),
+  );
 }

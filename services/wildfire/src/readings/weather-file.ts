@@ -81,8 +81,8 @@ export interface WeatherFileReading {
 }
 
 /** Starts reading `path` on a worker thread, as `readWeatherFile(path, today)` would on this one. */
-export function startReadingWeatherFile(path: string, today: string, script = WEATHER_FILE_WORKER): WeatherFileReading {
-  const worker = new Worker(script, { workerData: { path, today } });
+export function startReadingWeatherFile(path: string, today: string): WeatherFileReading {
+  const worker = new Worker(WEATHER_FILE_WORKER, { workerData: { path, today } });
   const read = new Promise<WeatherFileRead>((resolve, reject) => {
     worker.once('message', (message: WeatherFileMessage) => resolve(readOfMessage(message)));
     worker.once('error', reject);
