@@ -4,7 +4,7 @@ import { execute, type Execution } from './engine-execution';
 import { createEngineLauncher } from './engine-launcher';
 import { NO_SANDBOX, type EngineSandbox } from './engine-sandbox';
 import { FairQueue, halfOf } from './fair-queue';
-import { withTempDir } from './temp-dir';
+import { tempDirsSettled, withTempDir } from './temp-dir';
 import { currentToolCaller, shuttingDown, ToolCallAbortedError } from './tool-caller';
 
 export interface EngineRunnerOptions {
@@ -208,6 +208,8 @@ export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRun
       const executions = [...running];
       for (const execution of executions) execution.abort(shuttingDown());
       await Promise.allSettled(executions.map((e) => e.result));
+      // the temp dirs of calls answered just before (their removal follows the answer)
+      await tempDirsSettled();
       launcher?.close();
     },
   };

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTempSweeper, sweepTempDirs, TEMP_DIR_MAX_AGE_MS, withTempDir } from './temp-dir';
+import { startTempSweeper, sweepTempDirs, tempDirsSettled, TEMP_DIR_MAX_AGE_MS, withTempDir } from './temp-dir';
+import { withToolCaller } from './tool-caller';
 
 describe('sweeping temp dirs left by crashed calls', () => {
   let root: string;
@@ -52,6 +53,40 @@ describe('sweeping temp dirs left by crashed calls', () => {
       expect(await sweepTempDirs({ root })).toEqual([]);
       expect(readdirSync(dir)).toEqual([]);
     }, root);
+  });
+
+  describe('in a call that answers first (afterAnswer: the HTTP tools)', () => {
+    /** A call whose answer is "sent" when the test runs the tasks handed to afterAnswer. */
+    function answeringCall() {
+      const tasks: (() => Promise<void>)[] = [];
+      return { tasks, run: <T>(fn: () => Promise<T>) => withToolCaller({ afterAnswer: (task) => tasks.push(task) }, fn) };
+    }
+
+    it('keeps the dir, live and never swept, until the answer is sent; then removes it, and tempDirsSettled waits for that', async () => {
+      const call = answeringCall();
+      const dir = await call.run(() =>
+        withTempDir(async (d) => {
+          writeFileSync(join(d, 'out.pdf'), 'a user document');
+          return d;
+        }, root),
+      );
+      expect(readdirSync(dir)).toEqual(['out.pdf']);
+      const then = new Date(Date.now() - 2 * TEMP_DIR_MAX_AGE_MS);
+      utimesSync(dir, then, then);
+      expect(await sweepTempDirs({ root })).toEqual([]);
+      expect(call.tasks).toHaveLength(1);
+      void call.tasks[0]!();
+      await tempDirsSettled();
+      expect(readdirSync(root)).toEqual([]);
+    });
+
+    it('hands over the removal when the call fails too, and the failure is still the one thrown', async () => {
+      const call = answeringCall();
+      await expect(call.run(() => withTempDir(async () => Promise.reject(new Error('engine failed')), root))).rejects.toThrow('engine failed');
+      expect(readdirSync(root)).toHaveLength(1);
+      await Promise.all(call.tasks.map((task) => task()));
+      expect(readdirSync(root)).toEqual([]);
+    });
   });
 
   it('sweeps once at start-up, then stops when told', async () => {

@@ -14,6 +14,12 @@ export interface ToolCaller {
   signal?: AbortSignal;
   /** What the call may write (output-budget.ts); exceeding it aborts the call's work like `signal`. */
   budget?: OutputBudget;
+  /**
+   * Takes work to do once the call's answer is sent: the HTTP layer runs it when the
+   * response closes. withTempDir hands over the removal of its dir, so the answer does not
+   * wait for unlinks (temp-dir.ts). Without it, that work is done before the call resolves.
+   */
+  afterAnswer?: (task: () => Promise<void>) => void;
 }
 
 const storage = new AsyncLocalStorage<ToolCaller>();

@@ -5,6 +5,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import request from 'supertest';
 import { createLogger } from '@firma-riesgo/service-kit';
 import { captureLogLines, startHealthProbe } from '@firma-riesgo/service-kit/testing';
+import { tempDirsSettled } from '@firma-riesgo/pdf-core';
 import { cutIdatPng, makePng, truncatedPng } from '../../../../packages/pdf-core/src/images/__tests__/png-fixtures';
 import { encryptPdf, textPdf } from '../tools/__tests__/support';
 import { noisePagePdf, sharedResourcePdf } from '../tools/__tests__/amplifying-inputs';
@@ -349,6 +350,7 @@ describe('the hostile-input corpus of esign', () => {
     health = await prober!.stop();
     expect(health.probes).toBeGreaterThan(0);
     expect(health.failures).toEqual([]);
+    await tempDirsSettled(); // a call's temp dir goes right after its answer
     expect(readdirSync(tmp)).toEqual([]);
     expect(logLines.length).toBeGreaterThan(10);
     const log = logLines.join('');

@@ -121,7 +121,7 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
       const budget = new OutputBudget(ctx.outputBudgetBytes, WORK_FACTOR * ctx.outputBudgetBytes + 2 * uploaded);
       let result: unknown;
       try {
-        result = await withToolCaller({ client: toolClient(req, res), signal: abortSignalOnClose(res), budget }, () => spec.handler(body, req, res));
+        result = await withToolCaller({ client: toolClient(req, res), signal: abortSignalOnClose(res), budget, afterAnswer: afterAnswer(res) }, () => spec.handler(body, req, res));
       } catch (err) {
         // the engines and jobs the budget stopped fail in their own ways: the budget is the reason
         throw budget.exceeded ?? err;
@@ -135,6 +135,24 @@ export function defineTool<B extends z.ZodObject>(ctx: ToolContext, spec: ToolSp
       return result;
     },
   });
+}
+
+/**
+ * Work to do once the answer is sent (the call's temp dirs' removal, temp-dir.ts): run when
+ * the response closes, sent or abandoned by the client; at once if it has closed already. The
+ * answer no longer waits for the unlinks: split's 100 parts took about 5 ms of the call.
+ */
+function afterAnswer(res: Response): (task: () => Promise<void>) => void {
+  const tasks: (() => Promise<void>)[] = [];
+  let closed = false;
+  res.once('close', () => {
+    closed = true;
+    for (const task of tasks.splice(0)) void task();
+  });
+  return (task) => {
+    if (closed) void task();
+    else tasks.push(task);
+  };
 }
 
 /**

@@ -94,7 +94,7 @@ describe('POST /firma/tools/images-to-pdf', () => {
     expect(broken.status).toBe(422);
     const none = await svc.post('images-to-pdf').field('page_size', 'a4');
     expect(none.body.detail[0]).toMatchObject({ loc: ['form', 'files'], type: 'missing' });
-    expect(leftovers(svc)).toEqual([]);
+    expect(await leftovers(svc)).toEqual([]);
   });
 
   it('refuses an image over the pixel cap from its header, with 422 at files, before decoding it', async () => {
@@ -106,7 +106,7 @@ describe('POST /firma/tools/images-to-pdf', () => {
     // the same kind of image under the cap goes through: the refusal is about size, not format
     const fine = await svc.post('images-to-pdf').attach('files', bilevelPng(2_000, 1_000), 'fine.png');
     expect(fine.status).toBe(200);
-    expect(leftovers(svc)).toEqual([]);
+    expect(await leftovers(svc)).toEqual([]);
   });
 
   it('refuses truncated and tampered PNGs with 422 image_damaged at files', async () => {

@@ -79,7 +79,7 @@ describe('POST /firma/tools/info', () => {
     const missing = await svc.post('info').field('password', 'x');
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0]).toMatchObject({ loc: ['form', 'file'], type: 'missing' });
-    expect(leftovers(svc)).toEqual([]);
+    expect(await leftovers(svc)).toEqual([]);
   });
 
   it('needs no key (interface §4.3), but refuses a key that is not valid with 401', async () => {

@@ -63,7 +63,7 @@ describe.each([
     const text = await pdftotext(res.body as Buffer);
     expect(text).toMatch(/Contrato de arrendamiento|Acta de la reunión/);
     expect(text).not.toContain(MARKER);
-    expect(leftovers(svc)).toEqual([]);
+    expect(await leftovers(svc)).toEqual([]);
   });
 
   if (sandbox === 'off') {

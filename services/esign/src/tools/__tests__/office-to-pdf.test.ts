@@ -19,7 +19,7 @@ describe('POST /firma/tools/office-to-pdf', () => {
     expect(await pdftotext(a.body)).toContain('Informe trimestral de ventas');
     expect(await pdftotext(b.body)).toContain('Presupuesto anual');
     expect(Number((await pdfinfo(a.body)).Pages)).toBeGreaterThanOrEqual(1);
-    expect(leftovers(svc)).toEqual([]);
+    expect(await leftovers(svc)).toEqual([]);
   });
 
   it('answers 415 for an extension it does not convert, and 422 when the content does not match the extension', async () => {

@@ -18,15 +18,15 @@ describe('output budgets of the PDF tools', () => {
   });
   afterAll(async () => svc?.close());
 
-  const refused = (res: { status: number; body: unknown }) => {
+  const refused = async (res: { status: number; body: unknown }) => {
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'TOOL_OUTPUT_TOO_LARGE', detail: expect.stringContaining('0.25 MB'), request_id: expect.any(String) });
-    expect(leftovers(svc)).toEqual([]);
+    expect(await leftovers(svc)).toEqual([]);
   };
 
   it('split: one page copied into part after part is refused at the budget; a split within it still works', async () => {
     const pdf = await sharedResourcePdf(1, 40 * 1024);
-    refused(await svc.post('split').field('ranges', Array(60).fill('1-1').join(',')).attach('file', pdf, 'a.pdf'));
+    await refused(await svc.post('split').field('ranges', Array(60).fill('1-1').join(',')).attach('file', pdf, 'a.pdf'));
     const ok = await svc.post('split').field('ranges', '1-1,1-1').attach('file', pdf, 'a.pdf');
     expect(ok.status).toBe(200);
     expect(ok.body.parts).toBe(2);
@@ -34,7 +34,7 @@ describe('output budgets of the PDF tools', () => {
   });
 
   it('split every N pages: a resource shared by every page, copied into each part, is refused at the budget', async () => {
-    refused(await svc.post('split').field('every', '1').attach('file', await sharedResourcePdf(12, 40 * 1024), 'a.pdf'));
+    await refused(await svc.post('split').field('every', '1').attach('file', await sharedResourcePdf(12, 40 * 1024), 'a.pdf'));
     const ok = await svc.post('split').field('every', '1').attach('file', await sharedResourcePdf(3, 40 * 1024), 'a.pdf');
     expect(ok.status).toBe(200);
     expect(ok.body.parts).toBe(3);
@@ -43,7 +43,7 @@ describe('output budgets of the PDF tools', () => {
   it('extract-pages: all pages asked for again and again is refused at the budget', async () => {
     const pdf = await packedPages(2000);
     expect(pdf.length).toBeLessThan(BUDGET / 8);
-    refused(await svc.post('extract-pages').field('pages', Array(6).fill('1-2000').join(',')).attach('file', pdf, 'a.pdf'));
+    await refused(await svc.post('extract-pages').field('pages', Array(6).fill('1-2000').join(',')).attach('file', pdf, 'a.pdf'));
     const ok = await svc.post('extract-pages').field('pages', '1-3,1').attach('file', pdf, 'a.pdf');
     expect(ok.status).toBe(200);
     expect(ok.headers['x-page-count']).toBe('4');
@@ -51,7 +51,7 @@ describe('output budgets of the PDF tools', () => {
 
   it('pdf-to-images: one page rendered again and again is refused at the budget', async () => {
     const pdf = await textPdf(1, { line: () => Array.from({ length: 30 }, (_, i) => `Line ${i} ${'lorem ipsum dolor '.repeat(4)}`) });
-    refused(await svc.post('pdf-to-images').field('dpi', '150').field('pages', Array(40).fill('1').join(',')).attach('file', pdf, 'a.pdf'));
+    await refused(await svc.post('pdf-to-images').field('dpi', '150').field('pages', Array(40).fill('1').join(',')).attach('file', pdf, 'a.pdf'));
     const ok = await svc.post('pdf-to-images').field('dpi', '72').attach('file', pdf, 'a.pdf');
     expect(ok.status).toBe(200);
     expect(ok.body.pages).toBe(1);
@@ -60,8 +60,8 @@ describe('output budgets of the PDF tools', () => {
   it('page-numbers and watermark: a stamp on each of many tiny pages is refused at the budget', async () => {
     const pdf = await packedPages(2000);
     expect(pdf.length).toBeLessThan(BUDGET / 2);
-    refused(await svc.post('page-numbers').attach('file', pdf, 'a.pdf'));
-    refused(await svc.post('watermark').field('text', 'CONFIDENCIAL').attach('file', pdf, 'a.pdf'));
+    await refused(await svc.post('page-numbers').attach('file', pdf, 'a.pdf'));
+    await refused(await svc.post('watermark').field('text', 'CONFIDENCIAL').attach('file', pdf, 'a.pdf'));
     const small = await textPdf(2);
     expect((await svc.post('page-numbers').attach('file', small, 'a.pdf')).status).toBe(200);
     expect((await svc.post('watermark').field('text', 'CONFIDENCIAL').attach('file', small, 'a.pdf')).status).toBe(200);
@@ -70,8 +70,8 @@ describe('output budgets of the PDF tools', () => {
   it('redact and to-pdfa: thousands of tiny packed pages written back out one object at a time are refused at the budget', async () => {
     const pdf = await packedPages(2000);
     expect(pdf.length).toBeLessThan(BUDGET / 8);
-    refused(await svc.post('redact').field('patterns', 'secreto').attach('file', pdf, 'a.pdf'));
-    refused(await svc.post('to-pdfa').attach('file', pdf, 'a.pdf'));
+    await refused(await svc.post('redact').field('patterns', 'secreto').attach('file', pdf, 'a.pdf'));
+    await refused(await svc.post('to-pdfa').attach('file', pdf, 'a.pdf'));
     const small = await textPdf(2, { line: (p) => `Page ${p}: el secreto` });
     const redacted = await svc.post('redact').field('patterns', 'secreto').attach('file', small, 'a.pdf');
     expect(redacted.status).toBe(200);
@@ -86,7 +86,7 @@ describe('output budgets of the PDF tools', () => {
     while (images.reduce((sum, j) => sum + j.length, 0) <= BUDGET) images.push(await jpeg());
     let req = svc.post('images-to-pdf');
     images.forEach((image, i) => (req = req.attach('files', image, `p${i}.jpg`)));
-    refused(await req);
+    await refused(await req);
     const ok = await svc.post('images-to-pdf').attach('files', images[0]!, 'p.jpg');
     expect(ok.status).toBe(200);
   });
@@ -105,7 +105,7 @@ describe('output budgets of the PDF tools', () => {
     const paragraph = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(30);
     const docx = await officeDocument(Array(1000).fill(paragraph));
     expect(docx.length).toBeLessThan(BUDGET / 16);
-    refused(await svc.post('office-to-pdf').attach('file', docx, 'libro.docx'));
+    await refused(await svc.post('office-to-pdf').attach('file', docx, 'libro.docx'));
     const ok = await svc.post('office-to-pdf').attach('file', await officeDocument([paragraph]), 'carta.docx');
     expect(ok.status).toBe(200);
     expect((await pdfinfo(ok.body)).Pages).toBe('1');
@@ -120,15 +120,15 @@ describe('output budgets of the PDF tools: an engine that rasterises', () => {
   });
   afterAll(async () => svc?.close());
 
-  const refused = (res: { status: number; body: unknown }) => {
+  const refused = async (res: { status: number; body: unknown }) => {
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'TOOL_OUTPUT_TOO_LARGE', request_id: expect.any(String) });
-    expect(leftovers(svc)).toEqual([]);
+    expect(await leftovers(svc)).toEqual([]);
   };
 
   // a normal OCR needs more working room than this budget gives (ocr.test.ts runs it at the default)
   it('ocr: forcing OCR on text pages (each becomes a 300 dpi image) is stopped at the budget', async () => {
     const pdf = await textPdf(3, { line: (p) => Array.from({ length: 40 }, (_, i) => `Page ${p} line ${i} ${'palabras de prueba '.repeat(4)}`) });
-    refused(await svc.post('ocr').field('lang', 'spa').field('mode', 'force').attach('file', pdf, 'a.pdf'));
+    await refused(await svc.post('ocr').field('lang', 'spa').field('mode', 'force').attach('file', pdf, 'a.pdf'));
   });
 });

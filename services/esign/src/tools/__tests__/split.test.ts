@@ -55,7 +55,7 @@ describe('POST /firma/tools/split', () => {
     expect(syntax.body.detail[0]).toMatchObject({ loc: ['form', 'ranges'], type: 'pages_syntax' });
     const both = await svc.post('split').field('ranges', '1').field('every', '2').attach('file', await textPdf(4), 'a.pdf');
     expect(both.status).toBe(422);
-    expect(leftovers(svc)).toEqual([]);
+    expect(await leftovers(svc)).toEqual([]);
   });
 
   it('splits a 100-page PDF into 100 readable parts', async () => {

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { tempDirsSettled } from '@firma-riesgo/pdf-core';
 import { startEsign, type EsignRuntime } from '../../runtime';
 import { testConfig } from '../../__tests__/support';
 
@@ -40,8 +41,14 @@ export async function startToolsService(tag: string, env: Record<string, string>
   };
 }
 
-/** Entries left in a runtime's temp root (there should be none between requests). */
-export const leftovers = (svc: ToolsService) => readdirSync(svc.tmpDir);
+/**
+ * Entries left in a runtime's temp root once the removals of the calls answered so far have
+ * finished (a call's temp dir goes right after its answer, not before it): there should be none.
+ */
+export async function leftovers(svc: ToolsService): Promise<string[]> {
+  await tempDirsSettled();
+  return readdirSync(svc.tmpDir);
+}
 
 /** supertest: JSON bodies parsed, any other body kept as a Buffer (PDFs, images). */
 function bodyParser(res: request.Response, callback: (err: Error | null, body: unknown) => void): void {

@@ -67,6 +67,6 @@ describe('POST /firma/tools/watermark', () => {
     const chinese = await svc.post('watermark').field('text', '机密').attach('file', pdf, 'a.pdf');
     expect(chinese.status).toBe(422);
     expect(chinese.body.detail[0]).toMatchObject({ loc: ['form', 'text'], type: 'text_unsupported_characters' });
-    expect(leftovers(svc)).toEqual([]);
+    expect(await leftovers(svc)).toEqual([]);
   });
 });
