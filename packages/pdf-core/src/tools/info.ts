@@ -1,4 +1,4 @@
-import { writeFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { EngineFailedError } from '../engine-errors';
 import { notPdf, PdfInputError } from './errors';
@@ -6,6 +6,7 @@ import { TOOL_TIMEOUTS } from '../tool-timeouts';
 import type { ToolEngines } from './engines';
 import { hasPdfHeader, probePdf, type QpdfEncryptJson } from './input';
 import { runQpdf } from './qpdf';
+import { writeInput } from './write-input';
 import { currentToolCaller } from '../tool-caller';
 
 export interface PdfFormField {
@@ -46,7 +47,7 @@ export async function pdfInfo(engines: ToolEngines, input: Uint8Array, options: 
   const { runner } = engines;
   return runner.withTempDir(async (dir) => {
     const path = join(dir, 'in.pdf');
-    await writeFile(path, input);
+    await writeInput(path, input);
     const probing = probePdf(runner, dir, path, {
       password: options.password,
       passwordField: options.password !== undefined ? 'password' : undefined,

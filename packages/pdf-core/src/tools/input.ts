@@ -1,8 +1,9 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineRunner } from '../engine-runner';
 import { damagedPdf, notPdf } from './errors';
 import { runQpdf } from './qpdf';
+import { writeInput } from './write-input';
 
 /** PDF readers accept the header anywhere in the first 1 KiB (junk before it happens). */
 export function hasPdfHeader(data: Uint8Array): boolean {
@@ -61,7 +62,7 @@ export interface PreparedPdf {
 export async function preparePdf(runner: EngineRunner, dir: string, input: Uint8Array, name = 'in.pdf'): Promise<PreparedPdf> {
   if (!hasPdfHeader(input)) throw notPdf();
   const path = join(dir, name);
-  await writeFile(path, input);
+  await writeInput(path, input);
   const structure = await probePdf(runner, dir, path);
   if (!structure.encrypt.encrypted) return { path, pages: structure.pages, decrypted: false };
   const decrypted = join(dir, `decrypted-${name}`);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createEngineRunner, type EngineRunner } from '../engine-runner';
 import { minimalPdf } from '../__tests__/minimal-pdf';
 import { eventually } from '../__tests__/processes';
-import { rotatePdf, unprotectPdf } from './page-tools';
+import { PDFDocument } from 'pdf-lib';
+import { MAX_SPLIT_PARTS, rotatePdf, splitPdf, unprotectPdf } from './page-tools';
 import { preparePdfQuick, workWhileLooking } from './quick-check';
 import { createWorkerPool } from './worker-pool';
 
@@ -15,6 +16,13 @@ function countingEngines() {
   const runs: string[] = [];
   const counted: EngineRunner = { ...runner, run: (engine, args, opts) => (runs.push(engine), runner.run(engine, args, opts)) };
   return { engines: { runner: counted, pool: createWorkerPool({ size: 1 }) }, runs, close: () => Promise.all([runner.close()]) };
+}
+
+/** A PDF of `pages` blank pages. */
+async function blankPdf(pages: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) doc.addPage([200, 200]);
+  return Buffer.from(await doc.save());
 }
 
 describe('preparePdfQuick: mupdf looks first, qpdf checks whatever it does not vouch for', () => {
@@ -148,6 +156,44 @@ describe('workWhileLooking: the tool runs while mupdf looks, and only a plain PD
     // the early run, qpdf's check, its decryption, the run on the decrypted file
     expect(runs).toEqual(['qpdf', 'qpdf', 'qpdf', 'qpdf']);
     expect(showEncryption(data)).toContain('File is not encrypted');
+  });
+
+  it('split: qpdf splits while mupdf looks, and a plain PDF keeps that run\'s parts', async () => {
+    const split = splitPdf(engines, await blankPdf(3), { every: 1 });
+    expect(await eventually(() => runs.length === 1, 10_000)).toBe(true);
+    release();
+    const parts = await split;
+    expect(runs).toEqual(['qpdf']);
+    expect(parts.map((p) => p.pages)).toEqual([[1], [2], [3]]);
+  });
+
+  it('split: the page count still refuses too many parts; the early run is killed and settled first', async () => {
+    const split = engines.runner.withTempDir(async (dir) => {
+      const refusal = await splitPdf(engines, await blankPdf(MAX_SPLIT_PARTS + 1), { every: 1 }).catch((err: unknown) => err);
+      return { refusal, dir };
+    });
+    expect(await eventually(() => runs.length === 1, 10_000)).toBe(true);
+    release();
+    const { refusal } = await split;
+    expect(refusal).toMatchObject({ issues: [expect.objectContaining({ loc: ['form', 'every'], type: 'too_many_parts' })] });
+    expect(runs).toEqual(['qpdf']);
+  });
+
+  it('split: an owner-password file is split from qpdf\'s decrypted copy, and only that run\'s parts are answered', async () => {
+    writeFileSync(join(work, 'three.pdf'), await blankPdf(3));
+    execFileSync('qpdf', ['--encrypt', '', 'owner', '256', '--', join(work, 'three.pdf'), join(work, 'three-owner-only.pdf')]);
+    const started: Promise<unknown>[] = [];
+    const tracked = { ...engines, runner: { ...engines.runner, run: ((engine, args, opts) => started[started.length] = engines.runner.run(engine, args, opts)) as typeof engines.runner.run } };
+    const split = splitPdf(tracked, readFileSync(join(work, 'three-owner-only.pdf')), { every: 1 });
+    expect(await eventually(() => started.length === 1, 10_000)).toBe(true);
+    // the early run writes all its parts before the look answers: they must not be answered too
+    await started[0];
+    release();
+    const parts = await split;
+    // the early run, qpdf's check, its decryption, the split of the decrypted file
+    expect(runs).toEqual(['qpdf', 'qpdf', 'qpdf', 'qpdf']);
+    expect(parts.map((p) => p.pages)).toEqual([[1], [2], [3]]);
+    for (const part of parts) expect(showEncryption(part.data)).toContain('File is not encrypted');
   });
 
   it('answers a file mupdf had to repair with qpdf\'s refusal, whatever the early run did', async () => {

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '@firma-riesgo/errors';
 import { currentToolCaller, ToolCallAbortedError } from '../tool-caller';
@@ -6,6 +5,7 @@ import type { ToolEngines } from './engines';
 import { hasPdfHeader, preparePdf, type PreparedPdf } from './input';
 import { notPdf } from './errors';
 import type { PdfCheck } from './worker-protocol';
+import { writeInput } from './write-input';
 
 /** The quick look gives up past this (a file mupdf chews on): qpdf checks it instead. */
 export const QUICK_CHECK_TIMEOUT_MS = 5_000;
@@ -41,7 +41,7 @@ export async function preparePdfQuick(engines: ToolEngines, dir: string, input: 
   if (!hasPdfHeader(input)) throw notPdf();
   const path = join(dir, name);
   // the engines read the file either way: write it while mupdf looks
-  const [check] = await Promise.all([quickCheck(engines, input), writeFile(path, input)]);
+  const [check] = await Promise.all([quickCheck(engines, input), writeInput(path, input)]);
   if (!isPlainPdf(check)) return preparePdf(engines.runner, dir, input, name);
   return { path, pages: check.pages, decrypted: false };
 }
@@ -54,17 +54,21 @@ export async function preparePdfQuick(engines: ToolEngines, dir: string, input: 
  * passes `signal` to its engines), waits for it to end, and does what preparePdfQuick does
  * (qpdf's check, its refusals, the decryption of an owner-only file) before running `work`
  * again on the prepared file: a file the engine chews on does not hold the refusal.
+ *
+ * `accept` judges the page count (mupdf's for a plain PDF, qpdf's otherwise) before `work`'s
+ * outcome counts: its refusal wins, and a plain PDF's early run is killed and settled first.
  */
 export async function workWhileLooking<T>(
   engines: ToolEngines,
   dir: string,
   input: Uint8Array,
   work: (path: string, signal?: AbortSignal) => Promise<T>,
+  accept?: (pages: number) => void,
 ): Promise<T> {
   if (!hasPdfHeader(input)) throw notPdf();
   const path = join(dir, 'in.pdf');
   // the write first: `work` waits for it, while the look is needed only at the end
-  const writing = writeFile(path, input);
+  const writing = writeInput(path, input);
   const looking = quickCheck(engines, input);
   await writing;
   const useless = new AbortController();
@@ -86,8 +90,17 @@ export async function workWhileLooking<T>(
     await dropEarly();
     throw err;
   }
-  if (isPlainPdf(check)) return early;
+  if (isPlainPdf(check)) {
+    try {
+      accept?.(check.pages);
+    } catch (err) {
+      await dropEarly();
+      throw err;
+    }
+    return early;
+  }
   await dropEarly();
   const prepared = await preparePdf(engines.runner, dir, input);
+  accept?.(prepared.pages);
   return work(prepared.path);
 }
