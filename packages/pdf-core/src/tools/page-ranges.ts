@@ -28,6 +28,32 @@ export function parsePageRanges(spec: string, pageCount: number, field: string):
   });
 }
 
+/**
+ * The selection in qpdf's own page syntax, without the page count (`8-` becomes `8-z`), for a
+ * run that starts before the count is known; null when an item is not a page or a range
+ * (parsePageRanges words that refusal) or runs backwards (qpdf would take it in reverse;
+ * parsePageRanges refuses it). The same pages in the same order as parsePageList gives
+ * whenever that accepts the selection.
+ */
+export function qpdfPageSpec(spec: string): string | null {
+  const items = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  if (items.length === 0) return null;
+  const out: string[] = [];
+  for (const item of items) {
+    const m = ITEM.exec(item);
+    if (!m) return null;
+    const from = Number(m[1]);
+    if (!m[2]) out.push(String(from));
+    else if (m[3] === undefined) out.push(`${from}-z`);
+    else if (Number(m[3]) < from) return null;
+    else out.push(`${from}-${Number(m[3])}`);
+  }
+  return out.join(',');
+}
+
 /** A flat selection (`1,3,5-7`) in the order given. */
 export function parsePageList(spec: string, pageCount: number, field: string): number[] {
   return parsePageRanges(spec, pageCount, field).flat();

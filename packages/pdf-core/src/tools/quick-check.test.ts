@@ -6,7 +6,7 @@ import { createEngineRunner, type EngineRunner } from '../engine-runner';
 import { minimalPdf } from '../__tests__/minimal-pdf';
 import { eventually } from '../__tests__/processes';
 import { PDFDocument } from 'pdf-lib';
-import { MAX_SPLIT_PARTS, rotatePdf, splitPdf, unprotectPdf } from './page-tools';
+import { extractPages, MAX_SPLIT_PARTS, rotatePdf, splitPdf, unprotectPdf } from './page-tools';
 import { preparePdfQuick, workWhileLooking } from './quick-check';
 import { createWorkerPool } from './worker-pool';
 
@@ -194,6 +194,24 @@ describe('workWhileLooking: the tool runs while mupdf looks, and only a plain PD
     expect(runs).toEqual(['qpdf', 'qpdf', 'qpdf', 'qpdf']);
     expect(parts.map((p) => p.pages)).toEqual([[1], [2], [3]]);
     for (const part of parts) expect(showEncryption(part.data)).toContain('File is not encrypted');
+  });
+
+  it('extract-pages: qpdf extracts while mupdf looks; the pages are those the selection names, open ranges included', async () => {
+    const extracted = extractPages(engines, await blankPdf(4), '4,2-');
+    expect(await eventually(() => runs.length === 1, 10_000)).toBe(true);
+    release();
+    const { data, pages } = await extracted;
+    expect(runs).toEqual(['qpdf']);
+    expect(pages).toEqual([4, 2, 3, 4]);
+    expect((await PDFDocument.load(data)).getPageCount()).toBe(4);
+  });
+
+  it('extract-pages: a page past the end is refused as before, the early run killed first', async () => {
+    const extracted = extractPages(engines, await blankPdf(2), '1-3').catch((err: unknown) => err);
+    expect(await eventually(() => runs.length === 1, 10_000)).toBe(true);
+    release();
+    expect(await extracted).toMatchObject({ issues: [expect.objectContaining({ loc: ['form', 'pages'], type: 'page_out_of_range' })] });
+    expect(runs).toEqual(['qpdf']);
   });
 
   it('answers a file mupdf had to repair with qpdf\'s refusal, whatever the early run did', async () => {

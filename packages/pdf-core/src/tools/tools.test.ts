@@ -8,7 +8,7 @@ import { eventually, isAlive } from '../__tests__/processes';
 import { PatternTimeoutError, PdfInputError, ToolsBusyError, WorkerTimeoutError } from './errors';
 import type { ToolEngines } from './engines';
 import { pdfInfo } from './info';
-import { formatPageList, parsePageList, parsePageRanges } from './page-ranges';
+import { formatPageList, parsePageList, parsePageRanges, qpdfPageSpec } from './page-ranges';
 import { rotatePdf, splitPdf } from './page-tools';
 import { createWorkerPool } from './worker-pool';
 
@@ -25,6 +25,11 @@ describe('page selections', () => {
     expect(() => parsePageList('3-1', 3, 'pages')).toThrow(/backwards/);
     expect(() => parsePageList('1;2', 3, 'pages')).toThrow(/not a page or a range/);
     expect(() => parsePageList(' , ', 3, 'pages')).toThrow(/No pages/);
+  });
+
+  it('says a selection in qpdf\'s syntax before the page count is known, and leaves the ones it would read otherwise to the parser', () => {
+    expect(qpdfPageSpec('3, 1 - 2,8-,5')).toBe('3,1-2,8-z,5');
+    for (const refusedByParser of ['3-1', '1;2', ' , ', 'z', '1-z']) expect(qpdfPageSpec(refusedByParser)).toBeNull();
   });
 });
 
