@@ -292,10 +292,13 @@ module.exports = async function pdfToolsBench() {
     // service wraps it, seeing only the bench's work dir), run and timed by the same small process. Every
     // engine run of the service pays this wrapper (new namespaces and mounts, one more exec); the sandbox stays.
     const sandbox = rt.tools.runner.sandbox === 'bwrap' ? require('../packages/pdf-core/dist/engine-sandbox').bwrapSandbox() : null;
+    // the engines the service runs in the lean sandbox (no /proc, four devices), by binary
+    const { ENGINES } = require('../packages/pdf-core/dist/engines');
+    const leanBinaries = new Set(Object.values(ENGINES).filter((e) => e.lean).map((e) => e.binary));
     const inSandbox = (steps) =>
       steps.map((group) =>
         group.map(([cmd, args]) => {
-          const c = sandbox.wrap({ program: cmd, argv: args, env: { PATH: process.env.PATH }, cwd: work }, work);
+          const c = sandbox.wrap({ program: cmd, argv: args, env: { PATH: process.env.PATH }, cwd: work, lean: leanBinaries.has(cmd) }, work);
           return [c.program, c.argv];
         }),
       );
@@ -348,9 +351,15 @@ module.exports = async function pdfToolsBench() {
     if (sandbox) {
       // The wrapper alone: a program that does nothing, bare and in the sandbox, timed the same way.
       const nothing = [[['true', []]]];
-      const [bareTrue, wrappedTrue] = await pairedMedians([() => bare.run(nothing), () => bare.run(inSandbox(nothing))], QUICK_RUNS);
+      const leanNothing = nothing.map((group) =>
+        group.map(([cmd, args]) => {
+          const c = sandbox.wrap({ program: cmd, argv: args, env: { PATH: process.env.PATH }, cwd: work, lean: true }, work);
+          return [c.program, c.argv];
+        }),
+      );
+      const [bareTrue, wrappedTrue, leanTrue] = await pairedMedians([() => bare.run(nothing), () => bare.run(inSandbox(nothing)), () => bare.run(leanNothing)], QUICK_RUNS);
       console.log(
-        `reference: the sandbox alone, \`true\` ${bareTrue.toFixed(1)} ms bare, ${wrappedTrue.toFixed(1)} ms in bwrap: ${signed(wrappedTrue - bareTrue)} ms for every engine run one after the other (info: two), of the 5 ms the goal leaves the service`,
+        `reference: the sandbox alone, \`true\` ${bareTrue.toFixed(1)} ms bare, ${wrappedTrue.toFixed(1)} ms in bwrap (${signed(wrappedTrue - bareTrue)}), ${leanTrue.toFixed(1)} ms in the lean bwrap qpdf and pdfinfo get (${signed(leanTrue - bareTrue)}): for every engine run one after the other (info: two), of the 5 ms the goal leaves the service`,
       );
     }
     const rows = 2 * quick.length;

@@ -57,6 +57,20 @@ describe('the engine sandbox (bubblewrap)', () => {
     }
   });
 
+  it('gives a lean engine (qpdf, pdfinfo) no /proc and of /dev only null, zero, random and urandom, which work', async () => {
+    const { sandbox } = await resolveEngineSandbox('bwrap');
+    const runner = createEngineRunner({ sandbox, binaries: { qpdf: '/bin/sh', pdftotext: '/bin/sh' } });
+    const script = 'ls /dev | sort | tr "\\n" " "; echo; ls /proc | wc -l; head -c 16 /dev/urandom | wc -c; head -c 4 /dev/zero | wc -c; echo discarded > /dev/null && echo null-ok';
+    const lean = (await runner.run('qpdf', ['-c', script])).stdout.toString().split('\n');
+    expect(lean[0]!.trim()).toBe('null random urandom zero');
+    expect(lean.slice(1, 5).map((l) => l.trim())).toEqual(['0', '16', '4', 'null-ok']);
+    // an engine that is not lean keeps the full /dev and /proc
+    const full = (await runner.run('pdftotext', ['-c', script])).stdout.toString().split('\n');
+    expect(full[0]).toContain('tty');
+    expect(Number(full[1])).toBeGreaterThan(0);
+    await runner.close();
+  });
+
   it('shows the engine its temp dir (read-write) and no other file of the service', async () => {
     const { sandbox } = await resolveEngineSandbox('bwrap');
     const runner = createEngineRunner({ sandbox, binaries: { pdftotext: '/bin/sh' }, tmpRoot: work });

@@ -21,6 +21,12 @@ export interface SandboxCommand {
   argv: string[];
   env: Record<string, string>;
   cwd?: string;
+  /**
+   * The engine needs no /proc and, of /dev, only null, zero, random and urandom (qpdf,
+   * poppler's pdfinfo): it gets just those, and only /tmp as scratch. Fewer mounts: 0.6 ms
+   * less per run here (qpdf rotating 10 pages, 16.9 against 17.5 ms in bwrap), and less to see.
+   */
+  lean?: boolean;
 }
 
 export interface EngineSandbox {
@@ -52,13 +58,14 @@ export interface BwrapOptions {
 /** The bwrap sandbox (not probed: see resolveEngineSandbox). */
 export function bwrapSandbox(options: BwrapOptions = {}): EngineSandbox {
   const binary = options.binary ?? 'bwrap';
-  const base = baseArgs(options.hide ?? []);
+  const base = baseArgs(options.hide ?? [], false);
+  const lean = baseArgs(options.hide ?? [], true);
   const programs = new Map<string, string>();
   return {
     kind: 'bwrap',
     wrap(command, dir = command.cwd) {
       const program = resolveProgram(command.program, command.env.PATH, programs);
-      const args = [...base];
+      const args = [...(command.lean ? lean : base)];
       // an engine installed outside the system dirs (/opt/...): its own dir, read-only
       const programDir = dirname(program);
       if (!underSystemDir(programDir)) args.push('--ro-bind', programDir, programDir);
@@ -77,7 +84,10 @@ function homeOf(value: string | undefined, dir: string | undefined): string {
   return dir ?? '/tmp';
 }
 
-function baseArgs(hide: string[]): string[] {
+/** The devices a lean engine gets (SandboxCommand.lean), bound from the host where they exist. */
+const LEAN_DEVICES = ['/dev/null', '/dev/zero', '/dev/random', '/dev/urandom'];
+
+function baseArgs(hide: string[], lean: boolean): string[] {
   const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
   for (const dir of SYSTEM_DIRS) {
     const info = lstatOrNull(dir);
@@ -86,7 +96,12 @@ function baseArgs(hide: string[]): string[] {
     else if (info.isDirectory()) args.push('--ro-bind', dir, dir);
   }
   for (const dir of OPTIONAL_DIRS) args.push('--ro-bind-try', dir, dir);
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp', '--tmpfs', '/run');
+  if (lean) {
+    for (const device of LEAN_DEVICES) if (statOrNull(device)?.isCharacterDevice()) args.push('--dev-bind', device, device);
+    args.push('--tmpfs', '/tmp');
+  } else {
+    args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp', '--tmpfs', '/run');
+  }
   for (const path of hide) {
     const full = resolve(path);
     if (!underSystemDir(full)) continue; // not mounted at all

@@ -5,16 +5,18 @@
 export interface EngineSpec {
   binary: string;
   versionArgs: readonly string[];
+  /** Runs in the lean sandbox: no /proc, of /dev only null, zero, random and urandom (engine-sandbox.ts). */
+  lean?: boolean;
 }
 
 export const ENGINES = {
   ghostscript: { binary: 'gs', versionArgs: ['--version'] },
-  qpdf: { binary: 'qpdf', versionArgs: ['--version'] },
+  qpdf: { binary: 'qpdf', versionArgs: ['--version'], lean: true },
   libreoffice: { binary: 'soffice', versionArgs: ['--version'] },
   ocrmypdf: { binary: 'ocrmypdf', versionArgs: ['--version'] },
   // poppler's tools print their version to stderr
   pdftoppm: { binary: 'pdftoppm', versionArgs: ['-v'] },
-  pdfinfo: { binary: 'pdfinfo', versionArgs: ['-v'] },
+  pdfinfo: { binary: 'pdfinfo', versionArgs: ['-v'], lean: true },
   pdftotext: { binary: 'pdftotext', versionArgs: ['-v'] },
   pdfsig: { binary: 'pdfsig', versionArgs: ['-v'] },
   mutool: { binary: 'mutool', versionArgs: ['-v'] },
