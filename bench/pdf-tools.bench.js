@@ -305,12 +305,13 @@ module.exports = async function pdfToolsBench() {
     // engine run of the service pays this wrapper (new namespaces and mounts, one more exec); the sandbox stays.
     const sandbox = rt.tools.runner.sandbox === 'bwrap' ? require('../packages/pdf-core/dist/engine-sandbox').bwrapSandbox() : null;
     // the engines the service runs in the lean sandbox (no /proc, four devices), by binary
-    const { ENGINES } = require('../packages/pdf-core/dist/engines');
-    const leanBinaries = new Set(Object.values(ENGINES).filter((e) => e.lean).map((e) => e.binary));
-    const inSandbox = (steps) =>
+    const { ENGINES, ENGINE_NAMES, isLeanEngine } = require('../packages/pdf-core/dist/engines');
+    const leanBinaries = new Set(ENGINE_NAMES.filter(isLeanEngine).map((name) => ENGINES[name].binary));
+    // `lean`: as the service runs that binary, unless told
+    const inSandbox = (steps, lean) =>
       steps.map((group) =>
         group.map(([cmd, args]) => {
-          const c = sandbox.wrap({ program: cmd, argv: args, env: { PATH: process.env.PATH }, cwd: work, lean: leanBinaries.has(cmd) }, work);
+          const c = sandbox.wrap({ program: cmd, argv: args, env: { PATH: process.env.PATH }, cwd: work, lean: lean ?? leanBinaries.has(cmd) }, work);
           return [c.program, c.argv];
         }),
       );
@@ -376,18 +377,10 @@ module.exports = async function pdfToolsBench() {
     if (sandbox) {
       // The wrapper alone: a program that does nothing, bare and in the sandbox, timed the same way.
       const nothing = [[['true', []]]];
-      const leanNothing = nothing.map((group) =>
-        group.map(([cmd, args]) => {
-          const c = sandbox.wrap({ program: cmd, argv: args, env: { PATH: process.env.PATH }, cwd: work, lean: true }, work);
-          return [c.program, c.argv];
-        }),
-      );
-      const [bareTrue, wrappedTrue, leanTrue] = await pairedMedians([() => bare.run(nothing), () => bare.run(inSandbox(nothing)), () => bare.run(leanNothing)], QUICK_RUNS);
+      const [bareTrue, wrappedTrue, leanTrue] = await pairedMedians([() => bare.run(nothing), () => bare.run(inSandbox(nothing)), () => bare.run(inSandbox(nothing, true))], QUICK_RUNS);
       console.log(
         `reference: the sandbox alone, \`true\` ${bareTrue.toFixed(1)} ms bare, ${wrappedTrue.toFixed(1)} ms in bwrap (${signed(wrappedTrue - bareTrue)}), ${leanTrue.toFixed(1)} ms in the lean bwrap qpdf and pdfinfo get (${signed(leanTrue - bareTrue)}): for every engine run one after the other (info: two), of the 5 ms the goal leaves the service`,
       );
-    }
-    if (sandbox) {
       // The engine launcher's hop: the same sandboxed command through the service's engine runner
       // (IPC to the launcher, its spawn, the answer back) and from the small process that times the engines.
       const version = [[['qpdf', ['--version']]]];

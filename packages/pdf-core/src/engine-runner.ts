@@ -1,5 +1,5 @@
 import { EngineFailedError, EngineMissingError } from './engine-errors';
-import { engineBinary, ENGINES, type EngineBinaries, type EngineName, type EngineSpec } from './engines';
+import { engineBinary, isLeanEngine, type EngineBinaries, type EngineName } from './engines';
 import { execute, type Execution } from './engine-execution';
 import { createEngineLauncher } from './engine-launcher';
 import { NO_SANDBOX, type EngineSandbox } from './engine-sandbox';
@@ -175,8 +175,10 @@ export function createEngineRunner(options: EngineRunnerOptions = {}): EngineRun
   function startRun(engine: EngineName, args: readonly string[], opts: EngineRunOptions & { timeoutMs: number }): Promise<EngineRunResult> {
     let command;
     try {
-      const lean = (ENGINES[engine] as EngineSpec).lean === true;
-      command = sandbox.wrap({ program: engineBinary(engine, options.binaries), argv: [...args], env: { ...baseEnv(), ...opts.env }, cwd: opts.cwd, lean }, opts.dir ?? opts.cwd);
+      command = sandbox.wrap(
+        { program: engineBinary(engine, options.binaries), argv: [...args], env: { ...baseEnv(), ...opts.env }, cwd: opts.cwd, lean: isLeanEngine(engine) },
+        opts.dir ?? opts.cwd,
+      );
     } catch (err) {
       return Promise.reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? new EngineMissingError(engine, { cause: err }) : err);
     }

@@ -40,3 +40,8 @@ export function isEngineName(name: string): name is EngineName {
 export function engineBinary(engine: EngineName, binaries: EngineBinaries = {}): string {
   return binaries[engine] ?? ENGINES[engine].binary;
 }
+
+/** Whether the engine runs in the lean sandbox (EngineSpec.lean). */
+export function isLeanEngine(engine: EngineName): boolean {
+  return (ENGINES[engine] as EngineSpec).lean === true;
+}

@@ -7,7 +7,7 @@ import type { ToolEngines } from './engines';
 import { hasPdfHeader, probePdf, type QpdfEncryptJson } from './input';
 import { runQpdf } from './qpdf';
 import { writeInput } from './write-input';
-import { currentToolCaller } from '../tool-caller';
+import { startEarly } from './early-run';
 
 export interface PdfFormField {
   name: string;
@@ -59,23 +59,12 @@ export async function pdfInfo(engines: ToolEngines, input: Uint8Array, options: 
     // refusal wins, an encrypted file is decrypted and read again): then the early runs are
     // killed, so a file poppler chews on does not hold the refusal, and settled before the
     // temp dir goes.
-    const useless = new AbortController();
-    const caller = currentToolCaller().signal;
-    const signal = caller ? AbortSignal.any([caller, useless.signal]) : useless.signal;
-    const early = Promise.all([pdfinfoDetails(engines, path, signal), xmpPacket(engines, path, signal)]);
-    const settled = early.then(
-      () => undefined,
-      () => undefined,
-    );
-    const dropEarly = () => {
-      useless.abort();
-      return settled;
-    };
+    const early = startEarly((signal) => Promise.all([pdfinfoDetails(engines, path, signal), xmpPacket(engines, path, signal)]));
     let structure: Awaited<ReturnType<typeof probePdf>>;
     try {
       structure = await probing;
     } catch (err) {
-      await dropEarly();
+      await early.drop();
       if (!(err instanceof PdfInputError) || err.issues[0]?.type !== 'pdf_encrypted') throw err;
       return lockedInfo(engines, input);
     }
@@ -83,12 +72,12 @@ export async function pdfInfo(engines: ToolEngines, input: Uint8Array, options: 
     let details: Awaited<ReturnType<typeof pdfinfoDetails>>;
     let xmp: string | null;
     if (encrypt.encrypted) {
-      await dropEarly();
+      await early.drop();
       const readable = join(dir, 'decrypted.pdf');
       await runQpdf(runner, dir, ['--decrypt', path, readable], { password: options.password, timeoutMs: TOOL_TIMEOUTS.qpdf });
       [details, xmp] = await Promise.all([pdfinfoDetails(engines, readable), xmpPacket(engines, readable)]);
     } else {
-      [details, xmp] = await early;
+      [details, xmp] = await early.result;
     }
     const acroform = structure.acroform as { hasacroform?: boolean; fields?: QpdfField[] } | undefined;
     const outlines = structure.outlines as unknown[] | undefined;

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { AppError } from '@firma-riesgo/errors';
-import { currentToolCaller, ToolCallAbortedError } from '../tool-caller';
+import { ToolCallAbortedError } from '../tool-caller';
 import type { ToolEngines } from './engines';
 import { hasPdfHeader, preparePdf, type PreparedPdf } from './input';
 import { notPdf } from './errors';
 import type { PdfCheck } from './worker-protocol';
+import { startEarly } from './early-run';
 import { writeInput } from './write-input';
 
 /** The quick look gives up past this (a file mupdf chews on): qpdf checks it instead. */
@@ -71,35 +72,25 @@ export async function workWhileLooking<T>(
   const writing = writeInput(path, input);
   const looking = quickCheck(engines, input);
   await writing;
-  const useless = new AbortController();
-  const caller = currentToolCaller().signal;
-  const early = work(path, caller ? AbortSignal.any([caller, useless.signal]) : useless.signal);
-  const settled = early.then(
-    () => undefined,
-    () => undefined,
-  );
-  // The early run's outcome is not the answer: it is killed and settled before the temp dir is reused or goes.
-  const dropEarly = () => {
-    useless.abort();
-    return settled;
-  };
+  // The early run's outcome is not the answer yet: dropped, it is killed and settled before the temp dir is reused or goes.
+  const early = startEarly((signal) => work(path, signal));
   let check: PdfCheck | null;
   try {
     check = await looking;
   } catch (err) {
-    await dropEarly();
+    await early.drop();
     throw err;
   }
   if (isPlainPdf(check)) {
     try {
       accept?.(check.pages);
     } catch (err) {
-      await dropEarly();
+      await early.drop();
       throw err;
     }
-    return early;
+    return early.result;
   }
-  await dropEarly();
+  await early.drop();
   const prepared = await preparePdf(engines.runner, dir, input);
   accept?.(prepared.pages);
   return work(prepared.path);
