@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { testPool } from '../testing';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database';
 import { runIfUnlocked } from './run-if-unlocked';
 
@@ -10,7 +11,7 @@ describe('runIfUnlocked on Postgres', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('sk_lock');
-    pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    pool = testPool(db.url, 4);
     other = new pg.Client({ connectionString: db.url });
     await other.connect();
   });

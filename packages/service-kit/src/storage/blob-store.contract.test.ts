@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import { generateDrizzleJson, generateMigration } from 'drizzle-kit/api';
 import pg from 'pg';
-import { createTestDatabase, startTestS3Server, type TestDatabase, type TestS3Server } from '../testing';
+import { createTestDatabase, startTestS3Server, type TestDatabase, type TestS3Server, testPool } from '../testing';
 import { collectBlob, type BlobSource, type BlobStore } from './blob-store';
 import { blobChunks, blobs } from './blob-tables';
 import { createFileStore } from './file-store';
@@ -45,7 +45,7 @@ const backends: [string, () => Promise<Backend>][] = [
     'postgres',
     async () => {
       const database: TestDatabase = await createTestDatabase('blob_contract');
-      const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+      const pool = testPool(database.url, 10);
       for (const statement of await blobTablesSql()) await pool.query(statement);
       return {
         store: createPostgresBlobStore({ pool, description: database.name }),

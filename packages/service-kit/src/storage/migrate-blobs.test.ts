@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDrizzleJson, generateMigration } from 'drizzle-kit/api';
 import pg from 'pg';
-import { createTestDatabase, startTestS3Server, type TestDatabase, type TestS3Server } from '../testing';
+import { createTestDatabase, startTestS3Server, type TestDatabase, type TestS3Server, testPool } from '../testing';
 import type { BlobStore } from './blob-store';
 import { blobChunks, blobs } from './blob-tables';
 import { createFileStore } from './file-store';
@@ -72,7 +72,7 @@ describe('storage migrate (real Postgres and an S3-protocol server on loopback)'
 
   beforeAll(async () => {
     database = await createTestDatabase('blob_migrate');
-    pool = new pg.Pool({ connectionString: database.url, max: 6 });
+    pool = testPool(database.url, 6);
     const empty = generateDrizzleJson({});
     for (const statement of await generateMigration(empty, generateDrizzleJson({ blobs, blobChunks }, empty.id))) await pool.query(statement);
     s3 = await startTestS3Server();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generateDrizzleJson, generateMigration } from 'drizzle-kit/api';
 import pg from 'pg';
 import { runIfUnlocked } from '../database/run-if-unlocked';
-import { createTestDatabase, type TestDatabase } from '../testing';
+import { createTestDatabase, type TestDatabase, testPool } from '../testing';
 import { blobChunks, blobs } from './blob-tables';
 import { createFileStore } from './file-store';
 import { createStorageSweep, ORPHAN_GRACE_MS, storageSweepSchedules } from './orphan-sweep';
@@ -16,7 +16,7 @@ describe('orphan-chunk sweep of the postgres blob store (real Postgres)', () => 
 
   beforeAll(async () => {
     database = await createTestDatabase('blob_sweep');
-    pool = new pg.Pool({ connectionString: database.url, max: 4 });
+    pool = testPool(database.url, 4);
     // The forced drop in afterAll ends whatever connection is still open; an idle client's
     // 'terminating connection' then is teardown, not a failure (queries still reject on their own).
     pool.on('error', () => undefined);

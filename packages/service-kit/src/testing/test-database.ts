@@ -38,6 +38,18 @@ export async function createTestDatabase(prefix: string, options: TestDatabaseOp
   };
 }
 
+/**
+ * A pg pool on a test database, listening for its clients' errors as production pools do
+ * (open-database.ts). Without a listener, an idle client whose backend ends is thrown: `drop()`
+ * (WITH (FORCE)) can reach a client that `pool.end()` is still closing, and that failed
+ * whichever test was running (seen once in CI: the blob store contract).
+ */
+export function testPool(url: string, max?: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, ...(max === undefined ? {} : { max }) });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
   await client.connect();

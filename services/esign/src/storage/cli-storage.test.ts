@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
-import pg from 'pg';
 import { createPostgresBlobStore, createS3BlobStore, type MigrationEvent } from '@firma-riesgo/service-kit';
-import { captureOutput, createTestDatabase, startTestS3Server, type TestDatabase, type TestS3Server } from '@firma-riesgo/service-kit/testing';
+import { captureOutput, createTestDatabase, startTestS3Server, type TestDatabase, type TestS3Server, testPool } from '@firma-riesgo/service-kit/testing';
 import { shortTempDir } from '../__tests__/support';
 import { runCli } from '../cli';
 import { storageKeys } from './file-store';
@@ -51,7 +50,7 @@ describe('esign storage migrate --to s3 (the CLI entry, real Postgres and s3rver
     expect(empty.code).toBe(0);
     expect(empty.stdout.map((line) => JSON.parse(line) as MigrationEvent).map((e) => e.event)).toEqual(['start', 'done']);
 
-    const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    const pool = testPool(db.url, 2);
     const files: Record<string, Buffer> = {
       [storageKeys.original('d1')]: Buffer.alloc(1024 * 1024 + 1, 1),
       [storageKeys.signed('d1', 'r1')]: Buffer.alloc(70_000, 2),

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { createTestDatabase, type TestDatabase, testPool } from '@firma-riesgo/service-kit/testing';
 import { bulkLoadColumns, bulkLoadColumnsAsFilled, type BulkMode } from './bulk-load';
 import { isoOfPgDay, pgDayOf, type ColumnSource } from './binary-copy';
 import { withTransaction } from './locked-transaction';
@@ -32,7 +32,7 @@ describe('bulkLoadColumns: typed columns into a table, binary COPY on Postgres a
 
   beforeAll(async () => {
     db = await createTestDatabase('wildfire_bulk_load');
-    pool = new pg.Pool({ connectionString: db.url });
+    pool = testPool(db.url);
   });
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { createTestDatabase, type TestDatabase, testPool } from '@firma-riesgo/service-kit/testing';
 import type { BulkColumn } from './bulk-load';
 import { bulkMerge, stageRows } from './bulk-merge';
 import { withTransaction } from './locked-transaction';
@@ -16,7 +16,7 @@ describe('bulkMerge: the staging-table upsert of the ingestions', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('wildfire_bulk_merge');
-    pool = new pg.Pool({ connectionString: db.url });
+    pool = testPool(db.url);
   });
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { createTestDatabase, type TestDatabase, testPool } from '@firma-riesgo/service-kit/testing';
 import { withLockedTransaction } from './locked-transaction';
 
 describe('a locked transaction (ingestions, the automatic-decisions rebuild)', () => {
@@ -8,7 +8,7 @@ describe('a locked transaction (ingestions, the automatic-decisions rebuild)', (
 
   beforeAll(async () => {
     db = await createTestDatabase('wildfire_locked_tx');
-    pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    pool = testPool(db.url, 1);
   });
 
   afterAll(async () => {

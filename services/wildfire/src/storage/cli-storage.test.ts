@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createFileStore, createPostgresBlobStore, type MigrationEvent } from '@firma-riesgo/service-kit';
-import { createTestDatabase, type TestDatabase } from '@firma-riesgo/service-kit/testing';
+import { createTestDatabase, type TestDatabase, testPool } from '@firma-riesgo/service-kit/testing';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'wildfire.js');
 
@@ -56,7 +56,7 @@ describe('wildfire storage migrate (the real CLI, local files to Postgres)', () 
     env = { WILDFIRE_DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
     const local = createFileStore(join(dataDir, 'wildfire', 'files'));
     for (const [key, bytes] of Object.entries(FILES)) await local.write(key, bytes);
-    pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    pool = testPool(db.url, 2);
   });
   afterAll(async () => {
     await pool?.end();
