@@ -43,6 +43,8 @@ interface Running {
 const running = new Map<number, Running>();
 
 function killGroup(pgid: number): void {
+  // -0 and -1 are not a group: kill(0) signals the launcher's own group, kill(-1) every process it may
+  if (!(pgid > 1)) return;
   try {
     process.kill(-pgid, 'SIGKILL');
   } catch {

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { eventually, isAlive, LONG_ENGINE } from './__tests__/processes';
+import { eventually, isAlive, LONG_ENGINE, pidIn } from './__tests__/processes';
 import { createEngineRunner } from './engine-runner';
 import { sweepTempDirs, TEMP_DIR_MAX_AGE_MS } from './temp-dir';
 import { ToolCallAbortedError } from './tool-caller';
@@ -26,16 +26,18 @@ withTempDir(async (dir) => {
   if (MODE === 'freeze') for (;;);
   if (MODE === 'exit') {
     const fs = require('node:fs');
-    const wait = () => (fs.existsSync(PIDS + '/grandchild.pid') ? process.exit(0) : setTimeout(wait, 20));
+    // the shell creates the file before echo writes the pid: exit once the pid is in it
+    const written = () => fs.existsSync(PIDS + '/grandchild.pid') && /^\\d+\\n$/.test(fs.readFileSync(PIDS + '/grandchild.pid', 'utf8'));
+    const wait = () => (written() ? process.exit(0) : setTimeout(wait, 20));
     wait();
   }
   await run.catch(() => undefined);
 }, ROOT);
 `;
 
-/** LONG_ENGINE has written both pid files. */
-const started = (dir: string) => existsSync(join(dir, 'grandchild.pid')) && readFileSync(join(dir, 'grandchild.pid'), 'utf8').trim() !== '';
-const pidsOf = (dir: string) => ['engine.pid', 'grandchild.pid'].map((n) => Number(readFileSync(join(dir, n), 'utf8')));
+/** LONG_ENGINE has written both pids. */
+const started = (dir: string) => pidsOf(dir).every((pid) => pid !== undefined);
+const pidsOf = (dir: string) => ['engine.pid', 'grandchild.pid'].map((n) => pidIn(join(dir, n)));
 
 describe('engine processes and the service process', () => {
   let work: string;
@@ -46,14 +48,12 @@ describe('engine processes and the service process', () => {
   afterEach(() => {
     service?.kill('SIGKILL');
     service = undefined;
-    for (const name of ['engine.pid', 'grandchild.pid']) {
-      const file = join(work, 'pids', name);
-      if (existsSync(file)) {
-        try {
-          process.kill(Number(readFileSync(file, 'utf8')), 'SIGKILL');
-        } catch {
-          // already gone: the test's point
-        }
+    for (const pid of pidsOf(join(work, 'pids'))) {
+      if (pid === undefined || !isAlive(pid)) continue;
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone: the test's point
       }
     }
     rmSync(work, { recursive: true, force: true });
@@ -142,5 +142,18 @@ describe('abort and shutdown', () => {
     expect(await eventually(() => !isAlive(engine) && !isAlive(grandchild))).toBe(true);
     await expect(sh.run('ocrmypdf', ['-c', 'true'])).rejects.toMatchObject({ code: 'SHUTTING_DOWN' });
   }, 20_000);
+});
 
+describe('killing engine groups', () => {
+  it('takes no group id below 2: kill(-0) would signal the caller\'s own process group', async () => {
+    // in a group of its own, so that a broken guard ends only this child
+    const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(`${DIST}/engine-supervisor.js`)}).killGroup(0); console.log('alive')`], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) => child.once('close', (c, s) => r([c, s])));
+    expect({ code, signal, out }).toEqual({ code: 0, signal: null, out: 'alive\n' });
+  }, 20_000);
 });

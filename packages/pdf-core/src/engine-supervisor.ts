@@ -23,6 +23,8 @@ export function untrackGroup(pid: number): void {
 }
 
 export function killGroup(pid: number): void {
+  // -0 and -1 are not a group: kill(0) signals the caller's own group, kill(-1) every process it may
+  if (!(pid > 1)) return;
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {

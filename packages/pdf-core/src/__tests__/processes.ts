@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 /** A zombie has exited but waits for a parent to reap it; PID 1 of a container may never do so. */
 export function isAlive(pid: number): boolean {
@@ -32,3 +32,17 @@ export async function eventually(check: () => boolean, withinMs = 5_000): Promis
  * starts a grandchild that does not hold the pipes (`$1/grandchild.pid`), and waits ~5 min.
  */
 export const LONG_ENGINE = 'echo $$ > "$1/engine.pid"; sleep 300 >/dev/null 2>&1 & echo $! > "$1/grandchild.pid"; wait';
+
+/**
+ * The pid a stand-in engine wrote to `file`: undefined while the file is missing, empty or
+ * half written (the shell creates it before `echo` writes). Never 0 or 1: a test that passed
+ * `Number('')` to process.kill would signal its own process group, and in CI that group holds
+ * jest, npm and the CI script.
+ */
+export function pidIn(file: string): number | undefined {
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, 'utf8');
+  if (!/^\d+\n$/.test(text)) return undefined;
+  const pid = Number(text);
+  return pid > 1 ? pid : undefined;
+}
