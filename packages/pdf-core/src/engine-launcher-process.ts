@@ -24,6 +24,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { collectEnginePipes } from './engine-pipes';
+import { killGroup } from './engine-supervisor';
 import type { LaunchRequest } from './engine-launcher';
 
 type RunMessage = { t: 'run'; id: number } & LaunchRequest;
@@ -41,16 +42,6 @@ interface Running {
   kill(): void;
 }
 const running = new Map<number, Running>();
-
-function killGroup(pgid: number): void {
-  // -0 and -1 are not a group: kill(0) signals the launcher's own group, kill(-1) every process it may
-  if (!(pgid > 1)) return;
-  try {
-    process.kill(-pgid, 'SIGKILL');
-  } catch {
-    // ESRCH: the group has already exited
-  }
-}
 
 const send = (message: object) => {
   if (process.connected) process.send?.(message);

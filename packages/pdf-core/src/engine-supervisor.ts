@@ -1,4 +1,4 @@
-/** The engines' process groups: killed on a normal exit of the service (see engine-launcher.ts for the rest). */
+/** The engines' process groups: killed on a normal exit of the service (see engine-launcher.ts for the rest); killGroup serves the launcher too. */
 
 /**
  * Process groups of engines still running, killed when the process exits normally
